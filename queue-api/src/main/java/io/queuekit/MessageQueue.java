@@ -1,0 +1,120 @@
+package io.queuekit;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A work queue: each message sent is handed to one consumer. What a transport promises beyond that
+ * (at-least-once or at-most-once, order, retention) is stated by {@link #semantics()} and checked
+ * by the contract suite; read it before choosing a transport.
+ *
+ * <h2>Receiving</h2>
+ * Names follow {@link java.util.concurrent.BlockingQueue}: {@link #poll()} returns null at once
+ * when nothing is ready, {@link #poll(long, TimeUnit)} waits up to a timeout, {@link #take()}
+ * waits as long as it takes. Waiting never spins: callers block in the transport (in Redis,
+ * in a blocking command whose timeout is capped so a dead connection is noticed and replaced).
+ * Each receive returns a {@link Delivery} to be settled with {@code ack}, {@code retry} or
+ * {@code deadLetter}; on at-least-once transports an unsettled delivery comes back after the
+ * queue's visibility timeout. {@link #consume(MessageHandler, ConsumeOptions)} runs named worker
+ * threads that do all of this for you.
+ *
+ * <h2>Nulls, errors, interrupts</h2>
+ * Null payloads, collections containing null, and null arguments are refused with
+ * {@link NullPointerException}; values out of range with {@link IllegalArgumentException}; a
+ * payload larger than the queue's limit with {@link IllegalArgumentException} naming both sizes.
+ * Refused calls store nothing. Transport failures are {@link TransportException}s. A blocking call
+ * throws {@link InterruptedException} if the thread is interrupted on entry or while waiting (Redis
+ * transports notice an interrupt when their current blocking command returns, within about a
+ * second); a message it had already taken stays in flight and comes back after its lease.
+ *
+ * <h2>Threads and closing</h2>
+ * All methods are thread-safe. {@link #close()} is idempotent: it stops consumers started by
+ * {@code consume}, wakes callers blocked in {@code take} or {@code poll} with
+ * {@link QueueClosedException}, and makes every later call throw it. Stored messages are kept. A
+ * client the caller passed to the builder (a Redis connection) is the caller's to close.
+ *
+ * @param <T> the payload type
+ */
+public interface MessageQueue<T> extends AutoCloseable {
+
+    /** The queue's name, as given to its builder. */
+    String name();
+
+    /**
+     * Stores one message for delivery.
+     *
+     * @return the id assigned to the message
+     * @throws NullPointerException if {@code payload} is null
+     * @throws IllegalArgumentException if the encoded payload exceeds the queue's size limit
+     */
+    MessageId send(T payload);
+
+    /**
+     * Stores several messages in one round trip, in the order of the collection's iterator. Either
+     * all are stored or, if an argument is refused, none; a transport failure midway may leave a
+     * prefix stored.
+     *
+     * @return ids in the same order; empty for an empty collection
+     * @throws NullPointerException if the collection or any element is null
+     */
+    List<MessageId> sendAll(Collection<? extends T> payloads);
+
+    /** The next ready message, or null at once if none is ready. */
+    Delivery<T> poll();
+
+    /**
+     * The next ready message, waiting up to {@code timeout} for one.
+     *
+     * @return null if none became ready in time
+     * @throws InterruptedException if interrupted before or while waiting
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * The next ready message, waiting as long as it takes.
+     *
+     * @throws InterruptedException if interrupted before or while waiting
+     * @throws QueueClosedException if the queue is or gets closed
+     */
+    Delivery<T> take() throws InterruptedException;
+
+    /**
+     * Up to {@code maxMessages} ready messages in one round trip, waiting up to {@code timeout}
+     * for the first; returns as soon as at least one is ready, without waiting to fill the batch.
+     *
+     * @return the deliveries in queue order; empty if none became ready in time
+     * @throws IllegalArgumentException if {@code maxMessages} is not positive or the timeout is
+     *     negative
+     */
+    List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Starts worker threads that take messages and run {@code handler} on each: ack on normal
+     * return, retry with backoff when it throws, dead-letter after the queue's maximum attempts.
+     * Threads are named {@code queuekit-<queue>-consumer-<n>}. Several consumers may run on one
+     * queue, in one process or many.
+     *
+     * @return the running consumer; close it (or the queue) to stop the workers
+     */
+    Subscription consume(MessageHandler<T> handler, ConsumeOptions options);
+
+    /** {@link #consume(MessageHandler, ConsumeOptions)} with {@link ConsumeOptions#defaults()}. */
+    default Subscription consume(MessageHandler<T> handler) {
+        return consume(handler, ConsumeOptions.defaults());
+    }
+
+    /** Current counts of ready, in-flight, delayed and dead messages. */
+    QueueStats stats();
+
+    /** What this transport promises; constant for the life of the queue. */
+    Semantics semantics();
+
+    /** The queue's dead letters, to list, requeue or purge. */
+    DeadLetters<T> deadLetters();
+
+    /** Stops consumers and wakes blocked callers; stored messages stay. Idempotent. */
+    @Override
+    void close();
+}

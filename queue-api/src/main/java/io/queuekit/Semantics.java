@@ -1,0 +1,103 @@
+package io.queuekit;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a transport promises, stated as values so that tests can assert them and users can compare
+ * transports side by side. The contract suite in {@code queue-tck} checks each promise both ways:
+ * a transport that says it retains messages while no one consumes is shown to keep them, one that
+ * says it does not is shown to drop them.
+ *
+ * <table>
+ *   <caption>The transports as shipped</caption>
+ *   <tr><th>transport</th><th>guarantee</th><th>ordering</th><th>retained</th><th>fan-out</th><th>delays</th></tr>
+ *   <tr><td>redis-list</td><td>at-least-once (or at-most-once, chosen)</td><td>FIFO</td><td>yes</td><td>no</td><td>retries only</td></tr>
+ *   <tr><td>redis-zset</td><td>at-least-once</td><td>due time</td><td>yes</td><td>no</td><td>yes</td></tr>
+ *   <tr><td>redis-pubsub</td><td>at-most-once</td><td>publish order</td><td>no</td><td>yes</td><td>no</td></tr>
+ *   <tr><td>in-memory</td><td colspan="5">the same as the Redis transport it stands in for</td></tr>
+ * </table>
+ *
+ * @param transport short name of the transport, such as {@code redis-list}
+ * @param guarantee how often a message that was stored reaches a consumer
+ * @param ordering the order in which ready messages are handed out
+ * @param retainedWithoutConsumers whether a message sent while no consumer or subscriber is
+ *     present is kept until one comes
+ * @param fanOut whether every subscriber receives every message ({@code true}) or each message
+ *     goes to one consumer ({@code false})
+ * @param delays whether messages can be scheduled for later ({@link DelayQueue}) and retries
+ *     honour their delay
+ */
+public record Semantics(
+        String transport,
+        Guarantee guarantee,
+        Ordering ordering,
+        boolean retainedWithoutConsumers,
+        boolean fanOut,
+        boolean delays) {
+
+    public Semantics {
+        Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(guarantee, "guarantee");
+        Objects.requireNonNull(ordering, "ordering");
+    }
+
+    /** How often a stored message reaches a consumer. */
+    public enum Guarantee {
+        /**
+         * Zero or one time: the message is removed when handed out, so a consumer that dies before
+         * finishing it loses it, and nothing is redelivered.
+         */
+        AT_MOST_ONCE,
+        /**
+         * One or more times: a message stays in flight under a lease until acknowledged, and is
+         * delivered again when the lease expires. Handlers must tolerate duplicates.
+         */
+        AT_LEAST_ONCE
+    }
+
+    /** The order in which ready messages are handed out. */
+    public enum Ordering {
+        /**
+         * In send order. With several consumers messages are handed out in send order but may
+         * finish in any order; a redelivered or retried message takes its place behind those
+         * already waiting.
+         */
+        FIFO,
+        /** By due time, messages due at the same moment in send order. */
+        DUE_TIME,
+        /** Each subscriber receives messages in publish order. */
+        PUBLISH_ORDER,
+        /** No order is promised. */
+        NONE
+    }
+
+    /** Whether this transport redelivers unacknowledged messages. */
+    public boolean redelivers() {
+        return guarantee == Guarantee.AT_LEAST_ONCE;
+    }
+
+    /**
+     * A Markdown table comparing the given semantics, one row each, as printed in the README and by
+     * the demo.
+     */
+    public static String markdownTable(List<Semantics> rows) {
+        StringBuilder sb = new StringBuilder(
+                "| transport | delivery | ordering | kept while no one listens | fan-out | delays |\n"
+                        + "| --- | --- | --- | --- | --- | --- |\n");
+        for (Semantics s : rows) {
+            sb.append("| ").append(s.transport)
+                    .append(" | ").append(s.guarantee.name().toLowerCase().replace('_', '-'))
+                    .append(" | ").append(s.ordering.name().toLowerCase().replace('_', ' '))
+                    .append(" | ").append(yesNo(s.retainedWithoutConsumers))
+                    .append(" | ").append(yesNo(s.fanOut))
+                    .append(" | ").append(yesNo(s.delays))
+                    .append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    private static String yesNo(boolean b) {
+        return b ? "yes" : "no";
+    }
+}
