@@ -55,8 +55,8 @@ public interface Delivery<T> {
 
     /**
      * Gives the message back to be delivered again after {@code delay} (zero: at once), with its
-     * attempt count raised. Transports without delays treat any delay as zero; see
-     * {@link Semantics#delays()}.
+     * attempt count raised. Every queue transport honours the delay; while it runs the message
+     * counts as {@linkplain QueueStats#delayed() delayed}.
      *
      * @param delay not negative
      * @return as for {@link #ack()}

@@ -12,7 +12,7 @@ import java.util.Objects;
  * <table>
  *   <caption>The transports as shipped</caption>
  *   <tr><th>transport</th><th>guarantee</th><th>ordering</th><th>retained</th><th>fan-out</th><th>delays</th></tr>
- *   <tr><td>redis-list</td><td>at-least-once (or at-most-once, chosen)</td><td>FIFO</td><td>yes</td><td>no</td><td>retries only</td></tr>
+ *   <tr><td>redis-list</td><td>at-least-once (or at-most-once, chosen)</td><td>FIFO</td><td>yes</td><td>no</td><td>no</td></tr>
  *   <tr><td>redis-zset</td><td>at-least-once</td><td>due time</td><td>yes</td><td>no</td><td>yes</td></tr>
  *   <tr><td>redis-pubsub</td><td>at-most-once</td><td>publish order</td><td>no</td><td>yes</td><td>no</td></tr>
  *   <tr><td>in-memory</td><td colspan="5">the same as the Redis transport it stands in for</td></tr>
@@ -25,8 +25,8 @@ import java.util.Objects;
  *     present is kept until one comes
  * @param fanOut whether every subscriber receives every message ({@code true}) or each message
  *     goes to one consumer ({@code false})
- * @param delays whether messages can be scheduled for later ({@link DelayQueue}) and retries
- *     honour their delay
+ * @param delays whether messages can be scheduled for a later time through {@link DelayQueue}
+ *     (retries honour their delay on every queue transport either way)
  */
 public record Semantics(
         String transport,
