@@ -1,0 +1,310 @@
+package io.queuekit.redis;
+
+import io.queuekit.Codec;
+import io.queuekit.DeadLetters;
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.QueueClosedException;
+import io.queuekit.QueueStats;
+import io.queuekit.spi.Checks;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The at-least-once machinery shared by the Redis queues: store, claim under a lease, settle,
+ * reap expired leases, dead letters, stats. Every operation is one Lua script, composed of
+ * {@code common.lua}, the transport's storage file (how ready and delayed ids are kept) and the
+ * operation, so each is atomic and one round trip. For transport modules; applications use the
+ * transports' entry classes.
+ *
+ * <p>Data model (all keys in the queue's hash tag): bodies in a hash by id, with the enqueue time
+ * as a header; ids in the transport's ready structure; leases in a sorted set by deadline;
+ * attempts in a hash; dead letters in a sorted set by time, with reasons in a hash.
+ *
+ * @param <T> the payload type
+ */
+public final class QueueEngine<T> {
+    private static final String LUA = "/io/queuekit/redis/lua/";
+    private static final String[] PARTS = {
+        "ready", "body", "att", "inflight", "delayed", "dead", "reason", "seq", "signal", "claiming"
+    };
+
+    private final UnifiedJedis jedis;
+    private final RedisQueueSettings settings;
+    private final Codec<T> codec;
+    private final String label;
+    private final List<byte[]> keys;
+    private final Class<?> anchor;
+    private final String storage;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final LuaScript enqueue, claim, ack, retry, deadLetter, stats, deadList, deadMove;
+    private final byte[] lease, maxAttempts, retention;
+
+    /**
+     * @param transport the transport's name, for messages ({@code redis-list})
+     * @param anchor a class of the transport's module, to load its scripts
+     * @param storage class-path resource of the transport's storage file
+     */
+    public QueueEngine(UnifiedJedis jedis, RedisQueueSettings settings, Codec<T> codec, String transport,
+            Class<?> anchor, String storage) {
+        this.jedis = jedis;
+        this.settings = settings;
+        this.codec = codec;
+        this.label = transport + " " + settings.keys().name();
+        this.anchor = anchor;
+        this.storage = storage;
+        List<byte[]> k = new ArrayList<>();
+        for (String p : PARTS) {
+            k.add(settings.keys().keyBytes(p));
+        }
+        this.keys = List.copyOf(k);
+        this.enqueue = script("enqueue.lua");
+        this.claim = script("claim.lua");
+        this.ack = script("ack.lua");
+        this.retry = script("retry.lua");
+        this.deadLetter = script("deadletter.lua");
+        this.stats = script("stats.lua");
+        this.deadList = script("dead_list.lua");
+        this.deadMove = script("dead_move.lua");
+        this.lease = num(settings.visibilityTimeout().toMillis());
+        this.maxAttempts = num(settings.maxAttempts());
+        this.retention = num(settings.deadLetterRetention());
+    }
+
+    /**
+     * A script made of {@code common.lua}, the storage file and {@code operation}: a core
+     * operation's file name, or a class-path resource of the transport's own (starting with /).
+     */
+    public LuaScript script(String operation) {
+        String op = operation.startsWith("/") ? operation : LUA + operation;
+        return LuaScript.load(anchor, LUA + "common.lua", storage, op);
+    }
+
+    /** Runs one of this queue's scripts with the queue's keys. */
+    public Object eval(String what, LuaScript script, List<byte[]> args) {
+        checkOpen();
+        return RedisCalls.call(label + ": " + what, () -> script.eval(jedis, keys, args));
+    }
+
+    public RedisQueueSettings settings() {
+        return settings;
+    }
+
+    /** "transport name", for messages and logs. */
+    public String label() {
+        return label;
+    }
+
+    /** The key of one part ({@code ready}, {@code claiming}, {@code signal}, ...). */
+    public String key(String part) {
+        return settings.keys().key(part);
+    }
+
+    // ---- sending
+
+    /** Encodes and size-checks every payload before anything is sent. */
+    public List<byte[]> encodeAll(List<? extends T> payloads) {
+        List<byte[]> out = new ArrayList<>(payloads.size());
+        for (int i = 0; i < payloads.size(); i++) {
+            byte[] b = codec.encode(payloads.get(i));
+            if (b.length > settings.maxPayloadBytes()) {
+                throw new IllegalArgumentException(label + ": payload" + (payloads.size() > 1 ? " at index " + i : "")
+                        + " is " + b.length + " bytes encoded, above the limit of " + settings.maxPayloadBytes()
+                        + " (maxPayloadBytes)");
+            }
+            out.add(b);
+        }
+        return out;
+    }
+
+    /**
+     * Stores payloads with generated ids, ready after {@code delayMillis} on the server's clock (or
+     * at {@code dueAtMillis} when {@code absolute}). One round trip.
+     */
+    public List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
+        checkOpen();
+        List<byte[]> encoded = encodeAll(payloads);
+        if (encoded.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> args = new ArrayList<>(encoded.size() + 3);
+        args.add(bytes("new"));
+        args.add(bytes(absolute ? "abs" : "rel"));
+        args.add(num(millis));
+        args.addAll(encoded);
+        List<?> ids = (List<?>) eval("send", enqueue, args);
+        List<MessageId> out = new ArrayList<>(ids.size());
+        for (Object id : ids) {
+            out.add(MessageId.of(str(id)));
+        }
+        return out;
+    }
+
+    /** Stores a payload under a caller's id unless that id is stored; true if stored. */
+    public boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
+        checkOpen();
+        byte[] encoded = encodeAll(List.of(payload)).get(0);
+        List<?> r = (List<?>) eval("schedule", enqueue, List.of(bytes("ids"), bytes(absolute ? "abs" : "rel"),
+                num(millis), bytes(id.value()), encoded));
+        return ((Long) r.get(0)) == 1L;
+    }
+
+    // ---- receiving
+
+    /** One claim: up to {@code max} deliveries, and when to look again. */
+    public Claimed<T> claim(int max, String adoptId) {
+        List<?> r = (List<?>) eval("claim", claim, List.of(num(max), lease, maxAttempts, retention,
+                bytes(adoptId == null ? "" : adoptId)));
+        long now = (Long) r.get(0);
+        long next = (Long) r.get(1);
+        long reaped = (Long) r.get(2);
+        List<Delivery<T>> out = new ArrayList<>((r.size() - 3) / 3);
+        for (int i = 3; i < r.size(); i += 3) {
+            out.add(new RedisDelivery<>(this, MessageId.of(str(r.get(i))), ((Long) r.get(i + 1)).intValue(),
+                    (byte[]) r.get(i + 2)));
+        }
+        return new Claimed<>(now, next, reaped, out);
+    }
+
+    /** The result of one claim, with the server's clock. */
+    public record Claimed<T>(long nowMillis, long nextEventMillis, long reaped, List<Delivery<T>> deliveries) {}
+
+    /**
+     * Claims up to {@code max}, waiting up to {@code timeoutNanos} with {@code waiter} between
+     * claims. Each wait lasts until the next delayed message or lease falls due, capped by the
+     * block timeout and the caller's deadline.
+     *
+     * @throws InterruptedException if interrupted on entry or noticed between blocking calls
+     */
+    public List<Delivery<T>> receive(int max, long timeoutNanos, Waiter waiter) throws InterruptedException {
+        int n = Math.min(Checks.batchSize(max), settings.claimBatch());
+        long deadline = System.nanoTime() + timeoutNanos;
+        long cap = settings.blockTimeout().toMillis();
+        String adopt = null;
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            Claimed<T> c = claim(n, adopt);
+            if (!c.deliveries().isEmpty()) {
+                return c.deliveries();
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return List.of();
+            }
+            long untilDeadline = Math.min(cap, TimeUnit.NANOSECONDS.toMillis(left + 999_999));
+            long wait = c.nextEventMillis() < 0 ? untilDeadline
+                    : Math.min(untilDeadline, c.nextEventMillis() - c.nowMillis());
+            adopt = wait > 0 ? RedisCalls.call(label + ": wait", () -> waiter.await(wait)) : null;
+            checkOpen();
+        }
+    }
+
+    // ---- settling (called by RedisDelivery)
+
+    boolean ack(MessageId id, int attempt) {
+        return one(eval("ack", ack, List.of(bytes(id.value()), num(attempt))));
+    }
+
+    boolean retry(MessageId id, int attempt, Duration delay) {
+        return one(eval("retry", retry, List.of(bytes(id.value()), num(attempt), num(delay.toMillis()))));
+    }
+
+    boolean deadLetter(MessageId id, int attempt, String reason) {
+        return one(eval("dead-letter", deadLetter, List.of(bytes(id.value()), num(attempt),
+                bytes(reason == null ? "" : reason), retention)));
+    }
+
+    T decode(byte[] payload) {
+        return codec.decode(payload);
+    }
+
+    // ---- inspection
+
+    public QueueStats stats() {
+        List<?> r = (List<?>) eval("stats", stats, List.of());
+        return new QueueStats((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    public DeadLetters<T> deadLetters() {
+        return new RedisDeadLetters<>(this);
+    }
+
+    List<?> deadList(int limit) {
+        return (List<?>) eval("list dead letters", deadList, List.of(num(limit)));
+    }
+
+    long deadMove(boolean requeue, MessageId one, int count) {
+        return (Long) eval(requeue ? "requeue" : "purge", deadMove, List.of(bytes(requeue ? "requeue" : "purge"),
+                bytes(one != null ? "one" : "oldest"), one != null ? bytes(one.value()) : num(count)));
+    }
+
+    // ---- lifecycle
+
+    public void checkOpen() {
+        if (closed.get()) {
+            throw new QueueClosedException(label);
+        }
+    }
+
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Marks the engine closed; true on the first call. */
+    public boolean close() {
+        return closed.compareAndSet(false, true);
+    }
+
+    // ---- encoding helpers
+
+    /** Splits a stored body {@code "<enqueued ms>:<payload>"}. */
+    static long enqueuedMillis(byte[] body) {
+        long ms = 0;
+        for (byte b : body) {
+            if (b == ':') {
+                return ms;
+            }
+            ms = ms * 10 + (b - '0');
+        }
+        return ms;
+    }
+
+    static byte[] payloadOf(byte[] body) {
+        for (int i = 0; i < body.length; i++) {
+            if (body[i] == ':') {
+                byte[] p = new byte[body.length - i - 1];
+                System.arraycopy(body, i + 1, p, 0, p.length);
+                return p;
+            }
+        }
+        return body;
+    }
+
+    static Instant instant(long millis) {
+        return Instant.ofEpochMilli(millis);
+    }
+
+    private static boolean one(Object r) {
+        return ((Long) r) == 1L;
+    }
+
+    public static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] num(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    public static String str(Object reply) {
+        return reply instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(reply);
+    }
+}

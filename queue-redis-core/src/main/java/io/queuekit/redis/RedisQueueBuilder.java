@@ -1,0 +1,101 @@
+package io.queuekit.redis;
+
+import io.queuekit.Codec;
+import io.queuekit.spi.Checks;
+import java.time.Duration;
+import java.util.Objects;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Settings shared by the builders of every Redis queue. Each setter checks its argument at once
+ * and says what is wrong. The client passed in stays the caller's: closing a queue does not close
+ * it. Blocked consumers each hold one of its connections while they wait, so size its pool for
+ * the consumers you run (Jedis' default pool holds 8).
+ *
+ * @param <T> the payload type
+ * @param <B> the concrete builder
+ */
+public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
+    protected final UnifiedJedis client;
+    protected final String name;
+    protected final Codec<T> codec;
+    private String keyPrefix = RedisKeys.DEFAULT_PREFIX;
+    private Duration visibilityTimeout = Duration.ofSeconds(30);
+    private int maxAttempts = 5;
+    private int deadLetterRetention = 10_000;
+    private int maxPayloadBytes = 1 << 20;
+    private Duration blockTimeout = Duration.ofSeconds(1);
+    private int claimBatch = 100;
+
+    protected RedisQueueBuilder(UnifiedJedis client, String name, Codec<T> codec) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.name = Checks.name(name);
+        this.codec = Objects.requireNonNull(codec, "codec");
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+
+    /** Prefix of every key (default {@code queuekit}): keys are {@code <prefix>:{<name>}:<part>}. */
+    public B keyPrefix(String keyPrefix) {
+        RedisKeys.of(keyPrefix, name);
+        this.keyPrefix = keyPrefix;
+        return self();
+    }
+
+    /** How long a delivery is leased before it is handed out again (default 30 s; 10 ms to 12 h). */
+    public B visibilityTimeout(Duration visibilityTimeout) {
+        Checks.positive(visibilityTimeout, "visibility timeout");
+        if (visibilityTimeout.toMillis() < 10 || visibilityTimeout.compareTo(Duration.ofHours(12)) > 0) {
+            throw new IllegalArgumentException("visibility timeout must be 10 ms to 12 h: " + visibilityTimeout);
+        }
+        this.visibilityTimeout = visibilityTimeout;
+        return self();
+    }
+
+    /** Deliveries of one message before an expired lease dead-letters it (default 5; 1 to 1000). */
+    public B maxAttempts(int maxAttempts) {
+        this.maxAttempts = Checks.inRange(maxAttempts, 1, 1000, "max attempts");
+        return self();
+    }
+
+    /** Most dead letters kept, oldest dropped first (default 10,000; 0 keeps none). */
+    public B deadLetterRetention(int deadLetterRetention) {
+        this.deadLetterRetention = Checks.inRange(deadLetterRetention, 0, 100_000_000, "dead-letter retention");
+        return self();
+    }
+
+    /** Largest encoded payload accepted (default 1 MiB; 1 byte to 256 MiB). */
+    public B maxPayloadBytes(int maxPayloadBytes) {
+        this.maxPayloadBytes = Checks.inRange(maxPayloadBytes, 1, 256 << 20, "max payload bytes");
+        return self();
+    }
+
+    /**
+     * Longest single blocking command (default 1 s; 10 ms to 10 s). A consumer waiting longer
+     * issues a new one, so a dead connection, an interrupt or a close is noticed within this time.
+     * The client's socket timeout for blocking commands must be longer.
+     */
+    public B blockTimeout(Duration blockTimeout) {
+        Checks.positive(blockTimeout, "block timeout");
+        if (blockTimeout.toMillis() < 10 || blockTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw new IllegalArgumentException("block timeout must be 10 ms to 10 s: " + blockTimeout);
+        }
+        this.blockTimeout = blockTimeout;
+        return self();
+    }
+
+    /** Most messages one fetch takes (default 100; 1 to 10,000); caps {@code pollBatch}. */
+    public B claimBatch(int claimBatch) {
+        this.claimBatch = Checks.inRange(claimBatch, 1, 10_000, "claim batch");
+        return self();
+    }
+
+    /** The validated settings, for the concrete builder's {@code build()}. */
+    protected RedisQueueSettings settings() {
+        return new RedisQueueSettings(RedisKeys.of(keyPrefix, name), visibilityTimeout, maxAttempts,
+                deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch);
+    }
+}

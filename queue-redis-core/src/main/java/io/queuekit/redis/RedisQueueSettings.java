@@ -1,0 +1,24 @@
+package io.queuekit.redis;
+
+import java.time.Duration;
+
+/**
+ * The settings every Redis queue shares, as validated by {@link RedisQueueBuilder}.
+ *
+ * @param keys key names of the queue
+ * @param visibilityTimeout lease of a delivery before it is handed out again
+ * @param maxAttempts deliveries of one message before an expired lease dead-letters it
+ * @param deadLetterRetention most dead letters kept; the oldest are dropped beyond it
+ * @param maxPayloadBytes largest encoded payload accepted
+ * @param blockTimeout longest single blocking command; bounds how long a dead connection, an
+ *     interrupt or a close goes unnoticed
+ * @param claimBatch most messages one fetch script returns
+ */
+public record RedisQueueSettings(
+        RedisKeys keys,
+        Duration visibilityTimeout,
+        int maxAttempts,
+        int deadLetterRetention,
+        int maxPayloadBytes,
+        Duration blockTimeout,
+        int claimBatch) {}

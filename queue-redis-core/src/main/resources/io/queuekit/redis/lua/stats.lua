@@ -1,0 +1,3 @@
+-- Counts: {ready, in flight, delayed, dead}. Read-only.
+local now = now_ms()
+return {count_ready(now), redis.call('ZCARD', K_INFLIGHT), count_delayed(now), redis.call('ZCARD', K_DEAD)}
