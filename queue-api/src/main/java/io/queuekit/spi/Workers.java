@@ -31,11 +31,13 @@ public final class Workers implements Subscription {
     private static final long JOIN_MILLIS = 10_000;
 
     private final MessageQueue<?> queue;
+    private final QueueMetrics.Observer observer;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicBoolean active = new AtomicBoolean(true);
 
-    private Workers(MessageQueue<?> queue) {
+    private Workers(MessageQueue<?> queue, QueueMetrics.Observer observer) {
         this.queue = queue;
+        this.observer = observer;
     }
 
     /**
@@ -46,9 +48,15 @@ public final class Workers implements Subscription {
      */
     public static <T> Workers start(MessageQueue<T> queue, MessageHandler<T> handler,
             ConsumeOptions options, int maxAttempts) {
+        return start(queue, handler, options, maxAttempts, QueueMetrics.Observer.NONE);
+    }
+
+    /** As {@link #start(MessageQueue, MessageHandler, ConsumeOptions, int)}, timing each handler call. */
+    public static <T> Workers start(MessageQueue<T> queue, MessageHandler<T> handler,
+            ConsumeOptions options, int maxAttempts, QueueMetrics.Observer observer) {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(options, "options");
-        Workers w = new Workers(queue);
+        Workers w = new Workers(queue, Objects.requireNonNull(observer, "observer"));
         int group = SEQUENCE.incrementAndGet();
         for (int i = 1; i <= options.concurrency(); i++) {
             String name = "queuekit-" + queue.name() + "-consumer-" + (group == 1 ? "" : group + "-") + i;
@@ -94,17 +102,21 @@ public final class Workers implements Subscription {
     private <T> void handleOne(Delivery<T> delivery, MessageHandler<T> handler,
             ConsumeOptions options, int maxAttempts) {
         Tracked<T> d = new Tracked<>(delivery);
+        long start = System.nanoTime();
         try {
             try {
                 handler.handle(d);
+                observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
                 if (!d.settled) {
                     d.ack();
                 }
             } catch (SerializationException e) {
+                observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
                 if (!d.settled) {
                     d.deadLetter("undecodable: " + e.getMessage());
                 }
             } catch (Exception | AssertionError e) {
+                observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }

@@ -1,0 +1,51 @@
+package io.queuekit.spi;
+
+import io.queuekit.QueueStats;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * Where a transport reports what it does, for metrics. A transport asks for one
+ * {@link Observer} per queue or channel when it is built; without metrics configured it gets
+ * {@link #NONE}, whose observer does nothing, so metrics cost nothing unless asked for. The
+ * Micrometer implementation lives in the {@code queue-micrometer} module.
+ */
+public interface QueueMetrics {
+
+    /** No metrics. */
+    QueueMetrics NONE = (name, transport, stats) -> Observer.NONE;
+
+    /**
+     * The observer for one queue or channel.
+     *
+     * @param name the queue or channel name (metrics are tagged with it)
+     * @param transport the transport name, as in {@link io.queuekit.Semantics#transport()}
+     * @param stats reads the queue's current counts, for gauges; null for broadcasters. It may make
+     *     a round trip to Redis, so read it rarely.
+     */
+    Observer observe(String name, String transport, Supplier<QueueStats> stats);
+
+    /** Receives events of one queue or channel. Methods must be cheap and thread-safe, and must not throw. */
+    interface Observer {
+        /** Does nothing. */
+        Observer NONE = new Observer() {};
+
+        /** Messages stored (queues) or published (broadcasters). */
+        default void sent(int count) {}
+
+        /** One message handed to a consumer or listener, {@code latency} after it was first sent. */
+        default void delivered(Duration latency) {}
+
+        default void acked() {}
+
+        default void retried() {}
+
+        /** Messages handed out again because a lease expired. */
+        default void redelivered(long count) {}
+
+        default void deadLettered() {}
+
+        /** A managed consumer's handler or a listener ran for {@code time}; {@code failed} if it threw. */
+        default void handled(Duration time, boolean failed) {}
+    }
+}
