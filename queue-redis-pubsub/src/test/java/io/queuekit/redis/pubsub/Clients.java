@@ -1,0 +1,65 @@
+package io.queuekit.redis.pubsub;
+
+import io.queuekit.redis.server.RedisServer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.UUID;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/** Clients and names for tests. */
+final class Clients {
+    private Clients() {}
+
+    /**
+     * A client whose pool has room for the test's subscriptions (each holds a connection) and whose
+     * borrow wait is bounded, so a mistake fails instead of hanging.
+     */
+    static RedisClient forServer(RedisServer server) {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(32);
+        pool.setMaxIdle(32);
+        pool.setMaxWait(Duration.ofSeconds(5));
+        return forServer(server, pool);
+    }
+
+    /** Like {@link #forServer(RedisServer)}, speaking the given protocol. */
+    static RedisClient forServer(RedisServer server, RedisProtocol protocol) {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(32);
+        pool.setMaxIdle(32);
+        pool.setMaxWait(Duration.ofSeconds(5));
+        return forServer(server, pool, protocol);
+    }
+
+    /** With Jedis's default protocol negotiation: RESP3 on Redis 6 and later. */
+    static RedisClient forServer(RedisServer server, ConnectionPoolConfig pool) {
+        return forServer(server, pool, null);
+    }
+
+    static RedisClient forServer(RedisServer server, ConnectionPoolConfig pool, RedisProtocol protocol) {
+        URI uri = URI.create(server.uri());
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .user(JedisURIHelper.getUser(uri))
+                .password(JedisURIHelper.getPassword(uri))
+                .database(JedisURIHelper.getDBIndex(uri))
+                .ssl(JedisURIHelper.isRedisSSLScheme(uri));
+        if (protocol != null) {
+            config.protocol(protocol);
+        }
+        return RedisClient.builder()
+                .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+                .clientConfig(config.build())
+                .poolConfig(pool)
+                .build();
+    }
+
+    /** A channel name no other test uses, even on a shared server. */
+    static String uniqueChannel(String what) {
+        return (what + "-" + UUID.randomUUID().toString().substring(0, 8)).toLowerCase(Locale.ROOT);
+    }
+}

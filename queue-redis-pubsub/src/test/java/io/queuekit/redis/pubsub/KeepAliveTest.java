@@ -1,0 +1,65 @@
+package io.queuekit.redis.pubsub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.Codec;
+import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
+import io.queuekit.redis.server.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisProtocol;
+
+/**
+ * A quiet subscribed connection sends keep-alives, so that idle-connection reapers leave it alone,
+ * and they never disturb the subscription or the client's pool, in either protocol.
+ */
+class KeepAliveTest {
+
+    @ParameterizedTest
+    @EnumSource(RedisProtocol.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void idleSubscription_sendsKeepAlives_andStillReceives(RedisProtocol protocol) {
+        // a server of its own: its command statistics count only this test's keep-alives
+        try (RedisServer server = RedisServer.builder().start();
+             RedisClient client = Clients.forServer(server, protocol);
+             RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "quiet", Codec.utf8())
+                     .keepAliveInterval(Duration.ofMillis(50))
+                     .build();
+             RedisBroadcaster<String> p = RedisBroadcaster.builder(client, "quiet", Codec.utf8())
+                     .keepAliveInterval(Duration.ofMillis(50))
+                     .build()) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            RedisSubscription s = b.subscribe(got::add);
+            RedisSubscription ps = p.subscribePattern("qu*", (channel, m) -> got.add(channel + "=" + m));
+
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> calls(server, "subscribe") >= 5 && calls(server, "psubscribe") >= 5);
+
+            // the publishing connection comes from the same pool: it must not be left in a subscribed state
+            for (int i = 0; i < 20; i++) {
+                assertThat(b.publish("m" + i)).isEqualTo(2);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 40);
+            assertThat(got).filteredOn(m -> !m.startsWith("quiet=")).hasSize(20).first().isEqualTo("m0");
+            assertThat(s.reconnects()).isZero();
+            assertThat(ps.reconnects()).isZero();
+        }
+    }
+
+    private static long calls(RedisServer server, String command) {
+        try (Jedis jedis = new Jedis(server.host(), server.port())) {
+            Matcher m = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(jedis.info("commandstats"));
+            return m.find() ? Long.parseLong(m.group(1)) : 0;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.queuekit.redis.pubsub;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.Codec;
+import io.queuekit.redis.server.RedisServer;
+import io.queuekit.tck.BroadcasterContractTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisProtocol;
+
+/**
+ * The contract again over RESP2, where Jedis handles subscribed connections differently from the
+ * RESP3 it negotiates by default.
+ */
+class RedisBroadcasterResp2ContractTest extends BroadcasterContractTest {
+    private static RedisClient client;
+
+    @BeforeAll
+    static void connect() {
+        client = Clients.forServer(RedisServer.shared(), RedisProtocol.RESP2);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        client.close();
+    }
+
+    @Override
+    protected Broadcaster<String> createBroadcaster(String channel) {
+        return RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
+    }
+}
