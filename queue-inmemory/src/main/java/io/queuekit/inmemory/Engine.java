@@ -1,0 +1,680 @@
+package io.queuekit.inmemory;
+
+import io.queuekit.ConsumeOptions;
+import io.queuekit.DeadLetter;
+import io.queuekit.DeadLetters;
+import io.queuekit.DelayQueue;
+import io.queuekit.Delivery;
+import io.queuekit.MessageHandler;
+import io.queuekit.MessageId;
+import io.queuekit.MessageQueue;
+import io.queuekit.QueueClosedException;
+import io.queuekit.QueueStats;
+import io.queuekit.SerializationException;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import io.queuekit.spi.Checks;
+import io.queuekit.spi.Workers;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The state and rules shared by the in-memory message queue and delay queue, laid out like the
+ * Redis transports: bodies by id, a ready list, a due-time set for delayed messages and retries, a
+ * lease set for messages in flight, and dead letters in the order they died.
+ *
+ * <p>Time-driven moves (a delayed message falling due, a lease expiring) happen lazily at the
+ * start of every operation, in the order of the times they were due, so what a caller sees is
+ * always the state as of the clock's current instant, whether or not anyone was waiting.
+ */
+final class Engine<T> {
+    private enum State { DELAYED, READY, IN_FLIGHT, DEAD }
+
+    /** One stored message; sort keys change only while it is out of the sorted sets. */
+    private static final class Msg {
+        final MessageId id;
+        final Object body;
+        final Instant enqueuedAt;
+        State state;
+        int attempts;
+        long seq;
+        Instant dueAt;
+        long lease;
+        Instant leaseExpiry;
+        String reason;
+        Instant deadAt;
+
+        Msg(MessageId id, Object body, Instant enqueuedAt) {
+            this.id = id;
+            this.body = body;
+            this.enqueuedAt = enqueuedAt;
+        }
+    }
+
+    private static final Comparator<Msg> BY_DUE =
+            Comparator.<Msg, Instant>comparing(m -> m.dueAt).thenComparingLong(m -> m.seq);
+    private static final Comparator<Msg> BY_LEASE =
+            Comparator.<Msg, Instant>comparing(m -> m.leaseExpiry).thenComparingLong(m -> m.lease);
+
+    private final String name;
+    private final Clock clock;
+    private final ManualClock manualClock;
+    private final Duration visibilityTimeout;
+    private final int maxAttempts;
+    private final int deadLetterRetention;
+    private final Bodies<T> bodies;
+    private final boolean leases;
+    private final Semantics semantics;
+    private final Runnable wakeUp = this::wakeAll;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<MessageId, Msg> stored = new HashMap<>();
+    private final LinkedHashMap<MessageId, Msg> ready = new LinkedHashMap<>();
+    private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
+    private final TreeSet<Msg> leased = new TreeSet<>(BY_LEASE);
+    private final LinkedHashMap<MessageId, Msg> dead = new LinkedHashMap<>();
+    private final Set<Workers> consumers = ConcurrentHashMap.newKeySet();
+    private final DeadLetters<T> deadLetters = new Dead();
+    private long sequence;
+    private long leaseSequence;
+    private volatile boolean closed;
+
+    Engine(Settings<T> s, Semantics semantics) {
+        this.name = s.name;
+        this.clock = s.clock;
+        this.manualClock = s.clock instanceof ManualClock ? (ManualClock) s.clock : null;
+        this.visibilityTimeout = s.visibilityTimeout;
+        this.maxAttempts = s.maxAttempts;
+        this.deadLetterRetention = s.deadLetterRetention;
+        this.bodies = s.bodies();
+        this.leases = semantics.redelivers();
+        this.semantics = semantics;
+        if (manualClock != null) {
+            manualClock.addListener(wakeUp);
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    Semantics semantics() {
+        return semantics;
+    }
+
+    Bodies<T> bodies() {
+        return bodies;
+    }
+
+    DeadLetters<T> deadLetters() {
+        return deadLetters;
+    }
+
+    // ---- storing
+
+    MessageId send(T payload) {
+        Object body = bodies.store(Objects.requireNonNull(payload, "payload"));
+        MessageId id = MessageId.random();
+        store(id, body, Duration.ZERO, null);
+        return id;
+    }
+
+    List<MessageId> sendAll(Collection<? extends T> payloads) {
+        List<T> copy = Checks.payloads(payloads);
+        List<Object> encoded = new ArrayList<>(copy.size());
+        for (T p : copy) {
+            encoded.add(bodies.store(p));
+        }
+        List<MessageId> ids = new ArrayList<>(encoded.size());
+        lock.lock();
+        try {
+            ensureOpen();
+            Instant now = now();
+            promote(now);
+            for (Object body : encoded) {
+                Msg m = new Msg(MessageId.random(), body, now);
+                stored.put(m.id, m);
+                makeReady(m);
+                ids.add(m.id);
+            }
+            if (!ids.isEmpty()) {
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+        return List.copyOf(ids);
+    }
+
+    MessageId schedule(T payload, Duration delay) {
+        MessageId id = MessageId.random();
+        schedule(id, payload, delay);
+        return id;
+    }
+
+    MessageId scheduleAt(T payload, Instant dueAt) {
+        MessageId id = MessageId.random();
+        scheduleAt(id, payload, dueAt);
+        return id;
+    }
+
+    boolean schedule(MessageId id, T payload, Duration delay) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(payload, "payload");
+        Checks.notNegative(delay, "delay");
+        if (delay.compareTo(DelayQueue.MAX_DELAY) > 0) {
+            throw new IllegalArgumentException("delay must be at most " + DelayQueue.MAX_DELAY + ": " + delay);
+        }
+        return store(id, bodies.store(payload), delay, null);
+    }
+
+    boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(dueAt, "dueAt");
+        return store(id, bodies.store(payload), null, dueAt);
+    }
+
+    /** Stores under {@code id} unless it is taken; due after {@code delay}, or at {@code dueAt}. */
+    private boolean store(MessageId id, Object body, Duration delay, Instant dueAt) {
+        lock.lock();
+        try {
+            ensureOpen();
+            Instant now = now();
+            if (dueAt != null && Duration.between(now, dueAt).compareTo(DelayQueue.MAX_DELAY) > 0) {
+                throw new IllegalArgumentException(
+                        "due time must be at most " + DelayQueue.MAX_DELAY + " from now (" + now + "): " + dueAt);
+            }
+            promote(now);
+            if (stored.containsKey(id)) {
+                return false;
+            }
+            Msg m = new Msg(id, body, now);
+            stored.put(id, m);
+            enqueue(m, dueAt != null ? dueAt : now.plus(delay), now);
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean cancel(MessageId id) {
+        Objects.requireNonNull(id, "id");
+        lock.lock();
+        try {
+            ensureOpen();
+            promote(now());
+            Msg m = stored.get(id);
+            if (m == null) {
+                return false;
+            }
+            if (m.state == State.READY) {
+                ready.remove(id);
+            } else if (m.state == State.DELAYED) {
+                delayed.remove(m);
+            } else {
+                return false;
+            }
+            stored.remove(id);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- receiving
+
+    Delivery<T> poll() {
+        lock.lock();
+        try {
+            ensureOpen();
+            Instant now = now();
+            promote(now);
+            return ready.isEmpty() ? null : deliver(1, now).get(0);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+        List<Delivery<T>> got = fetch(1, Checks.timeoutNanos(timeout, unit));
+        return got.isEmpty() ? null : got.get(0);
+    }
+
+    Delivery<T> take() throws InterruptedException {
+        return fetch(1, -1).get(0);
+    }
+
+    List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
+        Checks.batchSize(maxMessages);
+        return fetch(maxMessages, Checks.timeoutNanos(timeout, unit));
+    }
+
+    /**
+     * Waits for ready messages. The timeout is real time ({@code System.nanoTime}), never the
+     * queue's clock: a test holding a {@link ManualClock} still gets its {@code poll} back. Waits
+     * are condition waits, woken by sends, settles, close, and advances of a manual clock; with
+     * any other clock they are also timed to end when the next delayed message or lease falls due.
+     *
+     * @param nanos negative to wait as long as it takes
+     */
+    private List<Delivery<T>> fetch(int max, long nanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        // beyond a century is as good as forever, and keeps deadline arithmetic clear of overflow
+        boolean forever = nanos < 0 || nanos > TimeUnit.DAYS.toNanos(36_500);
+        long deadline = System.nanoTime() + (forever ? 0 : nanos);
+        lock.lockInterruptibly();
+        try {
+            while (true) {
+                ensureOpen();
+                Instant now = now();
+                promote(now);
+                if (!ready.isEmpty()) {
+                    return deliver(max, now);
+                }
+                long wait = Long.MAX_VALUE;
+                if (!forever) {
+                    wait = deadline - System.nanoTime();
+                    if (wait <= 0) {
+                        return List.of();
+                    }
+                }
+                if (manualClock == null) {
+                    wait = Math.min(wait, nanosUntilNextEvent(now));
+                }
+                if (wait == Long.MAX_VALUE) {
+                    changed.await();
+                } else {
+                    changed.awaitNanos(wait);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long nanosUntilNextEvent(Instant now) {
+        Instant next = null;
+        if (!delayed.isEmpty()) {
+            next = delayed.first().dueAt;
+        }
+        if (!leased.isEmpty() && (next == null || leased.first().leaseExpiry.isBefore(next))) {
+            next = leased.first().leaseExpiry;
+        }
+        if (next == null) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            return Math.max(1, Duration.between(now, next).toNanos());
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private List<Delivery<T>> deliver(int max, Instant now) {
+        List<Delivery<T>> out = new ArrayList<>(Math.min(max, ready.size()));
+        Iterator<Msg> it = ready.values().iterator();
+        while (it.hasNext() && out.size() < max) {
+            Msg m = it.next();
+            it.remove();
+            m.attempts++;
+            long lease = 0;
+            if (leases) {
+                m.state = State.IN_FLIGHT;
+                m.lease = ++leaseSequence;
+                m.leaseExpiry = now.plus(visibilityTimeout);
+                lease = m.lease;
+                leased.add(m);
+            } else {
+                stored.remove(m.id);
+            }
+            out.add(new InMemoryDelivery<>(this, m.id, m.body, m.attempts, m.enqueuedAt, lease));
+        }
+        return out;
+    }
+
+    // ---- settling
+
+    boolean ack(InMemoryDelivery<T> d) {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (!leases) {
+                return d.settleOnce();
+            }
+            Msg m = owned(d, now());
+            if (m == null) {
+                return false;
+            }
+            leased.remove(m);
+            stored.remove(m.id);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean retry(InMemoryDelivery<T> d, Duration delay) {
+        Checks.notNegative(delay, "delay");
+        lock.lock();
+        try {
+            ensureOpen();
+            Instant now = now();
+            Msg m = settle(d, now);
+            if (m == null) {
+                return false;
+            }
+            enqueue(m, now.plus(delay), now);
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean deadLetter(InMemoryDelivery<T> d, String reason) {
+        lock.lock();
+        try {
+            ensureOpen();
+            Instant now = now();
+            Msg m = settle(d, now);
+            if (m == null) {
+                return false;
+            }
+            bury(m, reason == null ? "" : reason, now);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes the message back from the consumer for a retry or a dead letter: out of the lease set
+     * (at-least-once), or stored again from the delivery's copy (at-most-once, best-effort).
+     * Null if this delivery no longer owns it.
+     */
+    private Msg settle(InMemoryDelivery<T> d, Instant now) {
+        if (leases) {
+            Msg m = owned(d, now);
+            if (m != null) {
+                leased.remove(m);
+            }
+            return m;
+        }
+        if (!d.settleOnce()) {
+            return null;
+        }
+        Msg m = new Msg(d.id(), d.body(), d.enqueuedAt());
+        m.attempts = d.attempt();
+        stored.put(m.id, m);
+        return m;
+    }
+
+    private Msg owned(InMemoryDelivery<T> d, Instant now) {
+        promote(now);
+        Msg m = stored.get(d.id());
+        return m != null && m.state == State.IN_FLIGHT && m.lease == d.lease() ? m : null;
+    }
+
+    // ---- time-driven moves
+
+    /** Moves everything due by {@code now} (delayed messages, expired leases), earliest first. */
+    private void promote(Instant now) {
+        while (true) {
+            Msg d = delayed.isEmpty() ? null : delayed.first();
+            Msg l = leased.isEmpty() ? null : leased.first();
+            boolean delayedDue = d != null && !d.dueAt.isAfter(now);
+            boolean leaseDue = l != null && !l.leaseExpiry.isAfter(now);
+            if (!delayedDue && !leaseDue) {
+                return;
+            }
+            if (delayedDue && (!leaseDue || !l.leaseExpiry.isBefore(d.dueAt))) {
+                delayed.pollFirst();
+                makeReady(d);
+            } else {
+                leased.pollFirst();
+                if (l.attempts >= maxAttempts) {
+                    bury(l, "lease expired on attempt " + l.attempts + " of at most " + maxAttempts, now);
+                } else {
+                    makeReady(l);
+                }
+            }
+        }
+    }
+
+    private void enqueue(Msg m, Instant dueAt, Instant now) {
+        if (dueAt.isAfter(now)) {
+            m.state = State.DELAYED;
+            m.dueAt = dueAt;
+            m.seq = ++sequence;
+            delayed.add(m);
+        } else {
+            // a due time in the past means now: behind what is already ready
+            promote(now);
+            makeReady(m);
+        }
+    }
+
+    private void makeReady(Msg m) {
+        m.state = State.READY;
+        m.seq = ++sequence;
+        ready.put(m.id, m);
+    }
+
+    private void bury(Msg m, String reason, Instant now) {
+        m.state = State.DEAD;
+        m.reason = reason;
+        m.deadAt = now;
+        dead.put(m.id, m);
+        Iterator<Msg> oldest = dead.values().iterator();
+        while (dead.size() > deadLetterRetention) {
+            Msg dropped = oldest.next();
+            oldest.remove();
+            stored.remove(dropped.id);
+        }
+    }
+
+    // ---- consumers, stats, lifecycle
+
+    Subscription consume(MessageQueue<T> owner, MessageHandler<T> handler, ConsumeOptions options) {
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(options, "options");
+        if (closed) {
+            throw new QueueClosedException(name);
+        }
+        Workers workers = Workers.start(owner, handler, options, maxAttempts);
+        consumers.removeIf(w -> !w.isActive());
+        consumers.add(workers);
+        if (closed) {
+            // close() may have run before the add and missed these workers
+            workers.close();
+        }
+        return workers;
+    }
+
+    QueueStats stats() {
+        lock.lock();
+        try {
+            ensureOpen();
+            promote(now());
+            return new QueueStats(ready.size(), leased.size(), delayed.size(), dead.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (manualClock != null) {
+            manualClock.removeListener(wakeUp);
+        }
+        for (Workers w : consumers) {
+            w.close();
+        }
+        consumers.clear();
+    }
+
+    private void wakeAll() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new QueueClosedException(name);
+        }
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+
+    private final class Dead implements DeadLetters<T> {
+
+        @Override
+        public long size() {
+            lock.lock();
+            try {
+                ensureOpen();
+                promote(now());
+                return dead.size();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public List<DeadLetter<T>> list(int limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("limit must be positive: " + limit);
+            }
+            List<Msg> copy = new ArrayList<>(Math.min(limit, 1024));
+            lock.lock();
+            try {
+                ensureOpen();
+                promote(now());
+                for (Msg m : dead.values()) {
+                    if (copy.size() == limit) {
+                        break;
+                    }
+                    copy.add(m);
+                }
+            } finally {
+                lock.unlock();
+            }
+            List<DeadLetter<T>> out = new ArrayList<>(copy.size());
+            for (Msg m : copy) {
+                T payload = null;
+                String reason = m.reason;
+                try {
+                    payload = bodies.load(m.body);
+                } catch (SerializationException e) {
+                    reason = reason + " (payload could not be decoded: " + e.getMessage() + ")";
+                }
+                out.add(new DeadLetter<>(m.id, payload, m.attempts, reason, m.deadAt));
+            }
+            return out;
+        }
+
+        @Override
+        public boolean requeue(MessageId id) {
+            Objects.requireNonNull(id, "id");
+            lock.lock();
+            try {
+                ensureOpen();
+                promote(now());
+                Msg m = dead.remove(id);
+                if (m == null) {
+                    return false;
+                }
+                revive(m);
+                changed.signalAll();
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public long requeueAll() {
+            lock.lock();
+            try {
+                ensureOpen();
+                promote(now());
+                long n = dead.size();
+                for (Msg m : dead.values()) {
+                    revive(m);
+                }
+                dead.clear();
+                if (n > 0) {
+                    changed.signalAll();
+                }
+                return n;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public long purge() {
+            lock.lock();
+            try {
+                ensureOpen();
+                promote(now());
+                long n = dead.size();
+                for (MessageId id : dead.keySet()) {
+                    stored.remove(id);
+                }
+                dead.clear();
+                return n;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void revive(Msg m) {
+            m.attempts = 0;
+            m.reason = null;
+            m.deadAt = null;
+            makeReady(m);
+        }
+
+        @Override
+        public String toString() {
+            return "DeadLetters[" + name + "]";
+        }
+    }
+}

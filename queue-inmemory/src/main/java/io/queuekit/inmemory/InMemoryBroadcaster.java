@@ -1,0 +1,261 @@
+package io.queuekit.inmemory;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.Codec;
+import io.queuekit.MessageListener;
+import io.queuekit.QueueClosedException;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link Broadcaster} held in this JVM's memory, standing in for Redis PUB/SUB in unit tests:
+ * at-most-once, every subscriber present at publish time receives the message, nothing is kept
+ * for absent subscribers, and each subscriber sees messages in publish order.
+ *
+ * <p><b>Subscriptions.</b> {@link #subscribe(MessageListener)} returns once the subscription is
+ * registered, so every message published afterwards reaches it. Each subscription has its own
+ * unbounded queue and its own daemon thread, {@code queuekit-<channel>-subscriber-<n>}, that
+ * calls the listener one message at a time; a slow listener delays only itself. A listener that
+ * throws is logged (through {@link System.Logger}) and counted in {@link #listenerFailures()},
+ * and receives the following messages; the failed message is not delivered again. Concurrent
+ * publishes are ordered the same way for every subscriber.
+ *
+ * <p><b>Payloads.</b> Without a codec every subscriber receives the very object published. With
+ * {@link Builder#codec(Codec)} the message is encoded once on publish (refused with
+ * {@link IllegalArgumentException} over the size limit, 1 MiB unless set) and decoded separately
+ * for each subscriber, as on Redis; a message that cannot be decoded counts as a listener failure.
+ *
+ * <p><b>Nulls, threads, closing.</b> Null messages and listeners are refused with
+ * {@link NullPointerException}. All methods are thread-safe. Closing a subscription drops the
+ * messages it has not yet delivered and waits (up to 10 s) for its listener to finish the message
+ * in hand. {@link #close()} closes every subscription and makes later calls throw
+ * {@link QueueClosedException}; it is idempotent.
+ *
+ * @param <T> the payload type
+ */
+public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
+    private static final System.Logger LOG = System.getLogger(InMemoryBroadcaster.class.getName());
+    private static final Semantics SEMANTICS = new Semantics("in-memory", Semantics.Guarantee.AT_MOST_ONCE,
+            Semantics.Ordering.PUBLISH_ORDER, false, true, false);
+    private static final long JOIN_MILLIS = 10_000;
+    private static final Object STOP = new Object();
+
+    private final String name;
+    private final Bodies<T> bodies;
+    private final List<Sub> subscriptions = new CopyOnWriteArrayList<>();
+    private final AtomicInteger subscriberNumbers = new AtomicInteger();
+    private final AtomicLong failures = new AtomicLong();
+    private final Object publishLock = new Object();
+    private volatile boolean closed;
+
+    private InMemoryBroadcaster(Settings<T> settings) {
+        this.name = settings.name;
+        this.bodies = settings.bodies();
+    }
+
+    /**
+     * A broadcaster on this channel, without a codec.
+     *
+     * @throws IllegalArgumentException if the name is not 1 to 100 letters, digits or {@code . _ - :}
+     */
+    public static <T> InMemoryBroadcaster<T> create(String channel) {
+        return InMemoryBroadcaster.<T>builder(channel).build();
+    }
+
+    /**
+     * A builder for a broadcaster on this channel.
+     *
+     * @throws IllegalArgumentException if the name is not 1 to 100 letters, digits or {@code . _ - :}
+     */
+    public static <T> Builder<T> builder(String channel) {
+        return new Builder<>(channel);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return the number of subscriptions the message was handed to
+     * @throws NullPointerException if {@code message} is null
+     * @throws QueueClosedException if the broadcaster is closed
+     */
+    @Override
+    public long publish(T message) {
+        Objects.requireNonNull(message, "message");
+        Object body = bodies.store(message);
+        synchronized (publishLock) {
+            ensureOpen();
+            long n = 0;
+            for (Sub s : subscriptions) {
+                if (s.offer(body)) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws NullPointerException if {@code listener} is null
+     * @throws QueueClosedException if the broadcaster is closed
+     */
+    @Override
+    public Subscription subscribe(MessageListener<? super T> listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (publishLock) {
+            ensureOpen();
+            Sub s = new Sub(listener, "queuekit-" + name + "-subscriber-" + subscriberNumbers.incrementAndGet());
+            subscriptions.add(s);
+            s.thread.start();
+            return s;
+        }
+    }
+
+    @Override
+    public Semantics semantics() {
+        return SEMANTICS;
+    }
+
+    /** How many times a listener threw, or a message could not be decoded for it, so far. */
+    public long listenerFailures() {
+        return failures.get();
+    }
+
+    @Override
+    public void close() {
+        synchronized (publishLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (Sub s : subscriptions) {
+            s.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryBroadcaster[" + name + "]";
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new QueueClosedException(name);
+        }
+    }
+
+    /** One subscription: a queue of bodies and the thread that feeds them to the listener. */
+    private final class Sub implements Subscription {
+        private final MessageListener<? super T> listener;
+        private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+        private final AtomicBoolean active = new AtomicBoolean(true);
+        final Thread thread;
+
+        Sub(MessageListener<? super T> listener, String threadName) {
+            this.listener = listener;
+            this.thread = new Thread(this::run, threadName);
+            this.thread.setDaemon(true);
+        }
+
+        boolean offer(Object body) {
+            return active.get() && inbox.offer(body);
+        }
+
+        private void run() {
+            while (active.get()) {
+                Object body;
+                try {
+                    body = inbox.take();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (body == STOP || !active.get()) {
+                    return;
+                }
+                try {
+                    listener.onMessage(bodies.load(body));
+                } catch (Exception | AssertionError e) {
+                    if (e instanceof InterruptedException) {
+                        Thread.currentThread().interrupt();
+                    }
+                    failures.incrementAndGet();
+                    LOG.log(Level.WARNING, "queuekit " + name + ": listener on " + thread.getName()
+                            + " failed; carrying on with the next message", e);
+                }
+            }
+        }
+
+        @Override
+        public boolean isActive() {
+            return active.get();
+        }
+
+        @Override
+        public void close() {
+            if (!active.compareAndSet(true, false)) {
+                return;
+            }
+            subscriptions.remove(this);
+            inbox.clear();
+            inbox.offer(STOP);
+            if (Thread.currentThread() == thread) {
+                return;
+            }
+            try {
+                thread.join(JOIN_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Subscription[" + thread.getName() + (active.get() ? "" : ", closed") + "]";
+        }
+    }
+
+    /**
+     * Builds an {@link InMemoryBroadcaster}. Each setter checks its argument at once. Not
+     * thread-safe.
+     *
+     * @param <T> the payload type
+     */
+    public static final class Builder<T> {
+        private final Settings<T> settings;
+
+        private Builder(String channel) {
+            this.settings = new Settings<>(channel);
+        }
+
+        /** Round-trips every message through this codec, as Redis would; none by default. */
+        public Builder<T> codec(Codec<T> codec) {
+            settings.codec(codec);
+            return this;
+        }
+
+        /** Largest encoded message, checked only with a codec; positive, 1 MiB by default. */
+        public Builder<T> maxPayloadBytes(int bytes) {
+            settings.maxPayloadBytes(bytes);
+            return this;
+        }
+
+        public InMemoryBroadcaster<T> build() {
+            return new InMemoryBroadcaster<>(settings);
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package io.queuekit.inmemory;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.DeadLetters;
+import io.queuekit.DelayQueue;
+import io.queuekit.Delivery;
+import io.queuekit.MessageHandler;
+import io.queuekit.MessageId;
+import io.queuekit.QueueStats;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link DelayQueue} held in this JVM's memory, standing in for the Redis zset delay queue in
+ * unit tests: at-least-once, ready messages in order of due time (those due at the same moment in
+ * send order), kept while no one consumes, each message to one consumer.
+ *
+ * <p><b>Time.</b> Delays, due times, leases and retry delays run on the builder's {@link Clock}
+ * (the system clock unless set). With a {@link ManualClock} a test schedules, advances the clock
+ * and receives, without sleeping; a caller blocked in {@code take} or {@code poll} wakes as soon
+ * as an advance makes a message due. The timeout of {@code poll(timeout, unit)} and
+ * {@code pollBatch} is measured in real time ({@link System#nanoTime()}), so it ends even if a
+ * manual clock never moves. A due time in the past means now: the message joins the ready ones
+ * behind those already ready.
+ *
+ * <p><b>Ids.</b> While a message is stored in any state (waiting, ready, in flight or dead), a
+ * second schedule with its id is ignored and returns {@code false}; once it is acked, cancelled,
+ * purged or dropped by the dead-letter retention, the id is free again.
+ *
+ * <p><b>Leases, payloads, blocking, nulls, threads, closing.</b> As for
+ * {@link InMemoryMessageQueue} in at-least-once mode: a lease of the visibility timeout (30 s
+ * unless set), redelivery with the attempt raised, dead letters after the maximum attempts (5
+ * unless set), retention of the newest 10,000 dead letters unless set, an optional
+ * {@link Codec} round trip with a size limit, condition waits, {@link NullPointerException} for
+ * nulls, thread-safe methods, and an idempotent {@link #close()} that wakes blocked callers with
+ * {@link io.queuekit.QueueClosedException}.
+ *
+ * <pre>{@code
+ * ManualClock clock = new ManualClock();
+ * DelayQueue<String> reminders = InMemoryDelayQueue.<String>builder("reminders").clock(clock).build();
+ * reminders.schedule("call back", Duration.ofMinutes(10));
+ * clock.advance(Duration.ofMinutes(10));
+ * Delivery<String> d = reminders.poll();
+ * }</pre>
+ *
+ * @param <T> the payload type
+ */
+public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
+    private static final Semantics SEMANTICS = new Semantics("in-memory", Semantics.Guarantee.AT_LEAST_ONCE,
+            Semantics.Ordering.DUE_TIME, true, false, true);
+
+    private final Engine<T> engine;
+
+    private InMemoryDelayQueue(Settings<T> settings) {
+        this.engine = new Engine<>(settings, SEMANTICS);
+    }
+
+    /**
+     * A delay queue with the default settings and the system clock.
+     *
+     * @throws IllegalArgumentException if the name is not 1 to 100 letters, digits or {@code . _ - :}
+     */
+    public static <T> InMemoryDelayQueue<T> create(String name) {
+        return InMemoryDelayQueue.<T>builder(name).build();
+    }
+
+    /**
+     * A builder for a delay queue of this name.
+     *
+     * @throws IllegalArgumentException if the name is not 1 to 100 letters, digits or {@code . _ - :}
+     */
+    public static <T> Builder<T> builder(String name) {
+        return new Builder<>(name);
+    }
+
+    @Override
+    public String name() {
+        return engine.name();
+    }
+
+    @Override
+    public MessageId send(T payload) {
+        return engine.send(payload);
+    }
+
+    @Override
+    public List<MessageId> sendAll(Collection<? extends T> payloads) {
+        return engine.sendAll(payloads);
+    }
+
+    @Override
+    public MessageId schedule(T payload, Duration delay) {
+        return engine.schedule(payload, delay);
+    }
+
+    @Override
+    public MessageId scheduleAt(T payload, Instant dueAt) {
+        return engine.scheduleAt(payload, dueAt);
+    }
+
+    @Override
+    public boolean schedule(MessageId id, T payload, Duration delay) {
+        return engine.schedule(id, payload, delay);
+    }
+
+    @Override
+    public boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
+        return engine.scheduleAt(id, payload, dueAt);
+    }
+
+    @Override
+    public boolean cancel(MessageId id) {
+        return engine.cancel(id);
+    }
+
+    @Override
+    public Delivery<T> poll() {
+        return engine.poll();
+    }
+
+    /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
+    @Override
+    public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+        return engine.poll(timeout, unit);
+    }
+
+    @Override
+    public Delivery<T> take() throws InterruptedException {
+        return engine.take();
+    }
+
+    /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
+    @Override
+    public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
+        return engine.pollBatch(maxMessages, timeout, unit);
+    }
+
+    @Override
+    public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
+        return engine.consume(this, handler, options);
+    }
+
+    @Override
+    public QueueStats stats() {
+        return engine.stats();
+    }
+
+    @Override
+    public Semantics semantics() {
+        return SEMANTICS;
+    }
+
+    @Override
+    public DeadLetters<T> deadLetters() {
+        return engine.deadLetters();
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryDelayQueue[" + name() + "]";
+    }
+
+    /**
+     * Builds an {@link InMemoryDelayQueue}. Each setter checks its argument at once and says what
+     * is wrong; the defaults are those of the Redis transports. Not thread-safe.
+     *
+     * @param <T> the payload type
+     */
+    public static final class Builder<T> {
+        private final Settings<T> settings;
+
+        private Builder(String name) {
+            this.settings = new Settings<>(name);
+        }
+
+        /** The clock for delays, due times, leases and retries; the system clock by default. */
+        public Builder<T> clock(Clock clock) {
+            settings.clock(clock);
+            return this;
+        }
+
+        /** How long a delivery is leased before it is delivered again; positive, 30 s by default. */
+        public Builder<T> visibilityTimeout(Duration timeout) {
+            settings.visibilityTimeout(timeout);
+            return this;
+        }
+
+        /** Deliveries of one message before it goes to the dead letters; 1 to 1000, 5 by default. */
+        public Builder<T> maxAttempts(int maxAttempts) {
+            settings.maxAttempts(maxAttempts);
+            return this;
+        }
+
+        /** Dead letters kept, the oldest dropped first; positive, 10,000 by default. */
+        public Builder<T> deadLetterRetention(int messages) {
+            settings.deadLetterRetention(messages);
+            return this;
+        }
+
+        /** Round-trips every payload through this codec, as Redis would; none by default. */
+        public Builder<T> codec(Codec<T> codec) {
+            settings.codec(codec);
+            return this;
+        }
+
+        /** Largest encoded payload, checked only with a codec; positive, 1 MiB by default. */
+        public Builder<T> maxPayloadBytes(int bytes) {
+            settings.maxPayloadBytes(bytes);
+            return this;
+        }
+
+        public InMemoryDelayQueue<T> build() {
+            return new InMemoryDelayQueue<>(settings);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package io.queuekit.inmemory;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.DeadLetters;
+import io.queuekit.Delivery;
+import io.queuekit.MessageHandler;
+import io.queuekit.MessageId;
+import io.queuekit.MessageQueue;
+import io.queuekit.QueueStats;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link MessageQueue} held in this JVM's memory, standing in for the Redis list queue in unit
+ * tests: FIFO, messages kept while no one consumes, each message to one consumer.
+ *
+ * <p><b>Guarantee.</b> At-least-once by default: a delivery is leased for the visibility timeout
+ * (30 s unless set); unsettled, it is delivered again with its attempt raised, and after the
+ * maximum attempts (5 unless set) moved to the dead letters, which keep the newest 10,000 (unless
+ * set) and drop the oldest. {@link Builder#guarantee} selects at-most-once instead, as the Redis
+ * list queue offers: a message is removed when handed out and never redelivered. Retries honour
+ * their delay either way and count as delayed meanwhile.
+ *
+ * <p><b>Time.</b> Leases and retry delays run on the builder's {@link Clock} (the system clock
+ * unless set). With a {@link ManualClock}, a test advances time instead of sleeping and callers
+ * blocked in {@code take} or {@code poll} wake as soon as an advance makes a message ready. The
+ * timeout of {@code poll(timeout, unit)} and {@code pollBatch} is always measured in real time
+ * ({@link System#nanoTime()}), so it ends even if a manual clock never moves.
+ *
+ * <p><b>Payloads.</b> Without a codec the queue stores and hands out the very objects sent, so
+ * senders must not mutate them afterwards. With {@link Builder#codec(Codec)} every payload is
+ * encoded on send and decoded for each delivery, exactly as on Redis: a codec bug or a payload
+ * that does not survive the round trip fails here, and payloads over the size limit (1 MiB unless
+ * set) are refused with {@link IllegalArgumentException}.
+ *
+ * <p><b>Blocking, nulls, threads, closing.</b> As specified by {@link MessageQueue}: waits are
+ * condition waits (no polling), blocking calls throw {@link InterruptedException} when
+ * interrupted on entry or while waiting, null arguments are refused with
+ * {@link NullPointerException} and store nothing, all methods are thread-safe, and
+ * {@link #close()} stops consumers, wakes blocked callers with
+ * {@link io.queuekit.QueueClosedException} and makes later calls throw it.
+ *
+ * <pre>{@code
+ * MessageQueue<String> orders = InMemoryMessageQueue.create("orders");
+ * InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("orders")
+ *         .clock(clock).visibilityTimeout(Duration.ofSeconds(5)).maxAttempts(3).build();
+ * }</pre>
+ *
+ * @param <T> the payload type
+ */
+public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
+    private final Engine<T> engine;
+
+    private InMemoryMessageQueue(Settings<T> settings) {
+        Semantics semantics = new Semantics("in-memory", settings.guarantee, Semantics.Ordering.FIFO,
+                true, false, false);
+        this.engine = new Engine<>(settings, semantics);
+    }
+
+    /**
+     * An at-least-once queue with the default settings and the system clock.
+     *
+     * @throws IllegalArgumentException if the name is not 1 to 100 letters, digits or {@code . _ - :}
+     */
+    public static <T> InMemoryMessageQueue<T> create(String name) {
+        return InMemoryMessageQueue.<T>builder(name).build();
+    }
+
+    /**
+     * A builder for a queue of this name.
+     *
+     * @throws IllegalArgumentException if the name is not 1 to 100 letters, digits or {@code . _ - :}
+     */
+    public static <T> Builder<T> builder(String name) {
+        return new Builder<>(name);
+    }
+
+    @Override
+    public String name() {
+        return engine.name();
+    }
+
+    @Override
+    public MessageId send(T payload) {
+        return engine.send(payload);
+    }
+
+    @Override
+    public List<MessageId> sendAll(Collection<? extends T> payloads) {
+        return engine.sendAll(payloads);
+    }
+
+    @Override
+    public Delivery<T> poll() {
+        return engine.poll();
+    }
+
+    /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
+    @Override
+    public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+        return engine.poll(timeout, unit);
+    }
+
+    @Override
+    public Delivery<T> take() throws InterruptedException {
+        return engine.take();
+    }
+
+    /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
+    @Override
+    public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
+        return engine.pollBatch(maxMessages, timeout, unit);
+    }
+
+    @Override
+    public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
+        return engine.consume(this, handler, options);
+    }
+
+    @Override
+    public QueueStats stats() {
+        return engine.stats();
+    }
+
+    @Override
+    public Semantics semantics() {
+        return engine.semantics();
+    }
+
+    @Override
+    public DeadLetters<T> deadLetters() {
+        return engine.deadLetters();
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryMessageQueue[" + name() + ", " + semantics().guarantee() + "]";
+    }
+
+    /**
+     * Builds an {@link InMemoryMessageQueue}. Each setter checks its argument at once and says
+     * what is wrong; the defaults are those of the Redis transports. Not thread-safe.
+     *
+     * @param <T> the payload type
+     */
+    public static final class Builder<T> {
+        private final Settings<T> settings;
+
+        private Builder(String name) {
+            this.settings = new Settings<>(name);
+        }
+
+        /** The clock for leases and retry delays; the system clock by default. */
+        public Builder<T> clock(Clock clock) {
+            settings.clock(clock);
+            return this;
+        }
+
+        /** How long a delivery is leased before it is delivered again; positive, 30 s by default. */
+        public Builder<T> visibilityTimeout(Duration timeout) {
+            settings.visibilityTimeout(timeout);
+            return this;
+        }
+
+        /** Deliveries of one message before it goes to the dead letters; 1 to 1000, 5 by default. */
+        public Builder<T> maxAttempts(int maxAttempts) {
+            settings.maxAttempts(maxAttempts);
+            return this;
+        }
+
+        /** Dead letters kept, the oldest dropped first; positive, 10,000 by default. */
+        public Builder<T> deadLetterRetention(int messages) {
+            settings.deadLetterRetention(messages);
+            return this;
+        }
+
+        /** Round-trips every payload through this codec, as Redis would; none by default. */
+        public Builder<T> codec(Codec<T> codec) {
+            settings.codec(codec);
+            return this;
+        }
+
+        /** Largest encoded payload, checked only with a codec; positive, 1 MiB by default. */
+        public Builder<T> maxPayloadBytes(int bytes) {
+            settings.maxPayloadBytes(bytes);
+            return this;
+        }
+
+        /** At-least-once (the default) or at-most-once delivery. */
+        public Builder<T> guarantee(Semantics.Guarantee guarantee) {
+            settings.guarantee(guarantee);
+            return this;
+        }
+
+        public InMemoryMessageQueue<T> build() {
+            return new InMemoryMessageQueue<>(settings);
+        }
+    }
+}

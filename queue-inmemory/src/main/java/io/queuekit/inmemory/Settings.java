@@ -1,0 +1,69 @@
+package io.queuekit.inmemory;
+
+import io.queuekit.Codec;
+import io.queuekit.Semantics;
+import io.queuekit.spi.Checks;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/** What the builders collect, checked as it is set; defaults are those of the Redis transports. */
+final class Settings<T> {
+    static final Duration DEFAULT_VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
+    static final int DEFAULT_MAX_ATTEMPTS = 5;
+    static final int MAX_MAX_ATTEMPTS = 1000;
+    static final int DEFAULT_DEAD_LETTER_RETENTION = 10_000;
+    static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+    final String name;
+    Clock clock = Clock.systemUTC();
+    Duration visibilityTimeout = DEFAULT_VISIBILITY_TIMEOUT;
+    int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+    int deadLetterRetention = DEFAULT_DEAD_LETTER_RETENTION;
+    Codec<T> codec;
+    int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    Semantics.Guarantee guarantee = Semantics.Guarantee.AT_LEAST_ONCE;
+
+    Settings(String name) {
+        this.name = Checks.name(name);
+    }
+
+    void clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    void visibilityTimeout(Duration timeout) {
+        this.visibilityTimeout = Checks.positive(timeout, "visibility timeout");
+    }
+
+    void maxAttempts(int attempts) {
+        this.maxAttempts = Checks.inRange(attempts, 1, MAX_MAX_ATTEMPTS, "max attempts");
+    }
+
+    void deadLetterRetention(int retention) {
+        this.deadLetterRetention = positive(retention, "dead-letter retention");
+    }
+
+    void codec(Codec<T> codec) {
+        this.codec = Objects.requireNonNull(codec, "codec");
+    }
+
+    void maxPayloadBytes(int bytes) {
+        this.maxPayloadBytes = positive(bytes, "max payload bytes");
+    }
+
+    void guarantee(Semantics.Guarantee guarantee) {
+        this.guarantee = Objects.requireNonNull(guarantee, "guarantee");
+    }
+
+    Bodies<T> bodies() {
+        return new Bodies<>(codec, maxPayloadBytes);
+    }
+
+    private static int positive(int value, String what) {
+        if (value < 1) {
+            throw new IllegalArgumentException(what + " must be positive: " + value);
+        }
+        return value;
+    }
+}

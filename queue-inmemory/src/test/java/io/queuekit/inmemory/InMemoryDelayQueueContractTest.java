@@ -1,0 +1,27 @@
+package io.queuekit.inmemory;
+
+import io.queuekit.Codec;
+import io.queuekit.DelayQueue;
+import io.queuekit.tck.DelayQueueContractTest;
+import io.queuekit.tck.QueueConfig;
+import io.queuekit.tck.TimeControl;
+
+class InMemoryDelayQueueContractTest extends DelayQueueContractTest {
+    private final ManualClock clock = new ManualClock();
+
+    @Override
+    protected DelayQueue<String> createQueue(String name, QueueConfig config) {
+        return InMemoryDelayQueue.<String>builder(name)
+                .codec(Codec.utf8())
+                .clock(clock)
+                .visibilityTimeout(config.visibilityTimeout())
+                .maxAttempts(config.maxAttempts())
+                .deadLetterRetention(config.deadLetterRetention())
+                .build();
+    }
+
+    @Override
+    protected TimeControl time() {
+        return TimeControl.virtual(clock, clock::advance);
+    }
+}

@@ -1,0 +1,25 @@
+package io.queuekit.inmemory;
+
+import io.queuekit.MessageQueue;
+import io.queuekit.tck.MessageQueueContractTest;
+import io.queuekit.tck.QueueConfig;
+import io.queuekit.tck.TimeControl;
+
+class InMemoryMessageQueueContractTest extends MessageQueueContractTest {
+    private final ManualClock clock = new ManualClock();
+
+    @Override
+    protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+        return InMemoryMessageQueue.<String>builder(name)
+                .clock(clock)
+                .visibilityTimeout(config.visibilityTimeout())
+                .maxAttempts(config.maxAttempts())
+                .deadLetterRetention(config.deadLetterRetention())
+                .build();
+    }
+
+    @Override
+    protected TimeControl time() {
+        return TimeControl.virtual(clock, clock::advance);
+    }
+}

@@ -1,0 +1,306 @@
+package io.queuekit.inmemory;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.DeadLetter;
+import io.queuekit.Delivery;
+import io.queuekit.MessageQueue;
+import io.queuekit.Semantics;
+import io.queuekit.SerializationException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** What is specific to the in-memory queue: its clock, its codec round trip, its builder. */
+@Timeout(10)
+class InMemoryMessageQueueTest {
+    private final ManualClock clock = new ManualClock();
+    private MessageQueue<?> queue;
+
+    @AfterEach
+    void close() {
+        if (queue != null) {
+            queue.close();
+        }
+    }
+
+    private <T> InMemoryMessageQueue<T> track(InMemoryMessageQueue<T> q) {
+        queue = q;
+        return q;
+    }
+
+    private static <T> CompletableFuture<T> async(Callable<T> call) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return call.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, runnable -> {
+            Thread t = new Thread(runnable, "test-async");
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    interface Callable<T> {
+        T call() throws Exception;
+    }
+
+    private static void awaitWaiting(CompletableFuture<?> f) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("test-async")
+                        && (t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING)));
+        assertThat(f).isNotDone();
+    }
+
+    @Nested
+    @DisplayName("time runs on the injected clock")
+    class Time {
+
+        @Test
+        void advancingAManualClock_wakesATakeBlockedOnAnExpiringLease() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("leases").clock(clock).build());
+            q.send("x");
+            Delivery<String> first = q.take();
+            CompletableFuture<Delivery<String>> take = async(q::take);
+            awaitWaiting(take);
+
+            clock.advance(Duration.ofSeconds(30));
+
+            Delivery<String> again = take.get(5, SECONDS);
+            assertThat(again.id()).isEqualTo(first.id());
+            assertThat(again.attempt()).isEqualTo(2);
+        }
+
+        @Test
+        void advancingAManualClock_wakesAPollBlockedOnARetryDelay() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("retries").clock(clock).build());
+            q.send("x");
+            q.take().retry(Duration.ofHours(1));
+            CompletableFuture<Delivery<String>> poll = async(() -> q.poll(5, SECONDS));
+            awaitWaiting(poll);
+
+            clock.advance(Duration.ofHours(1));
+
+            assertThat(poll.get(5, SECONDS).attempt()).isEqualTo(2);
+        }
+
+        @Test
+        void pollTimeout_isRealTime_soAFrozenManualClockCannotHangIt() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("frozen").clock(clock).build());
+            q.send("x");
+            q.take().retry(Duration.ofHours(1));
+
+            assertThat(q.poll(50, MILLISECONDS)).isNull();
+            assertThat(q.pollBatch(5, 50, MILLISECONDS)).isEmpty();
+        }
+
+        @Test
+        void withTheSystemClock_aBlockedTakeWakesWhenARetryFallsDue() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("system").clock(Clock.systemUTC()).build());
+            q.send("x");
+            q.take().retry(Duration.ofMillis(100));
+
+            // nothing signals the due time: only the timed wait can notice it
+            Delivery<String> again = async(q::take).get(5, SECONDS);
+
+            assertThat(again.attempt()).isEqualTo(2);
+        }
+
+        @Test
+        void defaults_leaseOf30Seconds_andFiveAttempts() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("defaults").clock(clock).build());
+            q.send("x");
+            for (int attempt = 1; attempt <= 5; attempt++) {
+                Delivery<String> d = q.poll();
+                assertThat(d.attempt()).isEqualTo(attempt);
+                clock.advance(Duration.ofSeconds(29));
+                assertThat(q.poll()).as("redelivered before 30 s").isNull();
+                clock.advance(Duration.ofSeconds(1));
+            }
+            assertThat(q.poll()).isNull();
+            assertThat(q.deadLetters().list(1).get(0).reason()).isEqualTo("lease expired on attempt 5 of at most 5");
+        }
+
+        @Test
+        void create_isAtLeastOnceFifoAndRetained() {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.create("orders"));
+            assertThat(q.name()).isEqualTo("orders");
+            assertThat(q.semantics()).isEqualTo(new Semantics("in-memory", Semantics.Guarantee.AT_LEAST_ONCE,
+                    Semantics.Ordering.FIFO, true, false, false));
+            InMemoryMessageQueue<String> atMostOnce = InMemoryMessageQueue.<String>builder("orders")
+                    .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build();
+            assertThat(atMostOnce.semantics().guarantee()).isEqualTo(Semantics.Guarantee.AT_MOST_ONCE);
+            atMostOnce.close();
+        }
+    }
+
+    @Nested
+    @DisplayName("a codec round-trips payloads as Redis would")
+    class Codecs {
+
+        @Test
+        void withACodec_deliveriesAreCopies_unaffectedByTheSendersArray() throws Exception {
+            InMemoryMessageQueue<byte[]> q = track(InMemoryMessageQueue.<byte[]>builder("bytes")
+                    .codec(Codec.bytes()).clock(clock).build());
+            byte[] sent = {1, 2, 3};
+            q.send(sent);
+            sent[0] = 9;
+
+            Delivery<byte[]> d = q.take();
+
+            assertThat(d.payload()).containsExactly(1, 2, 3);
+            d.payload()[1] = 7;
+            clock.advance(Duration.ofSeconds(30));
+            assertThat(q.take().payload()).as("the redelivery decodes afresh").containsExactly(1, 2, 3);
+        }
+
+        @Test
+        void withoutACodec_theSameObjectIsHandedOut() throws Exception {
+            InMemoryMessageQueue<StringBuilder> q = track(InMemoryMessageQueue.create("objects"));
+            StringBuilder sent = new StringBuilder("x");
+            q.send(sent);
+            assertThat(q.take().payload()).isSameAs(sent);
+        }
+
+        @Test
+        void payloadOverTheLimit_isRefusedNamingBothSizes_andNothingIsStored() {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("limited")
+                    .codec(Codec.utf8()).maxPayloadBytes(4).build());
+
+            assertThatThrownBy(() -> q.send("12345"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("payload is 5 bytes encoded, more than the limit of 4 bytes");
+            assertThatThrownBy(() -> q.sendAll(List.of("1234", "12345")))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(q.stats().total()).isZero();
+            q.send("1234");
+            assertThat(q.stats().ready()).isEqualTo(1);
+        }
+
+        @Test
+        void defaultLimit_isOneMebibyte() {
+            InMemoryMessageQueue<byte[]> q = track(InMemoryMessageQueue.<byte[]>builder("big").codec(Codec.bytes()).build());
+            q.send(new byte[1024 * 1024]);
+            assertThatThrownBy(() -> q.send(new byte[1024 * 1024 + 1])).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void encodeFailure_throwsSerializationException_andStoresNothing() {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("encode")
+                    .codec(new Picky()).build());
+
+            assertThatThrownBy(() -> q.send("unencodable")).isInstanceOf(SerializationException.class);
+            assertThatThrownBy(() -> q.sendAll(Arrays.asList("fine", "unencodable")))
+                    .isInstanceOf(SerializationException.class);
+
+            assertThat(q.stats().total()).isZero();
+        }
+
+        @Test
+        void undecodableBody_isDeadLetteredAtOnceByConsume_withThePayloadLeftOut() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("decode")
+                    .codec(new Picky()).build());
+            q.send("undecodable");
+            Delivery<String> d = q.take();
+            assertThatThrownBy(d::payload).isInstanceOf(SerializationException.class);
+            d.retry(Duration.ZERO);
+
+            q.consume(x -> x.payload(), ConsumeOptions.builder().pollTimeout(Duration.ofMillis(50)).build());
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> q.deadLetters().size() == 1);
+            DeadLetter<String> dl = q.deadLetters().list(1).get(0);
+            assertThat(dl.payload()).isNull();
+            assertThat(dl.attempts()).isEqualTo(2);
+            assertThat(dl.reason()).startsWith("undecodable: ").contains("payload could not be decoded");
+        }
+    }
+
+    @Nested
+    @DisplayName("builders refuse bad settings at once, saying what is wrong")
+    class Builders {
+
+        @Test
+        void visibilityTimeout_mustBePositive() {
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ZERO))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("visibility timeout must be positive: PT0S");
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ofSeconds(-1)))
+                    .hasMessage("visibility timeout must be positive: PT-1S");
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(null))
+                    .isInstanceOf(NullPointerException.class);
+        }
+
+        @Test
+        void maxAttempts_mustBe1To1000() {
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").maxAttempts(0))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("max attempts must be 1 to 1000: 0");
+            assertThatThrownBy(() -> InMemoryDelayQueue.builder("q").maxAttempts(1001))
+                    .hasMessage("max attempts must be 1 to 1000: 1001");
+            InMemoryMessageQueue.builder("q").maxAttempts(1).maxAttempts(1000);
+        }
+
+        @Test
+        void deadLetterRetention_andPayloadLimit_mustBePositive() {
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").deadLetterRetention(0))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("dead-letter retention must be positive: 0");
+            assertThatThrownBy(() -> InMemoryBroadcaster.builder("q").maxPayloadBytes(-5))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("max payload bytes must be positive: -5");
+        }
+
+        @Test
+        void names_areCheckedAsByEveryTransport() {
+            assertThatThrownBy(() -> InMemoryMessageQueue.create("has space"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("' ' at index 3");
+            assertThatThrownBy(() -> InMemoryDelayQueue.create("{tag}")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> InMemoryBroadcaster.create("")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> InMemoryMessageQueue.create(null)).isInstanceOf(NullPointerException.class);
+        }
+
+        @Test
+        void nullSettings_areRefused() {
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").clock(null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> InMemoryMessageQueue.<String>builder("q").codec(null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").guarantee(null)).isInstanceOf(NullPointerException.class);
+        }
+    }
+
+    /** UTF-8, except that it cannot encode "unencodable" nor decode "undecodable". */
+    static final class Picky implements Codec<String> {
+        @Override
+        public byte[] encode(String payload) {
+            if (payload.equals("unencodable")) {
+                throw new SerializationException("cannot encode " + payload, null);
+            }
+            return payload.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            String s = new String(bytes, StandardCharsets.UTF_8);
+            if (s.equals("undecodable")) {
+                throw new IllegalStateException("cannot decode " + s);
+            }
+            return s;
+        }
+    }
+}

@@ -1,0 +1,311 @@
+package io.queuekit.tck;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.queuekit.DelayQueue;
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.QueueStats;
+import io.queuekit.Semantics;
+import io.queuekit.tck.Tck.Call;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link DelayQueue}: every test of {@link MessageQueueContractTest} (a delay
+ * queue is a complete message queue) plus scheduling, due-time order, cancelling and idempotent
+ * ids. A transport implements {@link #createQueue} returning its delay queue, and {@link #time()}.
+ *
+ * <p>On real time the scheduling tests wait out delays of about {@link #visibilityTimeout()}
+ * (1 s by default) or a tenth of it; the ordering test schedules at absolute instants from
+ * {@link TimeControl#now()}, so the transport's clock must agree with it.
+ */
+public abstract class DelayQueueContractTest extends MessageQueueContractTest {
+
+    /**
+     * A new delay queue named {@code name} (unique to one test) with exactly the settings in
+     * {@code config}, holding strings. The suite closes it after the test.
+     */
+    @Override
+    protected abstract DelayQueue<String> createQueue(String name, QueueConfig config);
+
+    DelayQueue<String> newDelayQueue() {
+        return (DelayQueue<String>) newQueue();
+    }
+
+    /** The delay most scheduling tests use: the visibility timeout (1 s on real time). */
+    Duration delay() {
+        return visibilityTimeout();
+    }
+
+    @Nested
+    @DisplayName("schedule delays a message until it is due, and never delivers it early")
+    class Scheduling {
+
+        @Test
+        void schedule_isNotDeliveredBeforeItsDelay_thenIsDelivered() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = q.schedule("later", delay());
+
+            assertThat(q.poll()).isNull();
+            assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+            time().advance(delay().dividedBy(2));
+            assertThat(q.poll()).as("delivered halfway through its delay").isNull();
+
+            advancePast(delay().dividedBy(2));
+
+            Delivery<String> d = next(q);
+            assertThat(d.id()).isEqualTo(id);
+            assertThat(d.payload()).isEqualTo("later");
+            assertThat(d.attempt()).isEqualTo(1);
+            assertThat(d.ack()).isTrue();
+            assertThat(q.stats().total()).isZero();
+        }
+
+        @Test
+        void schedule_withZeroDelay_isReadyAtOnce() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            q.schedule("now", Duration.ZERO);
+            assertThat(next(q).payload()).isEqualTo("now");
+        }
+
+        @Test
+        void scheduleAt_aPastInstant_meansNow() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = q.scheduleAt("overdue", time().now().minus(Duration.ofHours(1)));
+
+            Delivery<String> d = next(q);
+
+            assertThat(d.id()).isEqualTo(id);
+            assertThat(d.payload()).isEqualTo("overdue");
+        }
+
+        @Test
+        void dueMessages_areDeliveredByDueTime_thoseDueTogetherInSendOrder() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            Duration unit = delay().dividedBy(10);
+            Instant base = time().now();
+            q.scheduleAt("third", base.plus(unit.multipliedBy(3)));
+            q.scheduleAt("first", base.plus(unit));
+            q.scheduleAt("second", base.plus(unit.multipliedBy(2)));
+            q.scheduleAt("first-too", base.plus(unit));
+
+            advancePast(unit.multipliedBy(3));
+
+            List<String> got = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                Delivery<String> d = next(q);
+                got.add(d.payload());
+                d.ack();
+            }
+            if (q.semantics().ordering() == Semantics.Ordering.DUE_TIME) {
+                assertThat(got).containsExactly("first", "first-too", "second", "third");
+            } else {
+                assertThat(got).containsExactlyInAnyOrder("first", "first-too", "second", "third");
+            }
+        }
+
+        @Test
+        void take_wakesWhenADelayedMessageBecomesDue() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            q.schedule("due soon", delay());
+            Call<Delivery<String>> take = calls.start("take", q::take);
+            Tck.awaitParked(take.thread, quietPeriod());
+            assertThat(take.isDone()).as("take() returned before the message was due").isFalse();
+
+            advancePast(delay());
+
+            assertThat(take.get().payload()).isEqualTo("due soon");
+        }
+
+        @Test
+        void schedule_returnsADistinctIdForEveryMessage() {
+            DelayQueue<String> q = newDelayQueue();
+            Set<MessageId> ids = new HashSet<>();
+            for (int i = 0; i < 20; i++) {
+                ids.add(q.schedule("same", delay()));
+                ids.add(q.scheduleAt("same", time().now().plus(delay())));
+            }
+            assertThat(ids).hasSize(40);
+            assertThat(q.stats().delayed()).isEqualTo(40);
+        }
+
+        @Test
+        void schedule_refusesNegativeDelays_andDelaysBeyondTheMaximum_storingNothing() {
+            DelayQueue<String> q = newDelayQueue();
+            Duration tooLong = DelayQueue.MAX_DELAY.plusDays(1);
+            Instant tooFar = time().now().plus(tooLong);
+
+            assertThatThrownBy(() -> q.schedule("x", Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> q.schedule("x", tooLong)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> q.scheduleAt("x", tooFar)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> q.schedule(MessageId.of("a"), "x", Duration.ofMillis(-1)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> q.scheduleAt(MessageId.of("b"), "x", tooFar))
+                    .isInstanceOf(IllegalArgumentException.class);
+
+            assertThat(q.stats().total()).isZero();
+            assertThat(q.schedule(MessageId.of("a"), "x", Duration.ZERO)).as("id a was not taken").isTrue();
+        }
+
+        @Test
+        void schedule_atTheMaximumDelay_isAccepted() {
+            DelayQueue<String> q = newDelayQueue();
+            q.schedule("far", DelayQueue.MAX_DELAY.minusMinutes(1));
+            assertThat(q.stats().delayed()).isEqualTo(1);
+        }
+
+        @Test
+        void schedule_refusesNulls_storingNothing() {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = MessageId.of("n");
+            Instant at = time().now();
+
+            assertThatThrownBy(() -> q.schedule(null, Duration.ZERO)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> q.schedule("x", null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> q.scheduleAt(null, at)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> q.scheduleAt("x", null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> q.schedule(null, "x", Duration.ZERO)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> q.schedule(id, null, Duration.ZERO)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> q.scheduleAt(id, "x", null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> q.cancel(null)).isInstanceOf(NullPointerException.class);
+
+            assertThat(q.stats().total()).isZero();
+        }
+
+        @Test
+        void semantics_promiseDelays() {
+            assertThat(newDelayQueue().semantics().delays()).isTrue();
+        }
+    }
+
+    @Nested
+    @DisplayName("cancel removes a message that has not been handed out")
+    class Cancelling {
+
+        @Test
+        void cancel_beforeDelivery_returnsTrue_andTheMessageIsNeverDelivered() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = q.schedule("cancelled", delay());
+
+            assertThat(q.cancel(id)).isTrue();
+
+            assertThat(q.stats().total()).isZero();
+            advancePast(delay());
+            assertNothingDelivered(q);
+            assertThat(q.cancel(id)).as("second cancel").isFalse();
+        }
+
+        @Test
+        void cancel_ofADueMessageNotYetTaken_returnsTrue() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = q.schedule("due", Duration.ZERO);
+            MessageId sent = q.send("sent");
+
+            assertThat(q.cancel(id)).isTrue();
+            assertThat(q.cancel(sent)).isTrue();
+
+            assertThat(q.poll()).isNull();
+            assertThat(q.stats().total()).isZero();
+        }
+
+        @Test
+        void cancel_afterDelivery_returnsFalse() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = q.schedule("taken", Duration.ZERO);
+            Delivery<String> d = next(q);
+
+            assertThat(q.cancel(id)).as("in flight").isFalse();
+            assertThat(d.ack()).as("the delivery is unaffected").isTrue();
+            assertThat(q.cancel(id)).as("acked").isFalse();
+        }
+
+        @Test
+        void cancel_ofADeadLetter_returnsFalse() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = q.send("dead");
+            next(q).deadLetter("no");
+
+            assertThat(q.cancel(id)).isFalse();
+            assertThat(q.deadLetters().size()).isEqualTo(1);
+        }
+
+        @Test
+        void cancel_unknownId_returnsFalse() {
+            DelayQueue<String> q = newDelayQueue();
+            assertThat(q.cancel(MessageId.of("never-stored"))).isFalse();
+        }
+    }
+
+    @Nested
+    @DisplayName("a caller-chosen id stores at most one message")
+    class IdempotentIds {
+
+        @Test
+        void schedule_withAnExistingId_isIgnored_andTheFirstPayloadStands() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = MessageId.of("order-42-reminder");
+
+            assertThat(q.schedule(id, "first", delay())).isTrue();
+            assertThat(q.schedule(id, "second", Duration.ZERO)).isFalse();
+            assertThat(q.scheduleAt(id, "third", time().now())).isFalse();
+
+            assertThat(q.poll()).as("the second schedule's earlier due time was ignored").isNull();
+            assertThat(q.stats().delayed()).isEqualTo(1);
+            advancePast(delay());
+            Delivery<String> d = next(q);
+            assertThat(d.id()).isEqualTo(id);
+            assertThat(d.payload()).isEqualTo("first");
+            assertThat(q.poll(quietPeriod().toMillis(), MILLISECONDS)).isNull();
+        }
+
+        @Test
+        void schedule_withTheIdOfAnInFlightMessage_isIgnored_untilItIsAcked() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = MessageId.of("job-7");
+            q.schedule(id, "first", Duration.ZERO);
+            Delivery<String> d = next(q);
+
+            assertThat(q.schedule(id, "again", Duration.ZERO)).isFalse();
+            assertThat(q.poll()).isNull();
+
+            d.ack();
+            assertThat(q.schedule(id, "again", Duration.ZERO)).as("the id is free once acked").isTrue();
+            assertThat(next(q).payload()).isEqualTo("again");
+        }
+
+        @Test
+        void schedule_withTheIdOfADeadLetter_isIgnored_untilPurged() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = MessageId.of("job-8");
+            q.schedule(id, "first", Duration.ZERO);
+            next(q).deadLetter("no");
+
+            assertThat(q.schedule(id, "again", Duration.ZERO)).isFalse();
+            assertThat(q.deadLetters().list(1).get(0).payload()).isEqualTo("first");
+
+            q.deadLetters().purge();
+            assertThat(q.schedule(id, "again", Duration.ZERO)).as("the id is free once purged").isTrue();
+        }
+
+        @Test
+        void schedule_withTheIdOfACancelledMessage_storesAgain() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = MessageId.of("job-9");
+            q.schedule(id, "first", delay());
+            q.cancel(id);
+
+            assertThat(q.schedule(id, "second", Duration.ZERO)).isTrue();
+            assertThat(next(q).payload()).isEqualTo("second");
+        }
+    }
+}

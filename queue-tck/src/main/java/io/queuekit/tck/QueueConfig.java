@@ -1,0 +1,38 @@
+package io.queuekit.tck;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings a contract test asks of the queue it creates. A transport's
+ * {@code createQueue(name, config)} must build its queue with exactly these values.
+ *
+ * @param visibilityTimeout how long a delivery is leased before it is delivered again
+ * @param maxAttempts deliveries of one message before it goes to the dead letters
+ * @param deadLetterRetention dead letters kept, the oldest dropped first
+ */
+public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention) {
+
+    public QueueConfig {
+        Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+        if (visibilityTimeout.isNegative() || visibilityTimeout.isZero()) {
+            throw new IllegalArgumentException("visibility timeout must be positive: " + visibilityTimeout);
+        }
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("max attempts must be positive: " + maxAttempts);
+        }
+        if (deadLetterRetention < 1) {
+            throw new IllegalArgumentException("dead-letter retention must be positive: " + deadLetterRetention);
+        }
+    }
+
+    /** The same with a different maximum of attempts. */
+    public QueueConfig withMaxAttempts(int maxAttempts) {
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention);
+    }
+
+    /** The same with a different dead-letter retention. */
+    public QueueConfig withDeadLetterRetention(int deadLetterRetention) {
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention);
+    }
+}
