@@ -14,6 +14,7 @@ import io.queuekit.SerializationException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spi.Workers;
 import java.time.Clock;
 import java.time.Duration;
@@ -82,6 +83,7 @@ final class Engine<T> {
     private final boolean leases;
     private final Semantics semantics;
     private final Runnable wakeUp = this::wakeAll;
+    private final QueueMetrics.Observer observer;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -106,6 +108,7 @@ final class Engine<T> {
         this.bodies = s.bodies();
         this.leases = semantics.redelivers();
         this.semantics = semantics;
+        this.observer = s.metrics.observe(name, semantics.transport(), this::stats);
         if (manualClock != null) {
             manualClock.addListener(wakeUp);
         }
@@ -155,6 +158,7 @@ final class Engine<T> {
                 ids.add(m.id);
             }
             if (!ids.isEmpty()) {
+                observer.sent(ids.size());
                 changed.signalAll();
             }
         } finally {
@@ -209,6 +213,7 @@ final class Engine<T> {
             Msg m = new Msg(id, body, now);
             stored.put(id, m);
             enqueue(m, dueAt != null ? dueAt : now.plus(delay), now);
+            observer.sent(1);
             changed.signalAll();
             return true;
         } finally {
@@ -349,6 +354,7 @@ final class Engine<T> {
                 stored.remove(m.id);
             }
             out.add(new InMemoryDelivery<>(this, m.id, m.body, m.attempts, m.enqueuedAt, lease));
+            observer.delivered(Duration.between(m.enqueuedAt, now));
         }
         return out;
     }
@@ -360,7 +366,11 @@ final class Engine<T> {
         try {
             ensureOpen();
             if (!leases) {
-                return d.settleOnce();
+                boolean first = d.settleOnce();
+                if (first) {
+                    observer.acked();
+                }
+                return first;
             }
             Msg m = owned(d, now());
             if (m == null) {
@@ -368,6 +378,7 @@ final class Engine<T> {
             }
             leased.remove(m);
             stored.remove(m.id);
+            observer.acked();
             return true;
         } finally {
             lock.unlock();
@@ -385,6 +396,7 @@ final class Engine<T> {
                 return false;
             }
             enqueue(m, now.plus(delay), now);
+            observer.retried();
             changed.signalAll();
             return true;
         } finally {
@@ -402,6 +414,7 @@ final class Engine<T> {
                 return false;
             }
             bury(m, reason == null ? "" : reason, now);
+            observer.deadLettered();
             return true;
         } finally {
             lock.unlock();
@@ -455,8 +468,10 @@ final class Engine<T> {
                 leased.pollFirst();
                 if (l.attempts >= maxAttempts) {
                     bury(l, "lease expired on attempt " + l.attempts + " of at most " + maxAttempts, now);
+                    observer.deadLettered();
                 } else {
                     makeReady(l);
+                    observer.redelivered(1);
                 }
             }
         }
@@ -502,7 +517,7 @@ final class Engine<T> {
         if (closed) {
             throw new QueueClosedException(name);
         }
-        Workers workers = Workers.start(owner, handler, options, maxAttempts);
+        Workers workers = Workers.start(owner, handler, options, maxAttempts, observer);
         consumers.removeIf(w -> !w.isActive());
         consumers.add(workers);
         if (closed) {

@@ -6,7 +6,9 @@ import io.queuekit.MessageListener;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.spi.QueueMetrics;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,11 +56,13 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     private final AtomicInteger subscriberNumbers = new AtomicInteger();
     private final AtomicLong failures = new AtomicLong();
     private final Object publishLock = new Object();
+    private final QueueMetrics.Observer observer;
     private volatile boolean closed;
 
     private InMemoryBroadcaster(Settings<T> settings) {
         this.name = settings.name;
         this.bodies = settings.bodies();
+        this.observer = settings.metrics.observe(name, SEMANTICS.transport(), null);
     }
 
     /**
@@ -94,15 +98,16 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     @Override
     public long publish(T message) {
         Objects.requireNonNull(message, "message");
-        Object body = bodies.store(message);
+        Posted posted = new Posted(bodies.store(message), System.nanoTime());
         synchronized (publishLock) {
             ensureOpen();
             long n = 0;
             for (Sub s : subscriptions) {
-                if (s.offer(body)) {
+                if (s.offer(posted)) {
                     n++;
                 }
             }
+            observer.sent(1);
             return n;
         }
     }
@@ -159,6 +164,9 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         }
     }
 
+    /** A published body and when it was published, for the latency metric. */
+    private record Posted(Object body, long nanos) {}
+
     /** One subscription: a queue of bodies and the thread that feeds them to the listener. */
     private final class Sub implements Subscription {
         private final MessageListener<? super T> listener;
@@ -172,8 +180,8 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             this.thread.setDaemon(true);
         }
 
-        boolean offer(Object body) {
-            return active.get() && inbox.offer(body);
+        boolean offer(Posted posted) {
+            return active.get() && inbox.offer(posted);
         }
 
         private void run() {
@@ -187,9 +195,14 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
                 if (body == STOP || !active.get()) {
                     return;
                 }
+                Posted posted = (Posted) body;
+                long start = System.nanoTime();
+                observer.delivered(Duration.ofNanos(start - posted.nanos()));
                 try {
-                    listener.onMessage(bodies.load(body));
+                    listener.onMessage(bodies.load(posted.body()));
+                    observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
                 } catch (Exception | AssertionError e) {
+                    observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
                     if (e instanceof InterruptedException) {
                         Thread.currentThread().interrupt();
                     }
@@ -243,6 +256,12 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         }
 
         /** Round-trips every message through this codec, as Redis would; none by default. */
+        /** Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by default. */
+        public Builder<T> metrics(QueueMetrics metrics) {
+            settings.metrics(metrics);
+            return this;
+        }
+
         public Builder<T> codec(Codec<T> codec) {
             settings.codec(codec);
             return this;

@@ -10,6 +10,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -186,6 +187,12 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
         }
 
         /** Round-trips every payload through this codec, as Redis would; none by default. */
+        /** Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by default. */
+        public Builder<T> metrics(QueueMetrics metrics) {
+            settings.metrics(metrics);
+            return this;
+        }
+
         public Builder<T> codec(Codec<T> codec) {
             settings.codec(codec);
             return this;

@@ -3,6 +3,7 @@ package io.queuekit.inmemory;
 import io.queuekit.Codec;
 import io.queuekit.Semantics;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +24,7 @@ final class Settings<T> {
     Codec<T> codec;
     int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
     Semantics.Guarantee guarantee = Semantics.Guarantee.AT_LEAST_ONCE;
+    QueueMetrics metrics = QueueMetrics.NONE;
 
     Settings(String name) {
         this.name = Checks.name(name);
@@ -54,6 +56,10 @@ final class Settings<T> {
 
     void guarantee(Semantics.Guarantee guarantee) {
         this.guarantee = Objects.requireNonNull(guarantee, "guarantee");
+    }
+
+    void metrics(QueueMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
     Bodies<T> bodies() {
