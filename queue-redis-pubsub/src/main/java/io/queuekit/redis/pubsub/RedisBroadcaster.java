@@ -8,7 +8,9 @@ import io.queuekit.SerializationException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.TransportException;
+import io.queuekit.redis.RedisKeys;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -133,12 +135,13 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         this.client = b.client;
         this.name = b.channel;
         this.keyPrefix = b.keyPrefix;
-        this.channelKey = keyPrefix + ":{" + name + "}";
+        this.channelKey = RedisKeys.of(keyPrefix, name).base();
         this.channelKeyBytes = channelKey.getBytes(StandardCharsets.UTF_8);
         this.codec = b.codec;
         this.maxPayloadBytes = b.maxPayloadBytes;
         this.settings = new Settings(b.subscribeTimeout, b.initialBackoff, b.maxBackoff, b.bufferCapacity,
-                b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock);
+                b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock,
+                b.metrics.observe(name, SEMANTICS.transport(), null));
         this.closedName = "broadcaster " + name;
     }
 
@@ -193,7 +196,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         checkOpen();
         byte[] body = encode(message);
         try {
-            return client.publish(channelKeyBytes, body);
+            long received = client.publish(channelKeyBytes, body);
+            settings.observer().sent(1);
+            return received;
         } catch (JedisException e) {
             throw new TransportException("could not publish to " + channelKey + ": " + e.getMessage(), e);
         }
@@ -228,6 +233,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
                 replies.add(pipeline.publish(channelKeyBytes, body));
             }
             pipeline.sync();
+            settings.observer().sent(bodies.size());
             long[] received = new long[replies.size()];
             for (int i = 0; i < received.length; i++) {
                 received[i] = replies.get(i).get();
@@ -527,6 +533,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         private Duration closeTimeout = Duration.ofSeconds(5);
         private Consumer<? super GapEvent> onGap;
         private Clock clock = Clock.systemUTC();
+        private QueueMetrics metrics = QueueMetrics.NONE;
 
         private Builder(UnifiedJedis client, String channel, Codec<T> codec) {
             this.client = Objects.requireNonNull(client, "client");
@@ -609,6 +616,16 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
          */
         public Builder<T> onGap(Consumer<? super GapEvent> onGap) {
             this.onGap = Objects.requireNonNull(onGap, "onGap");
+            return this;
+        }
+
+        /**
+         * Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by
+         * default. Delivery latency is measured from the message's arrival at the subscriber's
+         * connection, since pub/sub messages carry no send time.
+         */
+        public Builder<T> metrics(QueueMetrics metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
         }
 

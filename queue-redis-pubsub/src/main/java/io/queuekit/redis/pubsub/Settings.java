@@ -1,5 +1,6 @@
 package io.queuekit.redis.pubsub;
 
+import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -13,5 +14,6 @@ record Settings(
         Duration keepAliveInterval,
         Duration closeTimeout,
         Consumer<? super RedisBroadcaster.GapEvent> onGap,
-        Clock clock) {
+        Clock clock,
+        QueueMetrics.Observer observer) {
 }

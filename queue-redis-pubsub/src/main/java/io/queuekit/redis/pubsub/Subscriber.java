@@ -369,14 +369,14 @@ final class Subscriber<T> {
             counters.reconnected();
             log.warn("{} subscribed to {} again after {} without a connection; messages published in that "
                     + "time were not received", name, describe(), gap.duration());
-            enqueue(new Envelope(null, null, gap));
+            enqueue(new Envelope(null, null, gap, 0));
         }
     }
 
     /** Called on the I/O thread for every message. */
     private void received(byte[] fromChannel, byte[] payload) {
         lastReadNanos = System.nanoTime();
-        enqueue(new Envelope(fromChannel, payload, null));
+        enqueue(new Envelope(fromChannel, payload, null, System.nanoTime()));
     }
 
     private void enqueue(Envelope e) {
@@ -470,9 +470,13 @@ final class Subscriber<T> {
             }
             return;
         }
+        long start = System.nanoTime();
+        settings.observer().delivered(Duration.ofNanos(start - e.arrivedNanos()));
         try {
             listener.onMessage(from, value);
+            settings.observer().handled(Duration.ofNanos(System.nanoTime() - start), false);
         } catch (Throwable t) {
+            settings.observer().handled(Duration.ofNanos(System.nanoTime() - start), true);
             if (closing && t instanceof InterruptedException) {
                 return;
             }
@@ -540,7 +544,7 @@ final class Subscriber<T> {
         lastKeepAliveNanos = now;
     }
 
-    private record Envelope(byte[] channel, byte[] payload, GapEvent gap) {
+    private record Envelope(byte[] channel, byte[] payload, GapEvent gap, long arrivedNanos) {
     }
 
     /** Jedis's callbacks for one connection attempt. They never throw, for the reason above. */
