@@ -79,9 +79,11 @@ local function bury(id, reason, now, retention)
 end
 
 -- Settling calls name the attempt they were handed; a delivery whose lease expired (and whose
--- message may have been handed out again) no longer owns the message.
+-- message may have been handed out again) no longer owns the message, even before a claim has
+-- reaped the lease.
 local function owns(id, attempt)
-  if not redis.call('ZSCORE', K_INFLIGHT, id) then
+  local deadline = redis.call('ZSCORE', K_INFLIGHT, id)
+  if not deadline or tonumber(deadline) <= now_ms() then
     return false
   end
   return redis.call('HGET', K_ATT, id) == attempt

@@ -1,14 +1,24 @@
 -- Storage of the delay queue: every waiting id, due or not, in the 'ready' ZSET scored by
--- due time. Score = (due ms - 2025-01-01) * 4096 + (send sequence mod 4096), so ids due in the
--- same millisecond keep send order, and scores stay exact doubles (below 2^53) until 2094.
+-- due time. Score = (due ms - 2025-01-01) * 4096 + tie, where tie is one more than the highest
+-- tie among the ids already waiting for the same millisecond (0 for the first), so ids due in
+-- the same millisecond keep send order (up to 4096 of them; beyond, equal scores fall back to
+-- id order), and scores stay exact doubles (below 2^53) until 2094.
 -- A message becomes ready by time passing alone: no mover is needed. 'signal' wakes one blocked
--- consumer when a message that is due, or due before all others, arrives.
+-- consumer when a message that is due, or due before all others, arrives, and after a claim
+-- took ids while others are due soon, so that an idle consumer takes over watching the next due
+-- time while the claiming one is busy.
 
 local EPOCH = 1735689600000
 local TIE = 4096
 
+-- A global counter mod 4096 would wrap inside a millisecond and break send order there.
 local function score(due)
-  return (due - EPOCH) * TIE + (redis.call('INCR', K_SEQ) % TIE)
+  local base = (due - EPOCH) * TIE
+  local last = redis.call('ZREVRANGEBYSCORE', K_READY, base + TIE - 1, base, 'WITHSCORES', 'LIMIT', 0, 1)
+  if last[2] then
+    return base + math.min(tonumber(last[2]) - base + 1, TIE - 1)
+  end
+  return base
 end
 
 local function due_of(s)
@@ -68,9 +78,14 @@ end
 promote = function(now)
 end
 
--- more due messages than this claim took: wake another consumer to share them
+-- Others still wait: wake another consumer, to share those already due, or to wait for the
+-- next due time (which no idle consumer may know of, if it was not the earliest when sent)
+-- while this one is busy with what it took. Not for one due further ahead than the longest
+-- block timeout a builder accepts: every idle consumer claims again before then anyway.
+local MAX_BLOCK_MS = 10000
 after_claim = function(now)
-  if redis.call('ZCOUNT', K_READY, '-inf', max_score(now)) > 0 then
+  local first = redis.call('ZRANGE', K_READY, 0, 0, 'WITHSCORES')
+  if first[2] and due_of(first[2]) <= now + MAX_BLOCK_MS then
     wake()
   end
 end

@@ -1,0 +1,370 @@
+package io.queuekit.redis.zset;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.DeadLetters;
+import io.queuekit.DelayQueue;
+import io.queuekit.Delivery;
+import io.queuekit.MessageHandler;
+import io.queuekit.MessageId;
+import io.queuekit.QueueStats;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import io.queuekit.redis.LuaScript;
+import io.queuekit.redis.QueueEngine;
+import io.queuekit.redis.RedisQueueBuilder;
+import io.queuekit.redis.RedisQueueSettings;
+import io.queuekit.spi.Checks;
+import io.queuekit.spi.Workers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * A {@link DelayQueue} on a Redis sorted set: every waiting message's id is scored by its due time,
+ * its body is kept in a hash by id, and a consumer claims the ids that are due. Messages become
+ * ready by time passing alone; there is no mover task that must stay alive, so a consumer that
+ * starts after a restart or an outage delivers everything already due at once.
+ *
+ * <pre>{@code
+ * RedisDelayQueue<Reminder> reminders = RedisDelayQueue.builder(client, "reminders", JacksonCodec.of(Reminder.class))
+ *         .visibilityTimeout(Duration.ofMinutes(1))
+ *         .build();
+ * MessageId id = reminders.schedule(new Reminder("call back"), Duration.ofMinutes(10));
+ * reminders.cancel(id);                                   // true: it had not been handed out
+ * reminders.scheduleAt(MessageId.of("invoice-17-dunning"), dunning, dueAt); // false if already stored
+ * Subscription workers = reminders.consume(d -> notify(d.payload()),
+ *         ConsumeOptions.builder().concurrency(4).build());
+ * }</pre>
+ *
+ * <h2>Time</h2>
+ * A relative delay ({@link #schedule(Object, Duration)}, {@link #send(Object)} as a delay of zero)
+ * is added to the Redis server's clock ({@code TIME}) inside the script that stores the message,
+ * and due messages are claimed by comparing with that same clock, so a producer or consumer whose
+ * own clock is skewed can neither make a message due early nor late. An absolute
+ * {@link Instant} ({@link #scheduleAt(Object, Instant)}) is honoured as given and compared with the
+ * server's clock, so for absolute times the server's and the producer's clocks must agree; an
+ * instant in the past (down to {@link Instant#MIN}) means now. Due times are kept in whole
+ * milliseconds and rounded up, never down, and since the server reads its clock in whole
+ * milliseconds a positive delay gains one more: a message is never claimed before it is due.
+ * Delays are refused above {@link DelayQueue#MAX_DELAY}, and instants later than this JVM's clock
+ * plus {@code MAX_DELAY}, with {@link IllegalArgumentException}; negative delays likewise.
+ *
+ * <h2>Ids and idempotence</h2>
+ * {@code send} and {@code schedule} generate ids. {@link #schedule(MessageId, Object, Duration)} and
+ * {@link #scheduleAt(MessageId, Object, Instant)} store a message under the caller's id unless a
+ * message with that id is stored in any state (waiting, ready, in flight or dead): a second call is
+ * <b>ignored</b> and returns {@code false}, and the first payload and due time stand. Once the
+ * message is acked, cancelled, purged or dropped by the dead-letter retention, the id is free again.
+ * {@link #cancel(MessageId)} is O(log n): it removes a message that is waiting or ready (including
+ * one back for a retry or after an expired lease) and returns {@code false} for one in flight, acked,
+ * dead or unknown.
+ *
+ * <h2>Ordering</h2>
+ * Ready messages are handed out in order of due time, those due in the same millisecond in send
+ * order (for up to 4096 messages per millisecond). A message scheduled in the past joins the ready
+ * ones behind those already due. With several consumers messages are handed out in that order but
+ * may finish in any order; a retried or returned message is scheduled anew at its new due time.
+ *
+ * <h2>Delivery</h2>
+ * At-least-once, exactly as the other Redis queues: one script claims up to
+ * {@link RedisQueueBuilder#claimBatch(int) claimBatch} due messages into flight under a lease of
+ * the visibility timeout and returns when the next message falls due. Ack deletes a message;
+ * {@link Delivery#retry(Duration)} reschedules it; an expired lease returns it with its attempt
+ * count raised, or moves it to the dead letters after the maximum attempts.
+ *
+ * <h2>Blocking</h2>
+ * Consumers never poll on a fixed interval. Between claims a consumer blocks in Redis
+ * ({@code BLPOP} on the queue's {@code signal} list) until the next message falls due, capped by
+ * the {@linkplain RedisQueueBuilder#blockTimeout(Duration) block timeout} so that a dead
+ * connection, an interrupt or a close is noticed. Storing a message that is due, or due before
+ * every other waiting one, pushes a signal that wakes one blocked consumer at once; a claim that
+ * took messages while others fall due within 10 s wakes another, which shares out a backlog and
+ * keeps an idle consumer watching the next due time while the claiming one is busy. A wake-up that
+ * finds nothing due costs one claim; an idle consumer makes about one claim per block timeout.
+ * Redis checks the timeouts of blocking commands only on its timer tick ({@code 1000 / hz} ms,
+ * 100 ms by default), so the last 100 ms before a due time are waited out in this JVM instead,
+ * without a connection; a message sent during that stretch is claimed at its end.
+ *
+ * <h2>Connections, threads, closing</h2>
+ * All methods are thread-safe. Each consumer blocked in {@code take}, {@code poll(timeout)},
+ * {@code pollBatch} or a {@link #consume} worker holds one connection of the client's pool while it
+ * waits; every other call borrows one for a single round trip, so size the pool for the consumers
+ * plus the producers. The client stays the caller's: {@link #close()} does not close it. Closing
+ * stops the workers started by {@code consume}, wakes blocked callers with
+ * {@link io.queuekit.QueueClosedException} within the block timeout, and makes later calls throw
+ * it; stored messages stay in Redis. Keys are {@code <prefix>:{<name>}:<part>}, all in one Redis
+ * Cluster slot.
+ *
+ * @param <T> the payload type
+ */
+public final class RedisDelayQueue<T> implements DelayQueue<T> {
+    static final String TRANSPORT = "redis-zset";
+    /** The server's timer tick at its default {@code hz} of 10: how late a blocking timeout can fire. */
+    static final long TICK_MILLIS = 100;
+    private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE,
+            Semantics.Ordering.DUE_TIME, true, false, true);
+
+    private final UnifiedJedis jedis;
+    private final QueueEngine<T> engine;
+    private final LuaScript cancel;
+    private final String signalKey;
+    private final long blockMillis;
+    private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
+
+    private RedisDelayQueue(Builder<T> b) {
+        this.jedis = b.client();
+        this.engine = new QueueEngine<>(jedis, b.validated(), b.codec(), TRANSPORT, RedisDelayQueue.class,
+                "/io/queuekit/redis/zset/zset.lua");
+        this.cancel = engine.script("/io/queuekit/redis/zset/cancel.lua");
+        this.signalKey = engine.key("signal");
+        this.blockMillis = engine.settings().blockTimeout().toMillis();
+    }
+
+    /**
+     * A builder for a queue named {@code name} (letters, digits, {@code . _ - :}) on {@code client},
+     * with payloads encoded by {@code codec}.
+     */
+    public static <T> Builder<T> builder(UnifiedJedis client, String name, Codec<T> codec) {
+        return new Builder<>(client, name, codec);
+    }
+
+    @Override
+    public String name() {
+        return engine.settings().keys().name();
+    }
+
+    // ---- storing
+
+    @Override
+    public MessageId send(T payload) {
+        Objects.requireNonNull(payload, "payload");
+        return engine.send(List.of(payload), false, 0).get(0);
+    }
+
+    @Override
+    public List<MessageId> sendAll(Collection<? extends T> payloads) {
+        return engine.send(Checks.payloads(payloads), false, 0);
+    }
+
+    /** {@inheritDoc} The delay is counted on the Redis server's clock. */
+    @Override
+    public MessageId schedule(T payload, Duration delay) {
+        Objects.requireNonNull(payload, "payload");
+        return engine.send(List.of(payload), false, delayMillis(delay)).get(0);
+    }
+
+    /** {@inheritDoc} Compared with the Redis server's clock. */
+    @Override
+    public MessageId scheduleAt(T payload, Instant dueAt) {
+        Objects.requireNonNull(payload, "payload");
+        return engine.send(List.of(payload), true, dueMillis(dueAt)).get(0);
+    }
+
+    /**
+     * {@inheritDoc} A second call with an id that is stored (waiting, ready, in flight or dead) is
+     * ignored: it returns {@code false} and the first payload and due time stand.
+     */
+    @Override
+    public boolean schedule(MessageId id, T payload, Duration delay) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(payload, "payload");
+        return engine.sendWithId(id, payload, false, delayMillis(delay));
+    }
+
+    /** {@inheritDoc} Ignored, returning {@code false}, while a message with this id is stored. */
+    @Override
+    public boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(payload, "payload");
+        return engine.sendWithId(id, payload, true, dueMillis(dueAt));
+    }
+
+    /**
+     * Stores several messages, all due after {@code delay} on the server's clock, in one round trip
+     * and in the collection's order (which is also their delivery order). Either all are stored or,
+     * if an argument is refused, none.
+     *
+     * @return ids in the same order; empty for an empty collection
+     * @throws NullPointerException if the collection, an element or the delay is null
+     * @throws IllegalArgumentException if the delay is negative or above {@link #MAX_DELAY}, or a
+     *     payload is too large
+     */
+    public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
+        List<T> copy = Checks.payloads(payloads);
+        return engine.send(copy, false, delayMillis(delay));
+    }
+
+    /**
+     * Stores several messages, all due at {@code dueAt} (a past instant means now), in one round
+     * trip and in the collection's order. Either all are stored or, if an argument is refused, none.
+     *
+     * @return ids in the same order; empty for an empty collection
+     * @throws NullPointerException if the collection, an element or the instant is null
+     * @throws IllegalArgumentException if the instant is more than {@link #MAX_DELAY} ahead, or a
+     *     payload is too large
+     */
+    public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
+        List<T> copy = Checks.payloads(payloads);
+        return engine.send(copy, true, dueMillis(dueAt));
+    }
+
+    /** {@inheritDoc} One script: removes the id from the sorted set and deletes its body. */
+    @Override
+    public boolean cancel(MessageId id) {
+        Objects.requireNonNull(id, "id");
+        return (Long) engine.eval("cancel", cancel, List.of(QueueEngine.bytes(id.value()))) == 1L;
+    }
+
+    /**
+     * Whole milliseconds, rounded up, plus one for a positive delay: the server adds it to its clock
+     * truncated to the millisecond, which may lag the true time by up to a millisecond.
+     */
+    static long delayMillis(Duration delay) {
+        Checks.notNegative(delay, "delay");
+        if (delay.compareTo(MAX_DELAY) > 0) {
+            throw new IllegalArgumentException(
+                    "delay must be at most " + MAX_DELAY + " (DelayQueue.MAX_DELAY): " + delay);
+        }
+        if (delay.isZero()) {
+            return 0;
+        }
+        long ms = delay.toMillis();
+        return (delay.getNano() % 1_000_000 == 0 ? ms : ms + 1) + 1;
+    }
+
+    /** Epoch milliseconds, rounded up; 0 (long past, so now) for instants before 1970. */
+    static long dueMillis(Instant dueAt) {
+        Objects.requireNonNull(dueAt, "dueAt");
+        Instant limit = Instant.now().plus(MAX_DELAY);
+        if (dueAt.isAfter(limit)) {
+            throw new IllegalArgumentException("due time must be at most " + MAX_DELAY
+                    + " (DelayQueue.MAX_DELAY) from now, i.e. not after " + limit + ": " + dueAt);
+        }
+        if (dueAt.isBefore(Instant.EPOCH)) {
+            return 0;
+        }
+        long ms = dueAt.toEpochMilli();
+        return dueAt.getNano() % 1_000_000 == 0 ? ms : ms + 1;
+    }
+
+    // ---- receiving
+
+    @Override
+    public Delivery<T> poll() {
+        List<Delivery<T>> d = engine.claim(1, null).deliveries();
+        return d.isEmpty() ? null : d.get(0);
+    }
+
+    @Override
+    public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+        List<Delivery<T>> d = engine.receive(1, Checks.timeoutNanos(timeout, unit), this::await);
+        return d.isEmpty() ? null : d.get(0);
+    }
+
+    @Override
+    public Delivery<T> take() throws InterruptedException {
+        while (true) {
+            List<Delivery<T>> d = engine.receive(1, TimeUnit.DAYS.toNanos(1), this::await);
+            if (!d.isEmpty()) {
+                return d.get(0);
+            }
+        }
+    }
+
+    @Override
+    public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
+        Checks.batchSize(maxMessages);
+        return engine.receive(maxMessages, Checks.timeoutNanos(timeout, unit), this::await);
+    }
+
+    /**
+     * The engine's wait between claims. A wait of the full block timeout blocks on the signal
+     * list. A shorter one ends at a due time or at the caller's deadline: it blocks until one timer
+     * tick before it, and sleeps the last tick here, since the server would end the block only at
+     * its next tick, up to 100 ms late.
+     */
+    private String await(long millis) {
+        if (millis >= blockMillis) {
+            jedis.blpop(millis / 1000.0, signalKey);
+        } else if (millis > TICK_MILLIS) {
+            jedis.blpop((millis - TICK_MILLIS) / 1000.0, signalKey);
+        } else {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
+        engine.checkOpen();
+        Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts());
+        consumers.add(w);
+        return w;
+    }
+
+    // ---- inspection and lifecycle
+
+    /** {@inheritDoc} Ready counts waiting messages already due; delayed, those not yet due. */
+    @Override
+    public QueueStats stats() {
+        return engine.stats();
+    }
+
+    @Override
+    public Semantics semantics() {
+        return SEMANTICS;
+    }
+
+    @Override
+    public DeadLetters<T> deadLetters() {
+        engine.checkOpen();
+        return engine.deadLetters();
+    }
+
+    @Override
+    public void close() {
+        if (engine.close()) {
+            consumers.forEach(Subscription::close);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisDelayQueue[" + engine.label() + "]";
+    }
+
+    /** Builds a {@link RedisDelayQueue}; see {@link RedisQueueBuilder} for the shared settings. */
+    public static final class Builder<T> extends RedisQueueBuilder<T, Builder<T>> {
+        private Builder(UnifiedJedis client, String name, Codec<T> codec) {
+            super(client, name, codec);
+        }
+
+        UnifiedJedis client() {
+            return client;
+        }
+
+        Codec<T> codec() {
+            return codec;
+        }
+
+        RedisQueueSettings validated() {
+            return settings();
+        }
+
+        /** The queue; makes no call to Redis. */
+        public RedisDelayQueue<T> build() {
+            return new RedisDelayQueue<>(this);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.queuekit.redis.zset;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.Delivery;
+import io.queuekit.redis.server.RedisServer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * How consumers wait: blocked in Redis on the signal list, woken at once by a message that becomes
+ * the earliest, sharing a backlog by chain wakes, and never polling while idle. Runs on a server of
+ * its own so that its counts of blocked clients and of script calls see only this class.
+ */
+@Timeout(value = 60, unit = SECONDS)
+class RedisDelayQueueBlockingTest {
+    /** Long enough that a consumer served within a few seconds can only have been woken by a signal. */
+    private static final Duration LONG_BLOCK = Duration.ofSeconds(10);
+
+    private static RedisServer server;
+    private static RedisClient client;
+    private final List<AutoCloseable> closeAfter = new CopyOnWriteArrayList<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "test-consumer");
+        t.setDaemon(true);
+        return t;
+    });
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+        client = Clients.pooled(server);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        client.close();
+        server.close();
+    }
+
+    /**
+     * Closes the queues (and their consumers) while unblocking the consumers' BLPOPs, which would
+     * otherwise last out their 10 s, so that the next test starts with no client blocked.
+     */
+    @AfterEach
+    void closeQueues() {
+        Future<?> closing = threads.submit(() -> {
+            for (AutoCloseable c : closeAfter) {
+                c.close();
+            }
+            return null;
+        });
+        await().atMost(LONG_BLOCK.plusSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            unblockAll();
+            return closing.isDone() && blockedClients() == 0;
+        });
+        threads.shutdownNow();
+    }
+
+    private static void unblockAll() {
+        String list = new String((byte[]) client.sendCommand(Protocol.Command.CLIENT, "LIST"), StandardCharsets.UTF_8);
+        for (String line : list.split("\n")) {
+            if (line.contains(" cmd=blpop ")) {
+                String id = line.substring(3, line.indexOf(' '));
+                client.sendCommand(Protocol.Command.CLIENT, "UNBLOCK", id);
+            }
+        }
+    }
+
+    private RedisDelayQueue<String> queue(Duration blockTimeout) {
+        RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "blocking-" + UUID.randomUUID(), Codec.utf8())
+                .blockTimeout(blockTimeout)
+                .build();
+        closeAfter.add(q);
+        return q;
+    }
+
+    private static long blockedClients() {
+        return infoField("clients", "blocked_clients");
+    }
+
+    /** Script calls so far: EVALSHA, and EVAL for the first call of each script after a restart. */
+    private static long scriptCalls() {
+        String stats = client.info("commandstats");
+        long calls = 0;
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                String rest = line.substring(line.indexOf("calls=") + 6);
+                calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
+            }
+        }
+        return calls;
+    }
+
+    private static long infoField(String section, String field) {
+        for (String line : client.info(section).split("\r?\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1).trim());
+            }
+        }
+        throw new AssertionError("INFO " + section + " has no " + field);
+    }
+
+    @Test
+    void messageDueSoon_behindOneDueInAnHour_wakesTheBlockedConsumerAndIsDeliveredOnTime() throws Exception {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        q.schedule("in an hour", Duration.ofHours(1));
+        Future<Delivery<String>> taken = threads.submit(q::take);
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
+
+        Instant due = Instant.now().plusMillis(50);
+        q.scheduleAt("soon", due);
+
+        Delivery<String> d = taken.get(5, SECONDS);
+        Instant received = Instant.now();
+        assertThat(d.payload()).isEqualTo("soon");
+        assertThat(received).as("never before it is due").isAfterOrEqualTo(due);
+        assertThat(q.stats().delayed()).as("the hour-ahead message still waits").isEqualTo(1);
+        System.out.printf("due-in-50-ms message behind one due in an hour: received %d ms after due%n",
+                Duration.between(due, received).toMillis());
+    }
+
+    @Test
+    void send_wakesAConsumerBlockedOnAFarFutureMessage_atOnce() throws Exception {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        q.schedule("in an hour", Duration.ofHours(1));
+        Future<Delivery<String>> taken = threads.submit(q::take);
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
+
+        q.send("now");
+
+        assertThat(taken.get(5, SECONDS).payload()).isEqualTo("now");
+    }
+
+    @Test
+    void tenBlockedConsumers_shareMessagesFallingDueTogether_throughChainWakes() throws Exception {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        q.schedule("in an hour", Duration.ofHours(1));
+        List<Future<Delivery<String>>> takes = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            takes.add(threads.submit(q::take));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 10);
+
+        List<String> payloads = IntStream.range(0, 10).mapToObj(i -> "m" + i).toList();
+        q.scheduleAll(payloads, Duration.ofMillis(200));
+
+        // each take() returns one message; all ten within far less than the 10 s block timeout
+        // means each consumer was woken by a signal, not by its timeout
+        Set<String> got = ConcurrentHashMap.newKeySet();
+        for (Future<Delivery<String>> f : takes) {
+            got.add(f.get(5, SECONDS).payload());
+        }
+        assertThat(got).containsExactlyInAnyOrderElementsOf(payloads);
+    }
+
+    @Test
+    void aMessageThatWasNeverTheEarliest_isDeliveredOnTime_whileTheConsumerThatTookTheEarlierOneIsBusy()
+            throws Exception {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        Future<Delivery<String>> first = threads.submit(q::take);
+        Future<Delivery<String>> second = threads.submit(q::take);
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 2);
+
+        Instant base = Instant.now();
+        q.scheduleAt("earlier", base.plusMillis(300));
+        Instant laterDue = base.plusMillis(600);
+        q.scheduleAt("later", laterDue); // not the earliest: sending it wakes no one
+
+        // each take() returns once, so whoever takes "earlier" stays busy; the claim that took it
+        // must wake the other consumer, which would otherwise block out its 10 s
+        Set<String> got = ConcurrentHashMap.newKeySet();
+        got.add(first.get(5, SECONDS).payload());
+        got.add(second.get(5, SECONDS).payload());
+        Instant received = Instant.now();
+        assertThat(got).containsExactlyInAnyOrder("earlier", "later");
+        assertThat(received).isAfterOrEqualTo(laterDue);
+        System.out.printf("message never the earliest, behind a busy consumer: received %d ms after due%n",
+                Duration.between(laterDue, received).toMillis());
+    }
+
+    @Test
+    void managedConsumers_shareABacklog() {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        Map<String, Set<String>> byThread = new ConcurrentHashMap<>();
+        q.consume(d -> byThread.computeIfAbsent(Thread.currentThread().getName(),
+                k -> ConcurrentHashMap.newKeySet()).add(d.payload()),
+                ConsumeOptions.builder().concurrency(10).pollTimeout(Duration.ofSeconds(30)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 10);
+
+        q.sendAll(IntStream.range(0, 2000).mapToObj(i -> "m" + i).toList());
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> byThread.values().stream().mapToInt(Set::size).sum() == 2000);
+        System.out.printf("2000 messages over 10 consumers: %s%n",
+                byThread.values().stream().map(Set::size).sorted().toList());
+        assertThat(byThread).as("consumers that took part").hasSizeGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void idleConsumers_blockInRedis_withoutPolling() throws Exception {
+        Duration blockTimeout = Duration.ofMillis(500);
+        RedisDelayQueue<String> q = queue(blockTimeout);
+        q.schedule("in an hour", Duration.ofHours(1));
+        q.consume(d -> { }, ConsumeOptions.builder().concurrency(10).pollTimeout(Duration.ofSeconds(30)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 10);
+
+        long before = scriptCalls();
+        long start = System.nanoTime();
+        Thread.sleep(3_000); // the idle period being measured: there is nothing to wait for
+        long after = scriptCalls();
+        long idleMillis = (System.nanoTime() - start) / 1_000_000;
+
+        long perConsumerBound = idleMillis / blockTimeout.toMillis() + 2;
+        System.out.printf("10 idle consumers, block timeout %d ms, %d ms: %d script calls (bound %d)%n",
+                blockTimeout.toMillis(), idleMillis, after - before, 10 * perConsumerBound);
+        assertThat(after - before).isLessThanOrEqualTo(10 * perConsumerBound);
+        assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+}
