@@ -7,6 +7,7 @@ import io.queuekit.MessageId;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,6 +46,7 @@ public final class QueueEngine<T> {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LuaScript enqueue, claim, ack, retry, deadLetter, stats, deadList, deadMove;
     private final byte[] lease, maxAttempts, retention;
+    private final QueueMetrics.Observer observer;
 
     /**
      * @param transport the transport's name, for messages ({@code redis-list})
@@ -75,6 +77,12 @@ public final class QueueEngine<T> {
         this.lease = num(settings.visibilityTimeout().toMillis());
         this.maxAttempts = num(settings.maxAttempts());
         this.retention = num(settings.deadLetterRetention());
+        this.observer = settings.metrics().observe(settings.keys().name(), transport, this::stats);
+    }
+
+    /** Where this queue reports what it does; transports report what they do outside the engine. */
+    public QueueMetrics.Observer observer() {
+        return observer;
     }
 
     /**
@@ -139,6 +147,7 @@ public final class QueueEngine<T> {
         args.add(num(millis));
         args.addAll(encoded);
         List<?> ids = (List<?>) eval("send", enqueue, args);
+        observer.sent(ids.size());
         List<MessageId> out = new ArrayList<>(ids.size());
         for (Object id : ids) {
             out.add(MessageId.of(str(id)));
@@ -152,7 +161,11 @@ public final class QueueEngine<T> {
         byte[] encoded = encodeAll(List.of(payload)).get(0);
         List<?> r = (List<?>) eval("schedule", enqueue, List.of(bytes("ids"), bytes(absolute ? "abs" : "rel"),
                 num(millis), bytes(id.value()), encoded));
-        return ((Long) r.get(0)) == 1L;
+        boolean stored = ((Long) r.get(0)) == 1L;
+        if (stored) {
+            observer.sent(1);
+        }
+        return stored;
     }
 
     // ---- receiving
@@ -164,15 +177,27 @@ public final class QueueEngine<T> {
         long now = (Long) r.get(0);
         long next = (Long) r.get(1);
         long reaped = (Long) r.get(2);
-        List<Delivery<T>> out = new ArrayList<>((r.size() - 3) / 3);
-        for (int i = 3; i < r.size(); i += 3) {
-            out.add(new RedisDelivery<>(this, MessageId.of(str(r.get(i))), ((Long) r.get(i + 1)).intValue(),
-                    (byte[]) r.get(i + 2)));
+        long buried = (Long) r.get(3);
+        List<Delivery<T>> out = new ArrayList<>((r.size() - 4) / 3);
+        for (int i = 4; i < r.size(); i += 3) {
+            byte[] body = (byte[]) r.get(i + 2);
+            out.add(new RedisDelivery<>(this, MessageId.of(str(r.get(i))), ((Long) r.get(i + 1)).intValue(), body));
+            observer.delivered(Duration.ofMillis(now - enqueuedMillis(body)));
+        }
+        if (reaped > 0) {
+            observer.redelivered(reaped);
+        }
+        for (long i = 0; i < buried; i++) {
+            observer.deadLettered();
         }
         return new Claimed<>(now, next, reaped, out);
     }
 
-    /** The result of one claim, with the server's clock. */
+    /**
+     * The result of one claim, with the server's clock.
+     *
+     * @param reaped expired leases this claim returned to the ready messages
+     */
     public record Claimed<T>(long nowMillis, long nextEventMillis, long reaped, List<Delivery<T>> deliveries) {}
 
     /**
@@ -210,16 +235,28 @@ public final class QueueEngine<T> {
     // ---- settling (called by RedisDelivery)
 
     boolean ack(MessageId id, int attempt) {
-        return one(eval("ack", ack, List.of(bytes(id.value()), num(attempt))));
+        boolean done = one(eval("ack", ack, List.of(bytes(id.value()), num(attempt))));
+        if (done) {
+            observer.acked();
+        }
+        return done;
     }
 
     boolean retry(MessageId id, int attempt, Duration delay) {
-        return one(eval("retry", retry, List.of(bytes(id.value()), num(attempt), num(delay.toMillis()))));
+        boolean done = one(eval("retry", retry, List.of(bytes(id.value()), num(attempt), num(delay.toMillis()))));
+        if (done) {
+            observer.retried();
+        }
+        return done;
     }
 
     boolean deadLetter(MessageId id, int attempt, String reason) {
-        return one(eval("dead-letter", deadLetter, List.of(bytes(id.value()), num(attempt),
+        boolean done = one(eval("dead-letter", deadLetter, List.of(bytes(id.value()), num(attempt),
                 bytes(reason == null ? "" : reason), retention)));
+        if (done) {
+            observer.deadLettered();
+        }
+        return done;
     }
 
     T decode(byte[] payload) {

@@ -2,6 +2,7 @@ package io.queuekit.redis;
 
 import io.queuekit.Codec;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
 import redis.clients.jedis.UnifiedJedis;
@@ -26,6 +27,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     private int maxPayloadBytes = 1 << 20;
     private Duration blockTimeout = Duration.ofSeconds(1);
     private int claimBatch = 100;
+    private QueueMetrics metrics = QueueMetrics.NONE;
 
     protected RedisQueueBuilder(UnifiedJedis client, String name, Codec<T> codec) {
         this.client = Objects.requireNonNull(client, "client");
@@ -93,9 +95,18 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
         return self();
     }
 
+    /**
+     * Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)} from the
+     * {@code queue-micrometer} module; none by default, at no cost.
+     */
+    public B metrics(QueueMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        return self();
+    }
+
     /** The validated settings, for the concrete builder's {@code build()}. */
     protected RedisQueueSettings settings() {
         return new RedisQueueSettings(RedisKeys.of(keyPrefix, name), visibilityTimeout, maxAttempts,
-                deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch);
+                deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch, metrics);
     }
 }

@@ -1,5 +1,6 @@
 package io.queuekit.redis;
 
+import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 
 /**
@@ -13,6 +14,7 @@ import java.time.Duration;
  * @param blockTimeout longest single blocking command; bounds how long a dead connection, an
  *     interrupt or a close goes unnoticed
  * @param claimBatch most messages one fetch script returns
+ * @param metrics where the queue reports what it does
  */
 public record RedisQueueSettings(
         RedisKeys keys,
@@ -21,4 +23,5 @@ public record RedisQueueSettings(
         int deadLetterRetention,
         int maxPayloadBytes,
         Duration blockTimeout,
-        int claimBatch) {}
+        int claimBatch,
+        QueueMetrics metrics) {}

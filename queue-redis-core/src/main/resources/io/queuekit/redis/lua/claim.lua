@@ -3,10 +3,11 @@
 -- lease, never neither.
 -- ARGV[1] n, ARGV[2] lease ms, ARGV[3] max attempts, ARGV[4] dead-letter retention,
 -- ARGV[5] id a blocked consumer already moved to 'claiming', or '' if none.
--- Returns {now, next event ms or -1, leases expired by this call, id1, attempt1, body1, id2, ...}.
+-- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
+--          id1, attempt1, body1, id2, ...}.
 local n, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = now_ms()
-local reaped = reap(now, lease, tonumber(ARGV[3]), tonumber(ARGV[4]), 100)
+local returned, buried = reap(now, lease, tonumber(ARGV[3]), tonumber(ARGV[4]), 100)
 promote(now)
 
 local ids = {}
@@ -19,7 +20,7 @@ if #ids < n then
   end
 end
 
-local out = {now, 0, reaped}
+local out = {now, 0, returned, buried}
 for _, id in ipairs(ids) do
   local body = redis.call('HGET', K_BODY, id)
   if body then

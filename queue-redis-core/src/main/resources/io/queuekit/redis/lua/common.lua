@@ -90,6 +90,7 @@ local function owns(id, attempt)
 end
 
 -- Expired leases: back to ready, or to the dead letters once max attempts were used.
+-- Returns how many went back and how many were buried.
 -- An id a consumer moved to 'claiming' but never adopted (it died in between) is given a
 -- lease here, so it is returned when that lease expires.
 local function reap(now, lease_ms, max_attempts, retention, limit)
@@ -99,6 +100,7 @@ local function reap(now, lease_ms, max_attempts, retention, limit)
     end
   end
   local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, limit)
+  local returned, buried = 0, 0
   for _, id in ipairs(expired) do
     redis.call('ZREM', K_INFLIGHT, id)
     redis.call('LREM', K_CLAIMING, 1, id)
@@ -106,12 +108,14 @@ local function reap(now, lease_ms, max_attempts, retention, limit)
       local att = tonumber(redis.call('HGET', K_ATT, id) or '0')
       if att >= max_attempts then
         bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
+        buried = buried + 1
       else
         push_ready(id, now)
+        returned = returned + 1
       end
     end
   end
-  return #expired
+  return returned, buried
 end
 
 -- The earliest time something becomes claimable: a delayed message falls due or a lease

@@ -308,7 +308,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
         engine.checkOpen();
-        Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts());
+        Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts(), engine.observer());
         consumers.add(w);
         return w;
     }
