@@ -9,10 +9,10 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
+import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
 import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisQueueBuilder;
-import io.queuekit.redis.Waiter;
 import io.queuekit.spi.Checks;
 import io.queuekit.spi.Workers;
 import java.util.Collection;
@@ -22,48 +22,111 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.args.ListDirection;
 
 /**
- * A {@link MessageQueue} on a Redis LIST: producers push ids on one end, consumers take them from
- * the other, blocking in Redis while the list is empty.
+ * A {@link MessageQueue} on a Redis LIST: producers push on one end, consumers take from the
+ * other, blocking in Redis while the list is empty. Messages are handed out in send order (FIFO);
+ * each goes to one consumer. Every message waits in the list as one element holding its id,
+ * attempt, enqueue time (the sender's clock) and encoded payload, so a send is one {@code LPUSH}
+ * and {@link #sendAll} stores any number in one. Two modes, chosen with
+ * {@link Builder#guarantee(Guarantee)} and stated by {@link #semantics()} (transport
+ * {@code redis-list}):
  *
- * <p><b>At-least-once</b> (the default): a consumer takes a message by moving it atomically into
- * flight under a lease of the visibility timeout ({@code BLMOVE} into a claiming list, then one
- * script records the lease; an id left in the claiming list by a consumer that died in between is
- * given a lease by the next consumer, so nothing is lost). Ack deletes it; an expired lease
- * returns it with its attempt count raised; past the maximum attempts it goes to the dead letters.
+ * <h2>At-least-once (the default)</h2>
+ * The reliable-queue pattern of the Redis documentation: a consumer takes a message with one atomic
+ * {@code BLMOVE} from the ready list into an in-flight list, so a message is always waiting, in
+ * flight, delayed or dead, never nowhere, and a consumer that dies at any moment, even right after
+ * the move, leaves it in flight. {@link Delivery#ack()} removes it. Leases of the
+ * {@linkplain RedisQueueBuilder#visibilityTimeout visibility timeout} are kept by the consumers
+ * themselves: about once per {@linkplain RedisQueueBuilder#blockTimeout block timeout}, and when a
+ * lease or retry falls due, one receiving thread of each queue instance runs a short script that
+ * starts a lease for every message it finds in flight without one and returns those whose lease
+ * expired as their next attempt ({@link Delivery#attempt()} one higher), or moves them to the dead
+ * letters past {@linkplain RedisQueueBuilder#maxAttempts the maximum attempts}. A message left
+ * unsettled (its consumer crashed, hung or lost its connection) therefore comes back after the
+ * visibility timeout plus at most about two block timeouts, while some consumer of the queue runs.
+ * A delivery also keeps its own deadline, its receipt plus the visibility timeout: settling after
+ * it returns {@code false} without a round trip, and settling succeeds only while that exact
+ * delivery (id and attempt) is still in flight, so a late ack never settles a message handed out
+ * again. Handlers must tolerate duplicates. Costs: one round trip per send; a {@code BLMOVE} and an
+ * ack per message; {@link #pollBatch} takes a batch in one round trip.
  *
- * <p>Build with {@link #builder(UnifiedJedis, String, Codec)}. Thread-safe. The client stays the
- * caller's; each blocked consumer holds one of its connections while it waits.
+ * <h2>At-most-once</h2>
+ * The textbook queue: a receive is one {@code BRPOP} ({@code RPOP}, with a count for
+ * {@link #pollBatch}, when not waiting), and the message leaves Redis when it is popped. It is the
+ * fastest mode, and it <b>loses</b> a message whenever a consumer dies, is killed or loses its
+ * connection after the pop and before it finished; a receive whose reply is lost to a network
+ * failure loses it too. Nothing is redelivered and the visibility timeout is not used.
+ * {@link Delivery#ack()} only returns {@code true} (no round trip); {@link Delivery#retry} stores
+ * the message again as its next attempt, honouring the delay; {@link Delivery#deadLetter} stores
+ * it among the dead letters. {@link #consume} still retries a failing handler with backoff and
+ * dead-letters after the maximum attempts, and {@link #stats()} and {@link #deadLetters()} work as
+ * in the other mode ({@code inFlight} is always 0).
+ *
+ * <p>In both modes retries with a delay wait in a sorted set until due; no mover process is
+ * needed, as receiving consumers promote due retries (within about a block timeout of falling due)
+ * in a round trip they make anyway. Dead letters are kept in the structures every Redis queue
+ * shares. Both modes use the same keys, {@code <prefix>:{<name>}:<part>}, and the same list
+ * elements, so a queue switched from one mode to the other keeps its messages; anything pushed
+ * onto the list by other programs is moved to the dead letters, not handed to a handler.
+ *
+ * <h2>Blocking and connections</h2>
+ * {@code take}, {@code poll(timeout)}, {@code pollBatch} and {@code consume}'s workers block in
+ * Redis, never spinning; each blocking command lasts at most the block timeout (default 1 s), after
+ * which the caller notices an interrupt, a close, or a dead connection, and blocks again. A caller
+ * blocked in Redis holds one connection of the client for that time, so size the client's pool for
+ * the blocked callers and workers you run plus the other callers (Jedis' default pool holds 8, and
+ * a caller who finds it empty waits for a connection). Set the client's socket timeout for
+ * blocking commands ({@code blockingSocketTimeoutMillis}) above the block timeout, or leave it at
+ * 0. The queue reconnects on its own: after a Redis restart or failover, workers log the failure,
+ * back off briefly and resume; scripts are reloaded on {@code NOSCRIPT}. Every script touches only
+ * keys of the queue's hash tag, so Redis Cluster works. Redis 6.2 or later.
+ *
+ * <h2>Nulls, errors, threads, closing</h2>
+ * Null payloads and arguments are refused with {@link NullPointerException}, payloads above
+ * {@linkplain RedisQueueBuilder#maxPayloadBytes the size limit} with
+ * {@link IllegalArgumentException}; refused calls store nothing. Redis failures are
+ * {@link io.queuekit.TransportException}s. All methods are thread-safe. {@link #close()} stops the
+ * workers started by {@code consume}, makes blocked callers throw
+ * {@link io.queuekit.QueueClosedException} within a block timeout (a message their last blocking
+ * command took is put back first), and makes later calls throw it; it is idempotent and keeps
+ * stored messages. The client stays the caller's to close.
  *
  * @param <T> the payload type
  */
 public final class RedisListQueue<T> implements MessageQueue<T> {
     static final String TRANSPORT = "redis-list";
-    private static final Semantics AT_LEAST_ONCE = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE,
+    private static final Semantics AT_LEAST_ONCE = new Semantics(TRANSPORT, Guarantee.AT_LEAST_ONCE,
+            Semantics.Ordering.FIFO, true, false, false);
+    private static final Semantics AT_MOST_ONCE = new Semantics(TRANSPORT, Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.FIFO, true, false, false);
 
-    private final UnifiedJedis jedis;
     private final QueueEngine<T> engine;
-    private final String readyKey;
-    private final String claimingKey;
-    private final Waiter waiter;
+    private final ListMode<T> mode;
+    private final Semantics semantics;
     private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
 
     private RedisListQueue(Builder<T> b) {
-        this.jedis = b.client();
+        UnifiedJedis jedis = b.client();
         this.engine = new QueueEngine<>(jedis, b.validated(), b.codec(), TRANSPORT, RedisListQueue.class,
                 "/io/queuekit/redis/list/list.lua");
-        this.readyKey = engine.key("ready");
-        this.claimingKey = engine.key("claiming");
-        this.waiter = millis -> jedis.blmove(readyKey, claimingKey, ListDirection.RIGHT, ListDirection.LEFT,
-                millis / 1000.0);
+        if (b.guarantee == Guarantee.AT_MOST_ONCE) {
+            this.mode = new AtMostOnce<>(jedis, engine, b.codec());
+            this.semantics = AT_MOST_ONCE;
+        } else {
+            this.mode = new AtLeastOnce<>(jedis, engine, b.codec());
+            this.semantics = AT_LEAST_ONCE;
+        }
     }
 
     /**
-     * A builder for a queue named {@code name} (letters, digits, {@code . _ - :}) on {@code client},
-     * with payloads encoded by {@code codec}.
+     * A builder for a queue named {@code name} (1 to 100 letters, digits and {@code . _ - :}) on
+     * {@code client}, with payloads encoded by {@code codec} (such as {@link Codec#utf8()} or
+     * {@link io.queuekit.redis.JacksonCodec#of(Class)}). Works with any {@link UnifiedJedis}:
+     * {@code RedisClient}, {@code RedisSentinelClient} or {@code RedisClusterClient}.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if the name is not valid
      */
     public static <T> Builder<T> builder(UnifiedJedis client, String name, Codec<T> codec) {
         return new Builder<>(client, name, codec);
@@ -77,32 +140,44 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     @Override
     public MessageId send(T payload) {
         Objects.requireNonNull(payload, "payload");
-        return engine.send(List.of(payload), false, 0).get(0);
+        engine.checkOpen();
+        return mode.send(List.of(payload)).get(0);
     }
 
     @Override
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
-        return engine.send(Checks.payloads(payloads), false, 0);
+        List<T> checked = Checks.payloads(payloads);
+        engine.checkOpen();
+        return mode.send(checked);
     }
 
     @Override
     public Delivery<T> poll() {
-        List<Delivery<T>> d = engine.claim(1, null).deliveries();
-        return d.isEmpty() ? null : d.get(0);
+        try {
+            return first(mode.receive(1, 0));
+        } catch (InterruptedException e) {
+            throw new AssertionError("a receive that does not wait checks no interrupt", e);
+        }
     }
 
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        List<Delivery<T>> d = engine.receive(1, Checks.timeoutNanos(timeout, unit), waiter);
-        return d.isEmpty() ? null : d.get(0);
+        long nanos = Checks.timeoutNanos(timeout, unit);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        return first(mode.receive(1, nanos));
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
         while (true) {
-            List<Delivery<T>> d = engine.receive(1, TimeUnit.DAYS.toNanos(1), waiter);
-            if (!d.isEmpty()) {
-                return d.get(0);
+            Delivery<T> d = first(mode.receive(1, TimeUnit.DAYS.toNanos(1)));
+            if (d != null) {
+                return d;
             }
         }
     }
@@ -110,12 +185,23 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
         Checks.batchSize(maxMessages);
-        return engine.receive(maxMessages, Checks.timeoutNanos(timeout, unit), waiter);
+        long nanos = Checks.timeoutNanos(timeout, unit);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        return mode.receive(maxMessages, nanos);
+    }
+
+    private static <T> Delivery<T> first(List<Delivery<T>> deliveries) {
+        return deliveries.isEmpty() ? null : deliveries.get(0);
     }
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(options, "options");
         engine.checkOpen();
+        consumers.removeIf(s -> !s.isActive());
         Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts());
         consumers.add(w);
         return w;
@@ -123,12 +209,12 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public QueueStats stats() {
-        return engine.stats();
+        return mode.stats();
     }
 
     @Override
     public Semantics semantics() {
-        return AT_LEAST_ONCE;
+        return semantics;
     }
 
     @Override
@@ -141,18 +227,41 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     public void close() {
         if (engine.close()) {
             consumers.forEach(Subscription::close);
+            consumers.clear();
         }
     }
 
     @Override
     public String toString() {
-        return "RedisListQueue[" + engine.label() + "]";
+        return "RedisListQueue[" + engine.label() + ", " + semantics.guarantee() + "]";
     }
 
-    /** Builds a {@link RedisListQueue}; see {@link RedisQueueBuilder} for the shared settings. */
+    /**
+     * Builds a {@link RedisListQueue}. The settings shared by every Redis queue (key prefix,
+     * visibility timeout, maximum attempts, dead-letter retention, payload limit, block timeout,
+     * claim batch) are in {@link RedisQueueBuilder}; each setter checks its argument at once.
+     *
+     * @param <T> the payload type
+     */
     public static final class Builder<T> extends RedisQueueBuilder<T, Builder<T>> {
+        private Guarantee guarantee = Guarantee.AT_LEAST_ONCE;
+
         private Builder(UnifiedJedis client, String name, Codec<T> codec) {
             super(client, name, codec);
+        }
+
+        /**
+         * The delivery guarantee (default {@link Guarantee#AT_LEAST_ONCE}); see the class comment
+         * for what {@link Guarantee#AT_MOST_ONCE} gives up.
+         */
+        public Builder<T> guarantee(Guarantee guarantee) {
+            this.guarantee = Objects.requireNonNull(guarantee, "guarantee");
+            return this;
+        }
+
+        /** The queue; it holds no connection of its own until used. */
+        public RedisListQueue<T> build() {
+            return new RedisListQueue<>(this);
         }
 
         UnifiedJedis client() {
@@ -166,10 +275,5 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         io.queuekit.redis.RedisQueueSettings validated() {
             return settings();
         }
-
-        public RedisListQueue<T> build() {
-            return new RedisListQueue<>(this);
-        }
     }
-
 }

@@ -1,0 +1,158 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Codec;
+import io.queuekit.Delivery;
+import io.queuekit.redis.LuaScript;
+import io.queuekit.redis.QueueEngine;
+import io.queuekit.redis.RedisCalls;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.args.ListDirection;
+
+/**
+ * At-least-once receiving: the reliable-queue pattern of the Redis documentation. A consumer takes
+ * a message with one atomic BLMOVE (LMOVE when not waiting; a small script for batches) from
+ * 'ready' into 'claiming', the list of messages in flight, so a message is always ready, in flight,
+ * delayed or dead, never nowhere, and a consumer that dies at any point leaves its message in
+ * 'claiming'. Ack removes it from there (one small script). Leases are kept by the upkeep
+ * ({@code sweep.lua}), which one consumer of the queue instance runs about once per block timeout
+ * and when a lease or retry falls due: it starts a lease for each message it finds in flight
+ * without one, and returns those whose lease expired (or buries them at the maximum attempts).
+ *
+ * <p>So a lease starts when the upkeep first sees the message, within about a block timeout after
+ * the take, and an unsettled message comes back between the visibility timeout and that plus about
+ * two block timeouts. The consumer keeps its own deadline (the take plus the visibility timeout):
+ * settling after it returns {@code false} without a round trip, and settling succeeds only while
+ * the delivery's exact element (id and attempt) is still in flight, so a delivery never settles a
+ * message that was handed out again.
+ *
+ * <p>Round trips per message: one BLMOVE and one ack; the upkeep adds one per block timeout.
+ */
+final class AtLeastOnce<T> extends ListMode<T> {
+    private static final System.Logger LOG = System.getLogger(AtLeastOnce.class.getName());
+
+    private final List<byte[]> ackKeys;
+    private final List<byte[]> releaseKeys;
+    private final List<byte[]> takeKeys;
+    private final LuaScript sweep;
+    private final LuaScript ack;
+    private final LuaScript release;
+    private final LuaScript take;
+    private final long leaseNanos;
+
+    AtLeastOnce(UnifiedJedis jedis, QueueEngine<T> engine, Codec<T> codec) {
+        super(jedis, engine, codec);
+        byte[] inflight = engine.settings().keys().keyBytes("inflight");
+        this.ackKeys = List.of(claiming, inflight);
+        this.releaseKeys = List.of(claiming, inflight, ready);
+        this.takeKeys = List.of(ready, claiming);
+        this.sweep = engine.script("/io/queuekit/redis/list/sweep.lua");
+        this.ack = standalone("ack.lua");
+        this.release = standalone("release.lua");
+        this.take = standalone("take.lua");
+        this.leaseNanos = engine.settings().visibilityTimeout().toNanos();
+    }
+
+    @Override
+    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+        if (timeoutNanos > 0 && Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        engine.checkOpen();
+        long deadline = System.nanoTime() + timeoutNanos;
+        upkeep();
+        int n = Math.min(max, claimBatch);
+        if (n > 1) {
+            List<Delivery<T>> got = takeBatch(n);
+            if (!got.isEmpty() || timeoutNanos == 0) {
+                return got;
+            }
+        } else if (timeoutNanos == 0) {
+            byte[] e = RedisCalls.call(engine.label() + ": receive",
+                    () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
+            return e == null ? List.of() : deliveries(e, System.nanoTime());
+        }
+        while (true) {
+            long now = System.nanoTime();
+            long left = deadline - now;
+            if (left <= 0) {
+                return List.of();
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            upkeep();
+            long millis = Math.min(Math.min(capMillis, ceilMillis(left)),
+                    Math.max(1, ceilMillis(untilUpkeep(System.nanoTime()))));
+            byte[] e = RedisCalls.call(engine.label() + ": wait",
+                    () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, millis / 1000.0));
+            long received = System.nanoTime();
+            if (e != null) {
+                stopIfAsked(e);
+                List<Delivery<T>> got = deliveries(e, received);
+                if (!got.isEmpty()) {
+                    return got;
+                }
+            } else {
+                engine.checkOpen();
+            }
+        }
+    }
+
+    /** Runs the upkeep if it is due and no other thread of this queue is running it. */
+    private void upkeep() {
+        long now = System.nanoTime();
+        if (upkeepDue(now)) {
+            List<?> r = (List<?>) engine.eval("upkeep", sweep, List.of(lease, maxAttempts, retention));
+            upkeepDone(now, (Long) r.get(0), (Long) r.get(1));
+        }
+    }
+
+    private List<Delivery<T>> takeBatch(int n) {
+        List<?> r = (List<?>) run("receive", take, takeKeys, List.of(QueueEngine.num(n)));
+        long received = System.nanoTime();
+        List<Delivery<T>> out = new ArrayList<>(r.size());
+        for (Object e : r) {
+            out.addAll(deliveries((byte[]) e, received));
+        }
+        return out;
+    }
+
+    /** The delivery of an element now in 'claiming'; none if it was not an envelope (it is buried). */
+    private List<Delivery<T>> deliveries(byte[] element, long receivedNanos) {
+        Envelope e = Envelope.parse(element);
+        if (e == null) {
+            buryForeign(element, element);
+            return List.of();
+        }
+        return List.of(new LeasedDelivery<>(this, e, receivedNanos + leaseNanos));
+    }
+
+    /**
+     * After a BLMOVE took an element: if the queue was closed or the caller interrupted meanwhile,
+     * gives it back to the head of the list and throws.
+     */
+    private void stopIfAsked(byte[] taken) throws InterruptedException {
+        boolean closed = engine.isClosed();
+        if (!closed && !Thread.interrupted()) {
+            return;
+        }
+        Envelope e = Envelope.parse(taken);
+        try {
+            RedisCalls.call(engine.label() + ": give back", () -> release.eval(jedis, releaseKeys,
+                    List.of(taken, e == null ? NONE : QueueEngine.bytes(e.id.value()))));
+        } catch (RuntimeException ex) {
+            LOG.log(Level.WARNING, engine.label() + ": could not give back a message taken while "
+                    + (closed ? "closing" : "interrupted") + "; its lease will return it", ex);
+        }
+        engine.checkOpen();
+        throw new InterruptedException();
+    }
+
+    /** Removes a delivery's element from flight; false if it was no longer there. */
+    boolean ack(Envelope e) {
+        return (Long) run("ack", ack, ackKeys, List.of(e.element(), QueueEngine.bytes(e.id.value()))) == 1L;
+    }
+}

@@ -1,0 +1,122 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Codec;
+import io.queuekit.Delivery;
+import io.queuekit.redis.LuaScript;
+import io.queuekit.redis.QueueEngine;
+import io.queuekit.redis.RedisCalls;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.KeyValue;
+
+/**
+ * At-most-once: the textbook queue. A send is one LPUSH of an {@link Envelope}; a receive is one
+ * BRPOP (RPOP, with a count for batches, when not waiting), and the message is gone from Redis
+ * once popped.
+ *
+ * <p>Retries with a delay wait in the 'delayed' ZSET. No mover runs for them: about once per block
+ * timeout, and when a retry this queue instance made falls due, one receive runs
+ * {@code amo_fetch.lua} instead of the plain pop, which promotes due retries and pops in the same
+ * round trip. Dead letters use the shared structures, so dead-letter listing, requeue and stats
+ * work as in the at-least-once mode.
+ */
+final class AtMostOnce<T> extends ListMode<T> {
+    private static final System.Logger LOG = System.getLogger(AtMostOnce.class.getName());
+
+    private final LuaScript fetch;
+
+    AtMostOnce(UnifiedJedis jedis, QueueEngine<T> engine, Codec<T> codec) {
+        super(jedis, engine, codec);
+        this.fetch = engine.script("/io/queuekit/redis/list/amo_fetch.lua");
+    }
+
+    @Override
+    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+        if (timeoutNanos > 0 && Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        int n = Math.min(max, claimBatch);
+        long deadline = System.nanoTime() + timeoutNanos;
+        // one message with time to wait: BRPOP alone, since it returns at once when one is ready
+        boolean popFirst = timeoutNanos == 0 || n > 1;
+        while (true) {
+            engine.checkOpen();
+            List<byte[]> got = null;
+            long now = System.nanoTime();
+            if (upkeepDue(now)) {
+                got = fetch(n, now);
+            } else if (popFirst) {
+                got = RedisCalls.call(engine.label() + ": receive", () -> jedis.rpop(ready, n));
+            }
+            if (got != null && !got.isEmpty()) {
+                List<Delivery<T>> out = deliveries(got);
+                if (!out.isEmpty()) {
+                    return out;
+                }
+                continue;
+            }
+            now = System.nanoTime();
+            long left = deadline - now;
+            if (left <= 0) {
+                return List.of();
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            long millis = Math.min(Math.min(capMillis, ceilMillis(left)), ceilMillis(untilUpkeep(now)));
+            if (millis <= 0) {
+                continue;
+            }
+            KeyValue<byte[], byte[]> popped = RedisCalls.call(engine.label() + ": wait",
+                    () -> jedis.brpop(millis / 1000.0, ready));
+            if (popped == null) {
+                continue;
+            }
+            byte[] element = popped.getValue();
+            if (engine.isClosed() || Thread.interrupted()) {
+                giveBack(element);
+                engine.checkOpen();
+                throw new InterruptedException();
+            }
+            List<Delivery<T>> out = deliveries(List.of(element));
+            if (!out.isEmpty()) {
+                return out;
+            }
+        }
+    }
+
+    private List<byte[]> fetch(int n, long now) {
+        List<?> r = (List<?>) engine.eval("receive", fetch, List.of(QueueEngine.num(n), lease, maxAttempts, retention));
+        upkeepDone(now, (Long) r.get(0), (Long) r.get(1));
+        List<byte[]> out = new ArrayList<>(r.size() - 2);
+        for (int i = 2; i < r.size(); i++) {
+            out.add((byte[]) r.get(i));
+        }
+        return out;
+    }
+
+    private List<Delivery<T>> deliveries(List<byte[]> elements) {
+        List<Delivery<T>> out = new ArrayList<>(elements.size());
+        for (byte[] element : elements) {
+            Envelope e = Envelope.parse(element);
+            if (e != null) {
+                out.add(new OnceDelivery<>(this, e));
+            } else {
+                buryForeign(NONE, element);
+            }
+        }
+        return out;
+    }
+
+    /** Puts back an element popped for a caller that can no longer take it. */
+    private void giveBack(byte[] element) {
+        try {
+            jedis.rpush(ready, element);
+        } catch (JedisException e) {
+            LOG.log(Level.WARNING, engine.label() + ": lost a message popped while closing or interrupted", e);
+        }
+    }
+}

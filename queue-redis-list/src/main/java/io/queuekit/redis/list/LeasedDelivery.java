@@ -1,0 +1,84 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.spi.Checks;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An at-least-once delivery. It owns its message while its element (id and attempt) is in flight
+ * and its own deadline, the take plus the visibility timeout, has not passed; settling after the
+ * deadline returns {@code false} without a round trip and leaves the message to come back.
+ */
+final class LeasedDelivery<T> implements Delivery<T> {
+    private final AtLeastOnce<T> mode;
+    private final Envelope envelope;
+    private final long deadlineNanos;
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private T payload;
+
+    LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long deadlineNanos) {
+        this.mode = mode;
+        this.envelope = envelope;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    @Override
+    public MessageId id() {
+        return envelope.id;
+    }
+
+    @Override
+    public synchronized T payload() {
+        if (payload == null) {
+            payload = mode.decode(envelope.payload());
+        }
+        return payload;
+    }
+
+    @Override
+    public int attempt() {
+        return envelope.attempt;
+    }
+
+    @Override
+    public Instant enqueuedAt() {
+        return Instant.ofEpochMilli(envelope.enqueuedMillis);
+    }
+
+    @Override
+    public boolean ack() {
+        return settle(() -> mode.ack(envelope));
+    }
+
+    @Override
+    public boolean retry(Duration delay) {
+        Checks.notNegative(delay, "retry delay");
+        return settle(() -> mode.retry(envelope.element(), envelope, delay));
+    }
+
+    @Override
+    public boolean deadLetter(String reason) {
+        return settle(() -> mode.deadLetter(envelope.element(), envelope, reason));
+    }
+
+    private boolean settle(java.util.function.BooleanSupplier call) {
+        mode.checkOpen();
+        if (System.nanoTime() - deadlineNanos >= 0 || !settled.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            return call.getAsBoolean();
+        } catch (RuntimeException e) {
+            settled.set(false);
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Delivery[" + mode.label() + " " + envelope.id + " attempt " + envelope.attempt + "]";
+    }
+}

@@ -1,0 +1,195 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Codec;
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.QueueStats;
+import io.queuekit.redis.LuaScript;
+import io.queuekit.redis.QueueEngine;
+import io.queuekit.redis.RedisCalls;
+import io.queuekit.redis.RedisKeys;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * What both delivery guarantees share: sending (one LPUSH of {@link Envelope}s, whatever the
+ * mode), retrying, dead-lettering, counting, and scheduling the upkeep (promoting due retries,
+ * sweeping leases) that receiving consumers run instead of a mover process. Subclasses receive.
+ */
+abstract class ListMode<T> {
+    static final byte[] NONE = new byte[0];
+    private static final String LUA = "/io/queuekit/redis/list/";
+
+    final UnifiedJedis jedis;
+    final QueueEngine<T> engine;
+    final byte[] ready;
+    final byte[] claiming;
+    final long capMillis;
+    final long capNanos;
+    final int claimBatch;
+    final byte[] lease;
+    final byte[] maxAttempts;
+    final byte[] retention;
+    private final Codec<T> codec;
+    private final Envelope.Ids ids = new Envelope.Ids();
+    private final List<byte[]> retryKeys;
+    private final List<byte[]> statsKeys;
+    private final LuaScript retry;
+    private final LuaScript bury;
+    private final LuaScript stats;
+    /** When (System.nanoTime) the next upkeep is due. */
+    private final AtomicLong nextUpkeep = new AtomicLong(System.nanoTime());
+
+    ListMode(UnifiedJedis jedis, QueueEngine<T> engine, Codec<T> codec) {
+        this.jedis = jedis;
+        this.engine = engine;
+        this.codec = codec;
+        RedisKeys keys = engine.settings().keys();
+        this.ready = keys.keyBytes("ready");
+        this.claiming = keys.keyBytes("claiming");
+        this.capMillis = engine.settings().blockTimeout().toMillis();
+        this.capNanos = TimeUnit.MILLISECONDS.toNanos(capMillis);
+        this.claimBatch = engine.settings().claimBatch();
+        this.lease = QueueEngine.num(engine.settings().visibilityTimeout().toMillis());
+        this.maxAttempts = QueueEngine.num(engine.settings().maxAttempts());
+        this.retention = QueueEngine.num(engine.settings().deadLetterRetention());
+        this.retryKeys = List.of(claiming, keys.keyBytes("inflight"), ready, keys.keyBytes("delayed"));
+        this.statsKeys = List.of(ready, claiming, keys.keyBytes("delayed"), keys.keyBytes("dead"));
+        this.retry = standalone("retry.lua");
+        this.bury = engine.script(LUA + "bury.lua");
+        this.stats = standalone("stats.lua");
+    }
+
+    /** A script of this module that uses no shared functions, run with the keys it names. */
+    static LuaScript standalone(String name) {
+        return LuaScript.load(ListMode.class, LUA + name);
+    }
+
+    /**
+     * Stores the payloads (already checked for nulls) in one LPUSH, with ids made here and the
+     * sender's clock as their enqueue time.
+     */
+    final List<MessageId> send(List<? extends T> payloads) {
+        engine.checkOpen();
+        List<byte[]> encoded = engine.encodeAll(payloads);
+        if (encoded.isEmpty()) {
+            return List.of();
+        }
+        long now = System.currentTimeMillis();
+        byte[][] elements = new byte[encoded.size()][];
+        List<MessageId> out = new ArrayList<>(encoded.size());
+        for (int i = 0; i < elements.length; i++) {
+            String id = ids.next();
+            elements[i] = Envelope.encode(id.getBytes(StandardCharsets.US_ASCII), 1, now, encoded.get(i));
+            out.add(MessageId.of(id));
+        }
+        RedisCalls.call(engine.label() + ": send", () -> jedis.lpush(ready, elements));
+        return out;
+    }
+
+    /**
+     * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: not at all, and
+     * interrupts are not checked) for the first; empty if none came.
+     */
+    abstract List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException;
+
+    final QueueStats stats() {
+        List<?> r = (List<?>) run("stats", stats, statsKeys, List.of());
+        return new QueueStats((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    /** Runs a standalone script of this queue. */
+    final Object run(String what, LuaScript script, List<byte[]> keys, List<byte[]> args) {
+        engine.checkOpen();
+        return RedisCalls.call(engine.label() + ": " + what, () -> script.eval(jedis, keys, args));
+    }
+
+    // ---- settling
+
+    /**
+     * Stores {@code e} again as its next attempt, after {@code delay}; {@code inFlight} is its
+     * element in 'claiming' (at-least-once) or {@link #NONE}. False if it was no longer in flight.
+     */
+    final boolean retry(byte[] inFlight, Envelope e, Duration delay) {
+        long millis = delay.toMillis();
+        boolean done = (Long) run("retry", retry, retryKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
+                e.next(), QueueEngine.num(millis))) == 1L;
+        if (done && millis > 0 && millis < capMillis) {
+            upkeepBy(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis));
+        }
+        return done;
+    }
+
+    /** Dead-letters {@code e}; as {@link #retry} for {@code inFlight}. */
+    final boolean deadLetter(byte[] inFlight, Envelope e, String reason) {
+        return bury(inFlight, e.id.value(), e.attempt, e.body(), reason == null ? "" : reason);
+    }
+
+    /**
+     * Dead-letters an element that is not an envelope (someone else pushed it) under a fresh id,
+     * so that it is neither lost nor handed to a handler as a message.
+     */
+    final void buryForeign(byte[] inFlight, byte[] element) {
+        byte[] ms = Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.US_ASCII);
+        byte[] body = new byte[ms.length + 1 + element.length];
+        System.arraycopy(ms, 0, body, 0, ms.length);
+        body[ms.length] = ':';
+        System.arraycopy(element, 0, body, ms.length + 1, element.length);
+        bury(inFlight, ids.next(), 0, body, "not a queuekit message: found in the list as it is");
+    }
+
+    private boolean bury(byte[] inFlight, String id, int attempts, byte[] body, String reason) {
+        return (Long) engine.eval("dead-letter", bury, List.of(inFlight, QueueEngine.bytes(id),
+                QueueEngine.num(attempts), body, QueueEngine.bytes(reason), retention)) == 1L;
+    }
+
+    // ---- upkeep scheduling
+
+    /** True for the one caller that is to run the upkeep now. */
+    final boolean upkeepDue(long now) {
+        long due = nextUpkeep.get();
+        return now - due >= 0 && nextUpkeep.compareAndSet(due, now + capNanos);
+    }
+
+    /** Nanoseconds until the upkeep is due (zero or less: now). */
+    final long untilUpkeep(long now) {
+        return nextUpkeep.get() - now;
+    }
+
+    /** After an upkeep: the next one when the next lease or retry falls due, or in a block timeout. */
+    final void upkeepDone(long now, long serverNowMillis, long nextEventMillis) {
+        if (nextEventMillis >= 0) {
+            long in = Math.max(0, Math.min(capMillis, nextEventMillis - serverNowMillis));
+            upkeepBy(now + TimeUnit.MILLISECONDS.toNanos(in));
+        }
+    }
+
+    /** Makes the next upkeep happen no later than {@code nanoTime}. */
+    final void upkeepBy(long nanoTime) {
+        nextUpkeep.accumulateAndGet(nanoTime, (current, wanted) -> wanted - current < 0 ? wanted : current);
+    }
+
+    // ---- for deliveries
+
+    final void checkOpen() {
+        engine.checkOpen();
+    }
+
+    final T decode(byte[] payload) {
+        return codec.decode(payload);
+    }
+
+    final String label() {
+        return engine.label();
+    }
+
+    /** Rounds a positive number of nanoseconds up to whole milliseconds; zero or less stays. */
+    static long ceilMillis(long nanos) {
+        return nanos <= 0 ? nanos : (nanos + 999_999) / 1_000_000;
+    }
+}

@@ -1,0 +1,90 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.spi.Checks;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An at-most-once delivery: the message left Redis when it was popped. {@code ack} only records
+ * that it was settled; {@code retry} and {@code deadLetter} store it again. A settling call that
+ * fails on the transport leaves the delivery unsettled, so the caller may try again.
+ */
+final class OnceDelivery<T> implements Delivery<T> {
+    private final AtMostOnce<T> mode;
+    private final Envelope envelope;
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private T payload;
+
+    OnceDelivery(AtMostOnce<T> mode, Envelope envelope) {
+        this.mode = mode;
+        this.envelope = envelope;
+    }
+
+    @Override
+    public MessageId id() {
+        return envelope.id;
+    }
+
+    @Override
+    public synchronized T payload() {
+        if (payload == null) {
+            payload = mode.decode(envelope.payload());
+        }
+        return payload;
+    }
+
+    @Override
+    public int attempt() {
+        return envelope.attempt;
+    }
+
+    @Override
+    public Instant enqueuedAt() {
+        return Instant.ofEpochMilli(envelope.enqueuedMillis);
+    }
+
+    @Override
+    public boolean ack() {
+        mode.checkOpen();
+        return settled.compareAndSet(false, true);
+    }
+
+    @Override
+    public boolean retry(Duration delay) {
+        Checks.notNegative(delay, "retry delay");
+        mode.checkOpen();
+        if (!settled.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            mode.retry(ListMode.NONE, envelope, delay);
+            return true;
+        } catch (RuntimeException e) {
+            settled.set(false);
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean deadLetter(String reason) {
+        mode.checkOpen();
+        if (!settled.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            mode.deadLetter(ListMode.NONE, envelope, reason);
+            return true;
+        } catch (RuntimeException e) {
+            settled.set(false);
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Delivery[" + mode.label() + " " + envelope.id + " attempt " + envelope.attempt + ", at-most-once]";
+    }
+}

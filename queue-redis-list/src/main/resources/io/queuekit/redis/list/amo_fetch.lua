@@ -1,0 +1,17 @@
+-- At-most-once receive with upkeep, run instead of a plain RPOP about once per block timeout or
+-- when a retry this queue made falls due: due retries become ready (behind the messages already
+-- waiting), envelopes left in flight by at-least-once consumers of the same queue are swept as
+-- at-least-once consumers would, then up to n elements are taken from the head of 'ready'.
+-- ARGV[1] n, ARGV[2] lease ms, ARGV[3] max attempts, ARGV[4] dead-letter retention.
+-- Returns {now, next event ms or -1, element1, element2, ...}.
+local now = now_ms()
+promote(now)
+sweep(now, tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
+local out = {now, next_event(now)}
+local popped = redis.call('RPOP', K_READY, tonumber(ARGV[1]))
+if popped then
+  for _, e in ipairs(popped) do
+    out[#out + 1] = e
+  end
+end
+return out

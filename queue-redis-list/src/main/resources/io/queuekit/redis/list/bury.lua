@@ -1,0 +1,17 @@
+-- Dead-letter a delivery, in either mode: the message is stored the core way (body and attempts
+-- by id) and buried, so that listing, requeue and purge work the same for both.
+-- ARGV[1] the delivery's envelope in 'claiming' (at-least-once), or '' (at-most-once: it left
+-- Redis when popped); ARGV[2] id, ARGV[3] attempts, ARGV[4] body "<enqueued ms>:<payload>",
+-- ARGV[5] reason, ARGV[6] retention.
+-- Returns 1, or 0 if the envelope was no longer in flight (its lease expired and it was returned).
+local id = ARGV[2]
+if ARGV[1] ~= '' then
+  if redis.call('LREM', K_CLAIMING, -1, ARGV[1]) == 0 then
+    return 0
+  end
+  redis.call('ZREM', K_INFLIGHT, id)
+end
+redis.call('HSET', K_BODY, id, ARGV[4])
+redis.call('HSET', K_ATT, id, ARGV[3])
+bury(id, ARGV[5], now_ms(), tonumber(ARGV[6]))
+return 1

@@ -1,0 +1,34 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Codec;
+import io.queuekit.MessageQueue;
+import io.queuekit.redis.server.RedisServer;
+import io.queuekit.tck.MessageQueueContractTest;
+import io.queuekit.tck.QueueConfig;
+import io.queuekit.tck.TimeControl;
+import org.junit.jupiter.api.AfterAll;
+import redis.clients.jedis.RedisClient;
+
+/** The whole {@link MessageQueue} contract on a real Redis, in the default at-least-once mode. */
+class RedisListQueueContractTest extends MessageQueueContractTest {
+    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+
+    @Override
+    protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+        return RedisListQueue.builder(CLIENT, name, Codec.utf8())
+                .visibilityTimeout(config.visibilityTimeout())
+                .maxAttempts(config.maxAttempts())
+                .deadLetterRetention(config.deadLetterRetention())
+                .build();
+    }
+
+    @Override
+    protected TimeControl time() {
+        return TimeControl.real();
+    }
+
+    @AfterAll
+    static void closeClient() {
+        CLIENT.close();
+    }
+}

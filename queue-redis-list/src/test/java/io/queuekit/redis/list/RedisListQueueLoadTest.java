@@ -1,0 +1,61 @@
+package io.queuekit.redis.list;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.Semantics.Guarantee;
+import io.queuekit.Subscription;
+import io.queuekit.redis.server.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.RedisClient;
+
+/** Many consumers and a producer at once; correctness only (speed is the benchmark's business). */
+class RedisListQueueLoadTest {
+    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private static final int TOTAL = 20_000;
+
+    @AfterAll
+    static void closeClient() {
+        CLIENT.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Guarantee.class)
+    @Timeout(120)
+    void eightConsumers_twentyThousandMessages_eachHandledExactlyOnce(Guarantee guarantee) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, Queues.unique("load"), Codec.utf8())
+                .guarantee(guarantee).build()) {
+            Map<String, Integer> counts = new ConcurrentHashMap<>();
+            Subscription workers = q.consume(d -> counts.merge(d.payload(), 1, Integer::sum),
+                    ConsumeOptions.builder().concurrency(8).pollTimeout(Duration.ofMillis(100)).build());
+
+            // sent while the workers run: batches and single sends mixed
+            for (int start = 0; start < TOTAL; start += 1_000) {
+                List<String> batch = IntStream.range(start, start + 900).mapToObj(i -> "m" + i)
+                        .collect(Collectors.toList());
+                q.sendAll(batch);
+                for (int i = start + 900; i < start + 1_000; i++) {
+                    q.send("m" + i);
+                }
+            }
+
+            await().atMost(Duration.ofSeconds(90)).until(() -> counts.size() >= TOTAL && q.stats().total() == 0);
+            workers.close();
+
+            assertThat(counts).hasSize(TOTAL);
+            assertThat(counts.entrySet()).filteredOn(e -> e.getValue() != 1).as("duplicates").isEmpty();
+            assertThat(q.deadLetters().size()).isZero();
+        }
+    }
+}
