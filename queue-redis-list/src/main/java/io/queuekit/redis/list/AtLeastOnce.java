@@ -107,6 +107,12 @@ final class AtLeastOnce<T> extends ListMode<T> {
         if (upkeepDue(now)) {
             List<?> r = (List<?>) engine.eval("upkeep", sweep, List.of(lease, maxAttempts, retention));
             upkeepDone(now, (Long) r.get(0), (Long) r.get(1));
+            if ((Long) r.get(2) > 0) {
+                observer.redelivered((Long) r.get(2));
+            }
+            for (long i = (Long) r.get(3); i > 0; i--) {
+                observer.deadLettered();
+            }
         }
     }
 
@@ -127,7 +133,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
             buryForeign(element, element);
             return List.of();
         }
-        return List.of(new LeasedDelivery<>(this, e, receivedNanos + leaseNanos));
+        return List.of(new LeasedDelivery<>(this, delivered(e), receivedNanos + leaseNanos));
     }
 
     /**
@@ -153,6 +159,10 @@ final class AtLeastOnce<T> extends ListMode<T> {
 
     /** Removes a delivery's element from flight; false if it was no longer there. */
     boolean ack(Envelope e) {
-        return (Long) run("ack", ack, ackKeys, List.of(e.element(), QueueEngine.bytes(e.id.value()))) == 1L;
+        boolean done = (Long) run("ack", ack, ackKeys, List.of(e.element(), QueueEngine.bytes(e.id.value()))) == 1L;
+        if (done) {
+            observer.acked();
+        }
+        return done;
     }
 }

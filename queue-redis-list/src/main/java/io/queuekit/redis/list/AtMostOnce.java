@@ -103,7 +103,7 @@ final class AtMostOnce<T> extends ListMode<T> {
         for (byte[] element : elements) {
             Envelope e = Envelope.parse(element);
             if (e != null) {
-                out.add(new OnceDelivery<>(this, e));
+                out.add(new OnceDelivery<>(this, delivered(e)));
             } else {
                 buryForeign(NONE, element);
             }

@@ -8,6 +8,7 @@ import io.queuekit.redis.LuaScript;
 import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisCalls;
 import io.queuekit.redis.RedisKeys;
+import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ abstract class ListMode<T> {
 
     final UnifiedJedis jedis;
     final QueueEngine<T> engine;
+    final QueueMetrics.Observer observer;
     final byte[] ready;
     final byte[] claiming;
     final long capMillis;
@@ -48,6 +50,7 @@ abstract class ListMode<T> {
     ListMode(UnifiedJedis jedis, QueueEngine<T> engine, Codec<T> codec) {
         this.jedis = jedis;
         this.engine = engine;
+        this.observer = engine.observer();
         this.codec = codec;
         RedisKeys keys = engine.settings().keys();
         this.ready = keys.keyBytes("ready");
@@ -89,6 +92,7 @@ abstract class ListMode<T> {
             out.add(MessageId.of(id));
         }
         RedisCalls.call(engine.label() + ": send", () -> jedis.lpush(ready, elements));
+        observer.sent(elements.length);
         return out;
     }
 
@@ -119,6 +123,9 @@ abstract class ListMode<T> {
         long millis = delay.toMillis();
         boolean done = (Long) run("retry", retry, retryKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
                 e.next(), QueueEngine.num(millis))) == 1L;
+        if (done) {
+            observer.retried();
+        }
         if (done && millis > 0 && millis < capMillis) {
             upkeepBy(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis));
         }
@@ -127,7 +134,17 @@ abstract class ListMode<T> {
 
     /** Dead-letters {@code e}; as {@link #retry} for {@code inFlight}. */
     final boolean deadLetter(byte[] inFlight, Envelope e, String reason) {
-        return bury(inFlight, e.id.value(), e.attempt, e.body(), reason == null ? "" : reason);
+        boolean done = bury(inFlight, e.id.value(), e.attempt, e.body(), reason == null ? "" : reason);
+        if (done) {
+            observer.deadLettered();
+        }
+        return done;
+    }
+
+    /** Reports a delivery handed out, with its latency from the sender's clock. */
+    final Envelope delivered(Envelope e) {
+        observer.delivered(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - e.enqueuedMillis)));
+        return e;
     }
 
     /**

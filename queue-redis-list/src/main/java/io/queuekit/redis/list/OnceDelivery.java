@@ -49,7 +49,11 @@ final class OnceDelivery<T> implements Delivery<T> {
     @Override
     public boolean ack() {
         mode.checkOpen();
-        return settled.compareAndSet(false, true);
+        boolean first = settled.compareAndSet(false, true);
+        if (first) {
+            mode.observer.acked();
+        }
+        return first;
     }
 
     @Override

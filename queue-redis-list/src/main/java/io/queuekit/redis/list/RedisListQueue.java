@@ -202,7 +202,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         Objects.requireNonNull(options, "options");
         engine.checkOpen();
         consumers.removeIf(s -> !s.isActive());
-        Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts());
+        Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts(), engine.observer());
         consumers.add(w);
         return w;
     }

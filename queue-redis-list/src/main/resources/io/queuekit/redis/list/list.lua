@@ -72,10 +72,11 @@ end
 
 -- Leases for the (at most 5000 oldest) envelopes in flight, and what happens when they expire.
 -- An element of 'claiming' that is not an envelope was pushed by someone else: it is buried
--- under a fresh id so that an operator sees it. Returns how many leases expired.
+-- under a fresh id so that an operator sees it. Returns how many expired leases went back to
+-- 'ready' and how many were buried.
 local function sweep(now, lease_ms, max_attempts, retention)
   if redis.call('LLEN', K_CLAIMING) == 0 then
-    return 0
+    return 0, 0
   end
   local by_id, leases = {}, {}
   for _, e in ipairs(redis.call('LRANGE', K_CLAIMING, -5000, -1)) do
@@ -96,6 +97,7 @@ local function sweep(now, lease_ms, max_attempts, retention)
     redis.call('ZADD', K_INFLIGHT, 'NX', unpack(leases, i, math.min(i + 999, #leases)))
   end
   local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, 1000)
+  local returned, buried = 0, 0
   for _, id in ipairs(expired) do
     redis.call('ZREM', K_INFLIGHT, id)
     local e = by_id[id]
@@ -105,10 +107,12 @@ local function sweep(now, lease_ms, max_attempts, retention)
         redis.call('HSET', K_BODY, id, enq .. ':' .. payload)
         redis.call('HSET', K_ATT, id, att)
         bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
+        buried = buried + 1
       else
         redis.call('LPUSH', K_READY, id .. ' ' .. int(att + 1) .. ' ' .. enq .. ' ' .. payload)
+        returned = returned + 1
       end
     end
   end
-  return #expired
+  return returned, buried
 end

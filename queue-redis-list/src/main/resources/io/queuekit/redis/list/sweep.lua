@@ -3,8 +3,8 @@
 -- for the envelopes in flight, return (or bury) those whose lease expired. Consumers block in
 -- BLMOVE meanwhile, so nothing depends on a mover that must stay alive.
 -- ARGV[1] lease ms, ARGV[2] max attempts, ARGV[3] dead-letter retention.
--- Returns {now, next event ms or -1, leases expired}.
+-- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered}.
 local now = now_ms()
 promote(now)
-local expired = sweep(now, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
-return {now, next_event(now), expired}
+local returned, buried = sweep(now, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+return {now, next_event(now), returned, buried}
