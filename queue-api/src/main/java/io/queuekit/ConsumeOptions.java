@@ -1,5 +1,6 @@
 package io.queuekit;
 
+import io.queuekit.spi.Checks;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -98,10 +99,10 @@ public final class ConsumeOptions {
             return this;
         }
 
-        /** Retry backoff: first delay and cap; zero retries at once. */
+        /** Retry backoff: first delay and cap, each 0 to 1 day; zero retries at once. */
         public Builder backoff(Duration initial, Duration max) {
-            requireNotNegative(initial, "initial backoff");
-            requireNotNegative(max, "max backoff");
+            Checks.between(initial, Duration.ZERO, Duration.ofDays(1), "initial backoff");
+            Checks.between(max, Duration.ZERO, Duration.ofDays(1), "max backoff");
             if (max.compareTo(initial) < 0) {
                 throw new IllegalArgumentException(
                         "max backoff must not be below initial backoff: " + max + " < " + initial);
@@ -122,11 +123,7 @@ public final class ConsumeOptions {
 
         /** Longest single blocking fetch, 1 ms to 60 s. */
         public Builder pollTimeout(Duration pollTimeout) {
-            Objects.requireNonNull(pollTimeout, "poll timeout");
-            if (pollTimeout.toMillis() < 1 || pollTimeout.compareTo(Duration.ofSeconds(60)) > 0) {
-                throw new IllegalArgumentException("poll timeout must be 1 ms to 60 s: " + pollTimeout);
-            }
-            this.pollTimeout = pollTimeout;
+            this.pollTimeout = Checks.between(pollTimeout, Duration.ofMillis(1), Duration.ofSeconds(60), "poll timeout");
             return this;
         }
 
@@ -134,11 +131,5 @@ public final class ConsumeOptions {
             return new ConsumeOptions(this);
         }
 
-        private static void requireNotNegative(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative()) {
-                throw new IllegalArgumentException(what + " must not be negative: " + d);
-            }
-        }
     }
 }

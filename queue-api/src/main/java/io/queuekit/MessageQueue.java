@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * Names follow {@link java.util.concurrent.BlockingQueue}: {@link #poll()} returns null at once
  * when nothing is ready, {@link #poll(long, TimeUnit)} waits up to a timeout, {@link #take()}
  * waits as long as it takes. Waiting never spins: callers block in the transport (in Redis,
- * in a blocking command whose timeout is capped so a dead connection is noticed and replaced).
+ * in a blocking command whose timeout is capped so a dead connection is noticed and replaced,
+ * provided the client's own socket timeout for blocking commands is set; see the transport).
  * Each receive returns a {@link Delivery} to be settled with {@code ack}, {@code retry} or
  * {@code deadLetter}; on at-least-once transports an unsettled delivery comes back after the
  * queue's visibility timeout. {@link #consume(MessageHandler, ConsumeOptions)} runs named worker

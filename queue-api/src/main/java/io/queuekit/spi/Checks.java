@@ -61,6 +61,44 @@ public final class Checks {
         return d;
     }
 
+    /**
+     * Refuses a null duration or one outside {@code [min, max]}; {@code what} names it in the
+     * message. Compares durations, so even {@code Duration.ofSeconds(Long.MAX_VALUE)} gets this
+     * message rather than an overflow.
+     */
+    public static Duration between(Duration d, Duration min, Duration max, String what) {
+        Objects.requireNonNull(d, what);
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new IllegalArgumentException(what + " must be " + human(min) + " to " + human(max) + ": " + d);
+        }
+        return d;
+    }
+
+    /**
+     * Refuses a retry delay that is null, negative, or beyond {@link io.queuekit.DelayQueue#MAX_DELAY},
+     * before anything is settled, so a refused retry leaves the delivery in flight.
+     */
+    public static Duration retryDelay(Duration delay) {
+        notNegative(delay, "retry delay");
+        return between(delay, Duration.ZERO, io.queuekit.DelayQueue.MAX_DELAY, "retry delay");
+    }
+
+    private static String human(Duration d) {
+        if (d.isZero()) {
+            return "0";
+        }
+        if (d.toDays() > 0 && d.equals(Duration.ofDays(d.toDays()))) {
+            return d.toDays() + " d";
+        }
+        if (d.toHours() > 0 && d.equals(Duration.ofHours(d.toHours()))) {
+            return d.toHours() + " h";
+        }
+        if (d.toSeconds() > 0 && d.equals(Duration.ofSeconds(d.toSeconds()))) {
+            return d.toSeconds() + " s";
+        }
+        return d.toMillis() + " ms";
+    }
+
     /** Refuses a value outside {@code [min, max]}; {@code what} names it in the message. */
     public static int inRange(int value, int min, int max, String what) {
         if (value < min || value > max) {

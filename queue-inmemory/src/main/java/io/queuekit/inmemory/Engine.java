@@ -386,7 +386,7 @@ final class Engine<T> {
     }
 
     boolean retry(InMemoryDelivery<T> d, Duration delay) {
-        Checks.notNegative(delay, "delay");
+        Checks.retryDelay(delay);
         lock.lock();
         try {
             ensureOpen();

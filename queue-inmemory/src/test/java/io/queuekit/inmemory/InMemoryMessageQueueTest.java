@@ -236,12 +236,15 @@ class InMemoryMessageQueueTest {
     class Builders {
 
         @Test
-        void visibilityTimeout_mustBePositive() {
+        void visibilityTimeout_mustBeBetween10msAnd12h_likeRedis() {
             assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("visibility timeout must be positive: PT0S");
+                    .hasMessage("visibility timeout must be 10 ms to 12 h: PT0S");
             assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ofSeconds(-1)))
-                    .hasMessage("visibility timeout must be positive: PT-1S");
+                    .hasMessage("visibility timeout must be 10 ms to 12 h: PT-1S");
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ofSeconds(Long.MAX_VALUE)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("visibility timeout must be 10 ms to 12 h: ");
             assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(null))
                     .isInstanceOf(NullPointerException.class);
         }

@@ -224,7 +224,7 @@ public final class QueueEngine<T> {
             if (left <= 0) {
                 return List.of();
             }
-            long untilDeadline = Math.min(cap, TimeUnit.NANOSECONDS.toMillis(left + 999_999));
+            long untilDeadline = Math.min(cap, TimeUnit.NANOSECONDS.toMillis(left) + 1);
             long wait = c.nextEventMillis() < 0 ? untilDeadline
                     : Math.min(untilDeadline, c.nextEventMillis() - c.nowMillis());
             adopt = wait > 0 ? RedisCalls.call(label + ": wait", () -> waiter.await(wait)) : null;

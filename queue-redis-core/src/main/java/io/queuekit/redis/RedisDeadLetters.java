@@ -36,7 +36,9 @@ final class RedisDeadLetters<T> implements DeadLetters<T> {
             try {
                 payload = engine.decode(QueueEngine.payloadOf(body));
             } catch (SerializationException e) {
-                reason = reason + " (body undecodable: " + e.getMessage() + ")";
+                if (!reason.startsWith("undecodable")) {
+                    reason = reason + " (body undecodable: " + e.getMessage() + ")";
+                }
             }
             out.add(new DeadLetter<>(MessageId.of(QueueEngine.str(r.get(i))), payload,
                     Integer.parseInt(QueueEngine.str(r.get(i + 2))), reason,

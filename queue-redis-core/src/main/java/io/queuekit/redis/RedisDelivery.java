@@ -51,7 +51,7 @@ final class RedisDelivery<T> implements Delivery<T> {
 
     @Override
     public boolean retry(Duration delay) {
-        return engine.retry(id, attempt, Checks.notNegative(delay, "retry delay"));
+        return engine.retry(id, attempt, Checks.retryDelay(delay));
     }
 
     @Override

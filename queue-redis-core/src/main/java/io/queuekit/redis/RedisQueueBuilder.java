@@ -49,11 +49,8 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
 
     /** How long a delivery is leased before it is handed out again (default 30 s; 10 ms to 12 h). */
     public B visibilityTimeout(Duration visibilityTimeout) {
-        Checks.positive(visibilityTimeout, "visibility timeout");
-        if (visibilityTimeout.toMillis() < 10 || visibilityTimeout.compareTo(Duration.ofHours(12)) > 0) {
-            throw new IllegalArgumentException("visibility timeout must be 10 ms to 12 h: " + visibilityTimeout);
-        }
-        this.visibilityTimeout = visibilityTimeout;
+        this.visibilityTimeout = Checks.between(visibilityTimeout, Duration.ofMillis(10), Duration.ofHours(12),
+                "visibility timeout");
         return self();
     }
 
@@ -78,14 +75,13 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     /**
      * Longest single blocking command (default 1 s; 10 ms to 10 s). A consumer waiting longer
      * issues a new one, so a dead connection, an interrupt or a close is noticed within this time.
-     * The client's socket timeout for blocking commands must be longer.
+     * The client's socket timeout for blocking commands
+     * ({@code DefaultJedisClientConfig.blockingSocketTimeoutMillis}) must be set a little longer:
+     * Jedis' default of 0 waits forever, and a connection that dies silently would then hold a
+     * blocked consumer for good.
      */
     public B blockTimeout(Duration blockTimeout) {
-        Checks.positive(blockTimeout, "block timeout");
-        if (blockTimeout.toMillis() < 10 || blockTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("block timeout must be 10 ms to 10 s: " + blockTimeout);
-        }
-        this.blockTimeout = blockTimeout;
+        this.blockTimeout = Checks.between(blockTimeout, Duration.ofMillis(10), Duration.ofSeconds(10), "block timeout");
         return self();
     }
 

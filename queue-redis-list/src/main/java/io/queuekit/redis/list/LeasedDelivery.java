@@ -55,7 +55,7 @@ final class LeasedDelivery<T> implements Delivery<T> {
 
     @Override
     public boolean retry(Duration delay) {
-        Checks.notNegative(delay, "retry delay");
+        Checks.retryDelay(delay);
         return settle(() -> mode.retry(envelope.element(), envelope, delay));
     }
 

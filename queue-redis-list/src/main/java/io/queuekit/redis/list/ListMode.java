@@ -8,6 +8,7 @@ import io.queuekit.redis.LuaScript;
 import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisCalls;
 import io.queuekit.redis.RedisKeys;
+import io.queuekit.spi.Checks;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -120,7 +121,7 @@ abstract class ListMode<T> {
      * element in 'claiming' (at-least-once) or {@link #NONE}. False if it was no longer in flight.
      */
     final boolean retry(byte[] inFlight, Envelope e, Duration delay) {
-        long millis = delay.toMillis();
+        long millis = Checks.retryDelay(delay).toMillis();
         boolean done = (Long) run("retry", retry, retryKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
                 e.next(), QueueEngine.num(millis))) == 1L;
         if (done) {
@@ -207,6 +208,6 @@ abstract class ListMode<T> {
 
     /** Rounds a positive number of nanoseconds up to whole milliseconds; zero or less stays. */
     static long ceilMillis(long nanos) {
-        return nanos <= 0 ? nanos : (nanos + 999_999) / 1_000_000;
+        return nanos <= 0 ? nanos : nanos / 1_000_000 + (nanos % 1_000_000 == 0 ? 0 : 1);
     }
 }

@@ -58,7 +58,7 @@ final class OnceDelivery<T> implements Delivery<T> {
 
     @Override
     public boolean retry(Duration delay) {
-        Checks.notNegative(delay, "retry delay");
+        Checks.retryDelay(delay);
         mode.checkOpen();
         if (!settled.compareAndSet(false, true)) {
             return false;

@@ -98,7 +98,7 @@ class RedisListQueueInputTest {
                 .isInstanceOf(NullPointerException.class).hasMessage("codec");
         assertThatThrownBy(() -> b.guarantee(null)).isInstanceOf(NullPointerException.class).hasMessage("guarantee");
         assertThatThrownBy(() -> b.visibilityTimeout(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("visibility timeout must be positive: PT0S");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("visibility timeout must be 10 ms to 12 h: PT0S");
         assertThatThrownBy(() -> b.visibilityTimeout(Duration.ofHours(13)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10 ms to 12 h");
         assertThatThrownBy(() -> b.visibilityTimeout(null)).isInstanceOf(NullPointerException.class);

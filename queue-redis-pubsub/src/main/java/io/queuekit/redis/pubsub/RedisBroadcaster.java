@@ -561,20 +561,21 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
             return this;
         }
 
-        /** How long {@code subscribe} waits for Redis to confirm; 10 s by default. */
+        /** How long {@code subscribe} waits for Redis to confirm; 10 s by default, 1 ms to 1 h. */
         public Builder<T> subscribeTimeout(Duration subscribeTimeout) {
-            this.subscribeTimeout = Checks.positive(subscribeTimeout, "subscribeTimeout");
+            this.subscribeTimeout = Checks.between(subscribeTimeout, Duration.ofMillis(1), Duration.ofHours(1),
+                    "subscribeTimeout");
             return this;
         }
 
         /**
          * The wait before the first attempt to subscribe again after a lost connection, doubled
          * after each failed attempt up to {@code max} (each wait varied by up to 20% so that many
-         * subscribers do not reconnect in step); 100 ms and 5 s by default.
+         * subscribers do not reconnect in step); 100 ms and 5 s by default, each 1 ms to 1 h.
          */
         public Builder<T> reconnectBackoff(Duration initial, Duration max) {
-            Checks.positive(initial, "initial reconnect backoff");
-            Checks.positive(max, "max reconnect backoff");
+            Checks.between(initial, Duration.ofMillis(1), Duration.ofHours(1), "initial reconnect backoff");
+            Checks.between(max, Duration.ofMillis(1), Duration.ofHours(1), "max reconnect backoff");
             if (max.compareTo(initial) < 0) {
                 throw new IllegalArgumentException("max reconnect backoff must not be below the initial one: "
                         + max + " < " + initial);
@@ -596,16 +597,17 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
         /**
          * How long a subscribed connection may be quiet before it sends a keep-alive (a repeated
-         * SUBSCRIBE); 30 s by default.
+         * SUBSCRIBE); 30 s by default, 1 ms to 1 day.
          */
         public Builder<T> keepAliveInterval(Duration keepAliveInterval) {
-            this.keepAliveInterval = Checks.positive(keepAliveInterval, "keepAliveInterval");
+            this.keepAliveInterval = Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1),
+                    "keepAliveInterval");
             return this;
         }
 
-        /** How long {@code close()} waits for subscription threads to end; 5 s by default. */
+        /** How long {@code close()} waits for subscription threads to end; 5 s by default, 0 to 1 h. */
         public Builder<T> closeTimeout(Duration closeTimeout) {
-            this.closeTimeout = Checks.notNegative(closeTimeout, "closeTimeout");
+            this.closeTimeout = Checks.between(closeTimeout, Duration.ZERO, Duration.ofHours(1), "closeTimeout");
             return this;
         }
 

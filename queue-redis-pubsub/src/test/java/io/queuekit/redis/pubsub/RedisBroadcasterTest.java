@@ -352,7 +352,7 @@ class RedisBroadcasterTest {
             assertThatThrownBy(() -> b.maxPayloadBytes(0)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("maxPayloadBytes");
             assertThatThrownBy(() -> b.subscribeTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("subscribeTimeout must be positive: PT0S");
+                    .hasMessageContaining("subscribeTimeout must be 1 ms to 1 h: PT0S");
             assertThatThrownBy(() -> b.reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max reconnect backoff");
             assertThatThrownBy(() -> b.bufferCapacity(0)).isInstanceOf(IllegalArgumentException.class);
