@@ -1,0 +1,43 @@
+package io.queuekit.it;
+
+import io.queuekit.Codec;
+import io.queuekit.Delivery;
+import io.queuekit.MessageQueue;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * A consumer for {@link KilledConsumerJvmTest}, run in its own JVM: takes one batch, acknowledges
+ * the first few messages, reports on stdout what it holds, then hangs without settling the rest
+ * until it is killed (or gives up after a minute, so that it never outlives a broken test).
+ *
+ * <p>Arguments: host port transport queue batch acked visibilityMillis
+ */
+public final class HoardingConsumer {
+    private HoardingConsumer() {}
+
+    public static void main(String[] args) throws Exception {
+        String host = args[0];
+        int port = Integer.parseInt(args[1]);
+        Transport transport = Transport.valueOf(args[2]);
+        String queue = args[3];
+        int batch = Integer.parseInt(args[4]);
+        int acked = Integer.parseInt(args[5]);
+        Duration visibility = Duration.ofMillis(Long.parseLong(args[6]));
+        try (RedisClient client = TestRedis.client(host, port, TestRedis.config(), 4);
+                MessageQueue<String> q = transport.build(client, queue, Codec.utf8(), b -> b.visibilityTimeout(visibility))) {
+            List<Delivery<String>> taken = q.pollBatch(batch, 10, TimeUnit.SECONDS);
+            System.out.println("TOOK " + taken.stream().map(d -> d.id().value()).collect(Collectors.joining(",")));
+            for (Delivery<String> d : taken.subList(0, Math.min(acked, taken.size()))) {
+                d.ack();
+            }
+            System.out.println("ACKED " + taken.stream().limit(acked).map(d -> d.id().value())
+                    .collect(Collectors.joining(",")));
+            System.out.flush();
+            Thread.sleep(60_000);
+        }
+    }
+}

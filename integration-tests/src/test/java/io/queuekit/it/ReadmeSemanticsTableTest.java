@@ -1,0 +1,67 @@
+package io.queuekit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.Codec;
+import io.queuekit.MessageQueue;
+import io.queuekit.Semantics;
+import io.queuekit.inmemory.InMemoryBroadcaster;
+import io.queuekit.inmemory.InMemoryDelayQueue;
+import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.redis.list.RedisListQueue;
+import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.server.RedisServer;
+import io.queuekit.redis.zset.RedisDelayQueue;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.RedisClient;
+
+/** The README's comparison table is the transports' own Semantics values, so it cannot drift from them. */
+@Timeout(60)
+class ReadmeSemanticsTableTest {
+    private static final String START = "<!-- semantics-table:start -->";
+    private static final String END = "<!-- semantics-table:end -->";
+
+    @Test
+    void readmeTable_isWhatTheTransportsDeclare() throws IOException {
+        List<Semantics> rows = new ArrayList<>();
+        try (RedisClient client = RedisClient.create(RedisServer.shared().uri())) {
+            for (MessageQueue<String> q : List.of(
+                    RedisListQueue.builder(client, "readme", Codec.utf8()).build(),
+                    RedisListQueue.builder(client, "readme", Codec.utf8())
+                            .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build(),
+                    RedisDelayQueue.builder(client, "readme", Codec.utf8()).build())) {
+                rows.add(q.semantics());
+                q.close();
+            }
+            try (Broadcaster<String> b = RedisBroadcaster.builder(client, "readme", Codec.utf8()).build()) {
+                rows.add(b.semantics());
+            }
+        }
+        try (MessageQueue<String> q = InMemoryMessageQueue.create("readme");
+                MessageQueue<String> amo = InMemoryMessageQueue.<String>builder("readme")
+                        .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build();
+                MessageQueue<String> d = InMemoryDelayQueue.create("readme");
+                Broadcaster<String> b = InMemoryBroadcaster.create("readme")) {
+            rows.add(q.semantics());
+            rows.add(amo.semantics());
+            rows.add(d.semantics());
+            rows.add(b.semantics());
+        }
+
+        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        int start = readme.indexOf(START);
+        int end = readme.indexOf(END);
+        assertThat(start).as("README.md has the marker " + START).isNotNegative();
+        assertThat(end).as("README.md has the marker " + END).isGreaterThan(start);
+        String table = readme.substring(start + START.length(), end).strip();
+        assertThat(table).isEqualTo(Semantics.markdownTable(rows).strip());
+    }
+}
