@@ -1,0 +1,140 @@
+package io.queuekit.bench;
+
+import io.queuekit.redis.server.RedisServer;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * The side-by-side benchmark of issue 6: starts its own Redis server (no persistence), runs every
+ * scenario for queuekit's transports and for the peers against it, and writes
+ * {@code queue-benchmarks/target/results.txt}: a table, one {@code BENCH} line per result, and the
+ * targets of the issue as ratios within this run, each PASS or MISS.
+ *
+ * <p>Exit status: 0 when done, 1 if a queuekit transport that promises at-least-once lost or
+ * duplicated a message or failed, 2 for bad options.
+ */
+public final class Bench {
+    static final String FAILED = "FAILED";
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchConfig config;
+        try {
+            config = BenchConfig.parse(args, defaultOut());
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (config == null) {
+            System.out.println(BenchConfig.USAGE);
+            return;
+        }
+        List<Result> results = run(config, System.out);
+        boolean broken = results.stream().anyMatch(r -> r.atLeastOnce()
+                && (r.lost() > 0 || r.dupes() > 0 || r.note().startsWith(FAILED)));
+        System.exit(broken ? 1 : 0);
+    }
+
+    /** Runs the configured scenarios, writes the results file, and returns the results. */
+    static List<Result> run(BenchConfig config, PrintStream log) throws Exception {
+        List<Scenario> scenarios = Scenarios.all().stream().filter(s -> config.runs(s.name())).toList();
+        List<Result> results = new ArrayList<>();
+        long began = System.nanoTime();
+        String header;
+        try (RedisServer redis = RedisServer.builder().requireProcessControl().appendOnly(false).start();
+                RedisProbe probe = new RedisProbe(redis.uri())) {
+            double idle = idleCpu(probe);
+            header = String.format("queuekit benchmark %s, Redis %s (%s, no persistence, idle CPU %.0f us/s),"
+                    + " %d CPUs, Java %s, scale %s, load average %s at start",
+                    LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 19),
+                    probe.version(), redis.source(), idle, Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"), config.scale(), loadAverage());
+            log.println(header);
+            Context ctx = new Context(config, redis.uri(), probe, idle);
+            for (Scenario s : scenarios) {
+                log.println("== " + s.name() + ": " + s.summary());
+                for (String impl : s.impls()) {
+                    if (!config.runsImpl(impl)) {
+                        continue;
+                    }
+                    long t0 = System.nanoTime();
+                    Result r = runOne(s, impl, ctx);
+                    results.add(r);
+                    log.printf("   %-24s %s  (%.1f s)%n", impl, r.line().substring(r.line().indexOf("msgs=")),
+                            (System.nanoTime() - t0) / 1e9);
+                    Report.warnings(List.of(r)).forEach(log::println);
+                    log.flush();
+                }
+            }
+        }
+        List<Targets.Check> checks = Targets.evaluate(results);
+        String report = Report.render(header + String.format(" and %s at end, took %.0f s", loadAverage(),
+                (System.nanoTime() - began) / 1e9),
+                scenarios, results, checks);
+        Report.write(config.out(), report);
+        log.println();
+        log.print(report);
+        log.println("results written to " + config.out());
+        log.flush();
+        return results;
+    }
+
+    /** The machine's load average over the last minute, to judge how much else was running. */
+    private static String loadAverage() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load);
+    }
+
+    /** The idle server's CPU use per second, over one second. */
+    private static double idleCpu(RedisProbe probe) throws InterruptedException {
+        long before = probe.cpuMicros();
+        long t0 = System.nanoTime();
+        Thread.sleep(1_000);
+        return (probe.cpuMicros() - before) / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    private static Result runOne(Scenario s, String impl, Context ctx) {
+        try {
+            return s.run(impl, ctx);
+        } catch (Exception | LinkageError e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            System.err.println("bench " + s.name() + " " + impl + " failed:");
+            e.printStackTrace();
+            try {
+                ctx.probe().flushAll();
+            } catch (RuntimeException ignored) {
+                // the next run reports the server's state itself
+            }
+            return new Result(s.name(), impl, 0, 0, 0, 0, 0, 0, 0, OptionalLong.empty(), OptionalDouble.empty(),
+                    OptionalDouble.empty(), Impls.atLeastOnce(impl), FAILED + ": " + e, "");
+        }
+    }
+
+    /** target/results.txt next to this class's jar or classes directory, else under the working directory. */
+    static Path defaultOut() {
+        try {
+            Path here = Path.of(Bench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path target = here.getParent();
+            if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")) {
+                return target.resolve("results.txt");
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // fall through to the working directory
+        }
+        return Path.of("queue-benchmarks", "target", "results.txt");
+    }
+}

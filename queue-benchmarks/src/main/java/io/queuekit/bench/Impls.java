@@ -1,0 +1,95 @@
+package io.queuekit.bench;
+
+import io.queuekit.Codec;
+import io.queuekit.Semantics;
+import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.redis.list.RedisListQueue;
+import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.zset.RedisDelayQueue;
+import java.util.List;
+import java.util.Set;
+import redis.clients.jedis.RedisClient;
+
+/** The implementations under test, by name: ours and the peers of the issue. */
+final class Impls {
+    static final String LIST_ALO = "queuekit-list-alo";
+    static final String LIST_AMO = "queuekit-list-amo";
+    static final String JEDIS_LIST = "jedis-list";
+    static final String REDISSON_QUEUE = "redisson-blockingqueue";
+    static final String ZSET = "queuekit-zset";
+    static final String REDISSON_DELAYED = "redisson-delayedqueue";
+    static final String ZSET_POLLING = "zset-polling";
+    static final String ZSET_LUA = "zset-lua-claim";
+    static final String PUBSUB = "queuekit-pubsub";
+    static final String JEDIS_PUBSUB = "jedis-pubsub";
+    static final String INMEMORY_ALO = "queuekit-inmemory-alo";
+    static final String INMEMORY_AMO = "queuekit-inmemory-amo";
+
+    static final List<String> NAMES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE, ZSET, REDISSON_DELAYED,
+            ZSET_POLLING, ZSET_LUA, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO);
+
+    /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
+    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, ZSET, INMEMORY_ALO);
+
+    private Impls() {
+    }
+
+    static boolean atLeastOnce(String impl) {
+        return AT_LEAST_ONCE.contains(impl);
+    }
+
+    static QueueUnderTest queue(String impl, String uri, String name) {
+        return switch (impl) {
+            case JEDIS_LIST -> new JedisListPeer(uri, name);
+            case REDISSON_QUEUE -> new RedissonQueuePeer(uri, name);
+            case LIST_ALO, LIST_AMO -> {
+                RedisClient client = Clients.jedis(uri);
+                RedisListQueue.Builder<String> b = RedisListQueue.builder(client, name, Codec.utf8());
+                if (impl.equals(LIST_AMO)) {
+                    b.guarantee(Semantics.Guarantee.AT_MOST_ONCE);
+                }
+                yield new QueuekitQueue(b.build(), client);
+            }
+            case INMEMORY_ALO, INMEMORY_AMO -> new QueuekitQueue(InMemoryMessageQueue.<String>builder(name)
+                    .guarantee(impl.equals(INMEMORY_ALO) ? Semantics.Guarantee.AT_LEAST_ONCE
+                            : Semantics.Guarantee.AT_MOST_ONCE)
+                    .build(), null);
+            default -> throw new IllegalArgumentException("not a queue implementation: " + impl);
+        };
+    }
+
+    static DelayUnderTest delay(String impl, String uri, String name) {
+        return switch (impl) {
+            case REDISSON_DELAYED -> new RedissonDelayedPeer(uri, name);
+            case ZSET_POLLING -> new ZsetRecipePeer(uri, name, ZsetRecipePeer.Claim.POLLING);
+            case ZSET_LUA -> new ZsetRecipePeer(uri, name, ZsetRecipePeer.Claim.LUA);
+            case ZSET -> {
+                RedisClient client = Clients.jedis(uri);
+                yield new QueuekitDelay(RedisDelayQueue.builder(client, name, Codec.utf8()).build(), client);
+            }
+            default -> throw new IllegalArgumentException("not a delay implementation: " + impl);
+        };
+    }
+
+    static BroadcastUnderTest broadcast(String impl, String uri, String name) {
+        return switch (impl) {
+            case JEDIS_PUBSUB -> new JedisPubSubPeer(uri, name);
+            case PUBSUB -> {
+                RedisClient client = Clients.jedis(uri);
+                yield new QueuekitBroadcast(RedisBroadcaster.builder(client, name, Codec.utf8()).build(), client);
+            }
+            default -> throw new IllegalArgumentException("not a broadcast implementation: " + impl);
+        };
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            System.err.println("bench: closing " + c + " failed: " + e);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.queuekit.bench;
+
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * One measured run of one implementation in one scenario.
+ *
+ * @param msgs messages sent (published, scheduled, stored)
+ * @param msgsPerS messages delivered per second of the measured window (for pub/sub: published
+ *     messages per second, each reaching every subscriber); for memory scenarios the fill rate
+ * @param p50Ms median latency in ms: end-to-end for queues, lateness (received minus due) for
+ *     delays; 0 where nothing is delivered (memory scenarios)
+ * @param early delay scenarios only: deliveries received before they were due
+ * @param redisCpuUsPerMsg delay scenarios only: Redis server CPU (user + system) per message
+ * @param bytesPerMsg memory scenarios only: growth of Redis {@code used_memory} per waiting message
+ * @param atLeastOnce whether the implementation promises not to lose messages
+ * @param note why a run was cut short, or empty
+ * @param commands the Redis commands the measured run cost per message, or empty
+ */
+record Result(
+        String scenario,
+        String impl,
+        long msgs,
+        double msgsPerS,
+        double p50Ms,
+        double p99Ms,
+        double maxMs,
+        long dupes,
+        long lost,
+        OptionalLong early,
+        OptionalDouble redisCpuUsPerMsg,
+        OptionalDouble bytesPerMsg,
+        boolean atLeastOnce,
+        String note,
+        String commands) {
+
+    /** The result's line in results.txt. */
+    String line() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("BENCH scenario=").append(scenario)
+                .append(" impl=").append(impl)
+                .append(" msgs=").append(msgs)
+                .append(" msgs_per_s=").append(fmt("%.0f", msgsPerS))
+                .append(" p50_ms=").append(fmt("%.3f", p50Ms))
+                .append(" p99_ms=").append(fmt("%.3f", p99Ms))
+                .append(" max_ms=").append(fmt("%.3f", maxMs))
+                .append(" dupes=").append(dupes)
+                .append(" lost=").append(lost);
+        early.ifPresent(e -> sb.append(" early=").append(e));
+        redisCpuUsPerMsg.ifPresent(c -> sb.append(" redis_cpu_us_per_msg=").append(fmt("%.2f", c)));
+        bytesPerMsg.ifPresent(b -> sb.append(" bytes_per_msg=").append(fmt("%.1f", b)));
+        return sb.toString();
+    }
+
+    Result withCommands(String c) {
+        return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
+                bytesPerMsg, atLeastOnce, note, c);
+    }
+
+    static String fmt(String format, double value) {
+        return String.format(Locale.ROOT, format, value);
+    }
+}

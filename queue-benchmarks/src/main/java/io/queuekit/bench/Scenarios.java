@@ -1,0 +1,65 @@
+package io.queuekit.bench;
+
+import static io.queuekit.bench.Impls.INMEMORY_ALO;
+import static io.queuekit.bench.Impls.INMEMORY_AMO;
+import static io.queuekit.bench.Impls.JEDIS_LIST;
+import static io.queuekit.bench.Impls.JEDIS_PUBSUB;
+import static io.queuekit.bench.Impls.LIST_ALO;
+import static io.queuekit.bench.Impls.LIST_AMO;
+import static io.queuekit.bench.Impls.PUBSUB;
+import static io.queuekit.bench.Impls.REDISSON_DELAYED;
+import static io.queuekit.bench.Impls.REDISSON_QUEUE;
+import static io.queuekit.bench.Impls.ZSET;
+import static io.queuekit.bench.Impls.ZSET_LUA;
+import static io.queuekit.bench.Impls.ZSET_POLLING;
+
+import java.util.List;
+
+/** The scenarios of the benchmark, in the order they run. */
+final class Scenarios {
+    static final String WORK_QUEUE = "work-queue";
+    static final String WORK_QUEUE_BATCH = "work-queue-batch";
+    static final String DELAY_LOAD = "delay-load";
+    static final String DELAY_BACKLOG = "delay-backlog";
+    static final String DELAY_LIGHT = "delay-light";
+    static final String PUBSUB_FANOUT = "pubsub";
+    static final String IN_MEMORY = "inmemory";
+    static final String MEMORY = "memory";
+
+    static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT,
+            PUBSUB_FANOUT, IN_MEMORY, MEMORY);
+
+    private static final List<String> QUEUES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
+    private static final List<String> DELAYS = List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA);
+
+    private Scenarios() {
+    }
+
+    static List<Scenario> all() {
+        return List.of(
+                new WorkQueueScenario(WORK_QUEUE,
+                        "1 producer, 4 consumers, 200,000 messages of 100 B, one per call; end-to-end latency",
+                        QUEUES, 200_000, 4, 1),
+                new WorkQueueScenario(WORK_QUEUE_BATCH,
+                        "as work-queue, sent 100 per call and fetched up to 100 per round trip",
+                        QUEUES, 200_000, 4, 100),
+                new DelayScenario(DELAY_LOAD,
+                        "100,000 messages due at random over 0-3 s, sent as fast as 1 producer can, 10 consumers; lateness",
+                        DELAYS, DelayScenario.Mode.LOAD, 100_000, 1),
+                new DelayScenario(DELAY_BACKLOG,
+                        "100,000 messages all due before 10 consumers start; drain rate (queuekit fetches up to 100 per claim)",
+                        DELAYS, DelayScenario.Mode.BACKLOG, 100_000, 100),
+                new DelayScenario(DELAY_LIGHT,
+                        "200 messages, one every 20 ms, each due 50-2000 ms later, 10 consumers; lateness",
+                        DELAYS, DelayScenario.Mode.LIGHT, 200, 1),
+                new PubSubScenario(PUBSUB_FANOUT,
+                        "1 publisher, 3 subscribers, 200,000 messages; msgs_per_s counts published messages",
+                        List.of(PUBSUB, JEDIS_PUBSUB), 200_000, 3),
+                new WorkQueueScenario(IN_MEMORY,
+                        "in-memory queue in this JVM, 1 producer, 4 consumers, 1,000,000 messages",
+                        List.of(INMEMORY_ALO, INMEMORY_AMO), 1_000_000, 4, 1),
+                new MemoryScenario(MEMORY,
+                        "Redis used_memory growth per waiting message, 100,000 messages (zset: due in 1 h)",
+                        List.of(LIST_ALO, ZSET, REDISSON_DELAYED), 100_000));
+    }
+}

@@ -1,0 +1,144 @@
+package io.queuekit.bench;
+
+import static io.queuekit.bench.Impls.INMEMORY_ALO;
+import static io.queuekit.bench.Impls.INMEMORY_AMO;
+import static io.queuekit.bench.Impls.JEDIS_LIST;
+import static io.queuekit.bench.Impls.JEDIS_PUBSUB;
+import static io.queuekit.bench.Impls.LIST_ALO;
+import static io.queuekit.bench.Impls.LIST_AMO;
+import static io.queuekit.bench.Impls.PUBSUB;
+import static io.queuekit.bench.Impls.REDISSON_DELAYED;
+import static io.queuekit.bench.Impls.REDISSON_QUEUE;
+import static io.queuekit.bench.Impls.ZSET;
+import static io.queuekit.bench.Impls.ZSET_LUA;
+import static io.queuekit.bench.Impls.ZSET_POLLING;
+import static io.queuekit.bench.Scenarios.DELAY_BACKLOG;
+import static io.queuekit.bench.Scenarios.DELAY_LIGHT;
+import static io.queuekit.bench.Scenarios.DELAY_LOAD;
+import static io.queuekit.bench.Scenarios.IN_MEMORY;
+import static io.queuekit.bench.Scenarios.MEMORY;
+import static io.queuekit.bench.Scenarios.PUBSUB_FANOUT;
+import static io.queuekit.bench.Scenarios.WORK_QUEUE;
+import static io.queuekit.bench.Scenarios.WORK_QUEUE_BATCH;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/** The targets of issue 6, checked as ratios between results of the same run. */
+final class Targets {
+
+    /** One target: what was measured against what, and whether it held; null when not measured. */
+    record Check(String target, String measured, Boolean pass) {
+        String line() {
+            return "TARGET " + (pass == null ? "n/a " : pass ? "PASS" : "MISS") + "  " + target + ": " + measured;
+        }
+    }
+
+    private final List<Result> results;
+    private final List<Check> checks = new ArrayList<>();
+
+    private Targets(List<Result> results) {
+        this.results = results;
+    }
+
+    static List<Check> evaluate(List<Result> results) {
+        Targets t = new Targets(results);
+        t.ratio(WORK_QUEUE, LIST_ALO, WORK_QUEUE, REDISSON_QUEUE, 2.0, "list at-least-once vs Redisson RBlockingQueue");
+        t.ratio(WORK_QUEUE, LIST_ALO, WORK_QUEUE, JEDIS_LIST, 0.7, "list at-least-once vs plain Jedis");
+        t.ratio(WORK_QUEUE, LIST_AMO, WORK_QUEUE, JEDIS_LIST, 0.9, "list at-most-once vs plain Jedis");
+        t.ratio(WORK_QUEUE_BATCH, LIST_ALO, WORK_QUEUE, LIST_ALO, 5.0, "list at-least-once batch vs one-by-one");
+        t.ratio(WORK_QUEUE_BATCH, LIST_AMO, WORK_QUEUE, LIST_AMO, 5.0, "list at-most-once batch vs one-by-one");
+        t.below(DELAY_LOAD, ZSET, 10.0, "delay under load: lateness p99 < 10 ms, none early");
+        t.ratio(DELAY_BACKLOG, ZSET, DELAY_BACKLOG, ZSET_POLLING, 10.0, "delay backlog drain vs polling ZSET");
+        t.ratio(DELAY_BACKLOG, ZSET, DELAY_BACKLOG, ZSET_LUA, 3.0, "delay backlog drain vs Lua-claim ZSET");
+        for (String s : List.of(DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT)) {
+            t.cpu(s);
+        }
+        t.below(DELAY_LIGHT, ZSET, 5.0, "light load: lateness p99 < 5 ms, none early");
+        t.ratio(PUBSUB_FANOUT, PUBSUB, PUBSUB_FANOUT, JEDIS_PUBSUB, 0.8, "pub/sub vs plain Jedis");
+        t.atLeast(IN_MEMORY, INMEMORY_ALO, 1_000_000, "in-memory at-least-once >= 1,000,000 msgs/s");
+        t.atLeast(IN_MEMORY, INMEMORY_AMO, 1_000_000, "in-memory at-most-once >= 1,000,000 msgs/s");
+        t.memory(LIST_ALO);
+        t.memory(ZSET);
+        return t.checks;
+    }
+
+    private Optional<Result> find(String scenario, String impl) {
+        return results.stream().filter(r -> r.scenario().equals(scenario) && r.impl().equals(impl)).findFirst();
+    }
+
+    private void ratio(String s1, String i1, String s2, String i2, double want, String what) {
+        String target = what + " >= " + want + "x";
+        compare(s1, i1, s2, i2, target, Result::msgsPerS, (a, b) -> {
+            double r = b == 0 ? Double.POSITIVE_INFINITY : a / b;
+            return new Check(target, fmt(r) + "x (" + Result.fmt("%.0f", a) + " vs " + Result.fmt("%.0f", b)
+                    + " msgs/s)", r >= want);
+        });
+    }
+
+    private void cpu(String scenario) {
+        String target = scenario + ": Redis CPU per message <= 1/20 of RDelayedQueue's";
+        ToDoubleFunction<Result> cpu = r -> r.redisCpuUsPerMsg().orElse(Double.NaN);
+        compare(scenario, ZSET, scenario, REDISSON_DELAYED, target, cpu, (a, b) -> new Check(target,
+                (a == 0 ? "-" : "1/" + fmt(b / a)) + " (" + Result.fmt("%.2f", a) + " vs "
+                        + Result.fmt("%.2f", b) + " us/msg)", a * 20 <= b));
+    }
+
+    private void memory(String impl) {
+        String target = impl + " bytes per waiting message <= RDelayedQueue's";
+        ToDoubleFunction<Result> bytes = r -> r.bytesPerMsg().orElse(Double.NaN);
+        compare(MEMORY, impl, MEMORY, REDISSON_DELAYED, target, bytes, (a, b) -> new Check(target,
+                Result.fmt("%.1f", a) + " vs " + Result.fmt("%.1f", b) + " B", a <= b));
+    }
+
+    private void below(String scenario, String impl, double p99, String target) {
+        Optional<Result> r = find(scenario, impl);
+        checks.add(r.map(x -> new Check(target, "p99 " + Result.fmt("%.3f", x.p99Ms()) + " ms, early "
+                + x.early().orElse(0), usable(x) && x.p99Ms() < p99 && x.early().orElse(0) == 0))
+                .orElse(new Check(target, "not measured", null)));
+    }
+
+    private void atLeast(String scenario, String impl, double perS, String target) {
+        Optional<Result> r = find(scenario, impl);
+        checks.add(r.map(x -> new Check(target, Result.fmt("%.0f", x.msgsPerS()) + " msgs/s",
+                usable(x) && x.msgsPerS() >= perS)).orElse(new Check(target, "not measured", null)));
+    }
+
+    private interface Judge {
+        Check judge(double ours, double theirs);
+    }
+
+    private void compare(String s1, String i1, String s2, String i2, String target, ToDoubleFunction<Result> f,
+            Judge judge) {
+        Optional<Result> a = find(s1, i1);
+        Optional<Result> b = find(s2, i2);
+        if (a.isEmpty() || b.isEmpty()) {
+            checks.add(new Check(target, "not measured", null));
+            return;
+        }
+        if (b.get().note().startsWith(Bench.FAILED)) {
+            checks.add(new Check(target, i2 + " failed", null));
+            return;
+        }
+        if (a.get().note().startsWith(Bench.FAILED)) {
+            checks.add(new Check(target, i1 + " failed", false));
+            return;
+        }
+        Check c = judge.judge(f.applyAsDouble(a.get()), f.applyAsDouble(b.get()));
+        if (!usable(a.get())) {
+            c = new Check(c.target(), c.measured() + "; ours lost messages or was cut short", false);
+        }
+        checks.add(c);
+    }
+
+    /** A result of ours only counts if it delivered everything. */
+    private static boolean usable(Result r) {
+        return r.lost() == 0 && r.note().isEmpty();
+    }
+
+    private static String fmt(double x) {
+        return Double.isInfinite(x) ? "inf" : Result.fmt(x >= 10 ? "%.1f" : "%.2f", x);
+    }
+}

@@ -1,0 +1,78 @@
+package io.queuekit.bench;
+
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * One producer and several consumers on a work queue: every message sent once, received once.
+ * With a batch size above one the producer sends that many per call and consumers fetch up to as
+ * many per round trip.
+ */
+final class WorkQueueScenario extends Scenario {
+    private static final long IDLE_MILLIS = 10_000;
+
+    private final int baseCount;
+    private final int consumers;
+    private final int batch;
+
+    WorkQueueScenario(String name, String summary, List<String> impls, int baseCount, int consumers, int batch) {
+        super(name, summary, impls);
+        this.baseCount = baseCount;
+        this.consumers = consumers;
+        this.batch = batch;
+    }
+
+    @Override
+    Result run(String impl, Context ctx) throws Exception {
+        int n = ctx.config().count(baseCount, 20);
+        if (ctx.config().warmup()) {
+            once(impl, ctx, Math.min(n, Math.max(2_000, n / 10)));
+        }
+        return once(impl, ctx, n);
+    }
+
+    private Result once(String impl, Context ctx, int n) throws InterruptedException {
+        List<String> bodies = Body.all(n);
+        Tracker t = new Tracker(n, 1, false);
+        String note = "";
+        String commands;
+        long start;
+        try (QueueUnderTest q = Impls.queue(impl, ctx.uri(), ctx.freshName(name()))) {
+            Map<String, long[]> before = ctx.probe().commandStats();
+            q.startConsumers(consumers, batch, t::received);
+            start = System.nanoTime();
+            long deadline = ctx.deadlineNanos();
+            int sent = 0;
+            while (sent < n) {
+                if (batch == 1) {
+                    t.sent(sent);
+                    q.send(bodies.get(sent));
+                    sent++;
+                } else {
+                    int end = Math.min(n, sent + batch);
+                    for (int i = sent; i < end; i++) {
+                        t.sent(i);
+                    }
+                    q.sendAll(bodies.subList(sent, end));
+                    sent = end;
+                }
+                if ((batch > 1 || (sent & 1023) == 0) && System.nanoTime() - deadline > 0) {
+                    note = "time limit reached after sending " + sent + " of " + n;
+                    break;
+                }
+            }
+            boolean complete = t.await(deadline, IDLE_MILLIS);
+            if (note.isEmpty()) {
+                note = incomplete(t, complete, deadline);
+            }
+            q.stopConsumers();
+            commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), n, 6);
+        } finally {
+            ctx.probe().flushAll();
+        }
+        return result(impl, n, t, 1, start, OptionalLong.empty(), OptionalDouble.empty(), note)
+                .withCommands(commands);
+    }
+}

@@ -1,0 +1,64 @@
+package io.queuekit.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs every scenario at a tiny scale against a Redis server of its own, without warm-up, and
+ * checks the shape of results.txt and that our at-least-once transports neither lose nor duplicate.
+ * Speeds are not asserted.
+ */
+class BenchSmokeTest {
+    private static final String NUM = "-?\\d+\\.\\d{3}";
+    private static final Pattern LINE = Pattern.compile("BENCH scenario=(\\S+) impl=(\\S+) msgs=(\\d+)"
+            + " msgs_per_s=\\d+ p50_ms=" + NUM + " p99_ms=" + NUM + " max_ms=" + NUM
+            + " dupes=(\\d+) lost=(\\d+)( early=\\d+ redis_cpu_us_per_msg=\\d+\\.\\d{2})?( bytes_per_msg=-?\\d+\\.\\d)?");
+    private static final Set<String> DELAYS = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_BACKLOG,
+            Scenarios.DELAY_LIGHT);
+
+    @Test
+    @Timeout(120)
+    void everyScenario_atTinyScale_writesWellFormedLines_andLosesNothingAtLeastOnce(@TempDir Path dir)
+            throws Exception {
+        Path out = dir.resolve("results.txt");
+        BenchConfig config = new BenchConfig(0.005, 0.1, Set.of(), Set.of(), false, 60, out);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+        List<Result> results = Bench.run(config, new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        String text = Files.readString(out);
+        List<String> lines = text.lines().filter(l -> l.startsWith("BENCH ")).toList();
+        int expected = Scenarios.all().stream().mapToInt(s -> s.impls().size()).sum();
+        assertThat(lines).as(text).hasSize(expected).hasSameSizeAs(results);
+        for (String line : lines) {
+            Matcher m = LINE.matcher(line);
+            assertThat(m.matches()).as("well-formed: %s", line).isTrue();
+            String scenario = m.group(1);
+            assertThat(m.group(6) != null).as("early and cpu exactly on delay lines: %s", line)
+                    .isEqualTo(DELAYS.contains(scenario));
+            assertThat(m.group(7) != null).as("bytes exactly on memory lines: %s", line)
+                    .isEqualTo(scenario.equals(Scenarios.MEMORY));
+            assertThat(Long.parseLong(m.group(3))).as("msgs: %s", line).isPositive();
+        }
+        for (Result r : results) {
+            if (Impls.atLeastOnce(r.impl())) {
+                assertThat(r.note()).as("%s %s", r.scenario(), r.impl()).isEmpty();
+                assertThat(r.dupes()).as("dupes of %s %s", r.scenario(), r.impl()).isZero();
+                assertThat(r.lost()).as("lost by %s %s", r.scenario(), r.impl()).isZero();
+            }
+        }
+        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(17);
+    }
+}
