@@ -92,6 +92,25 @@ public interface MessageQueue<T> extends AutoCloseable {
     List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException;
 
     /**
+     * Acks several deliveries of this queue, in one round trip where the transport can (the Redis
+     * queues do): each is settled as by {@link Delivery#ack()}, and one that was already settled
+     * or whose lease expired is skipped. Managed consumers with a batch size above one ack each
+     * fetched batch this way.
+     *
+     * @return how many deliveries this call settled
+     * @throws NullPointerException if the collection or an element is null
+     */
+    default int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        int acked = 0;
+        for (Delivery<T> d : List.copyOf(deliveries)) {
+            if (d.ack()) {
+                acked++;
+            }
+        }
+        return acked;
+    }
+
+    /**
      * Starts worker threads that take messages and run {@code handler} on each: ack on normal
      * return, retry with backoff when it throws, dead-letter after the queue's maximum attempts.
      * Threads are named {@code queuekit-<queue>-consumer-<n>}. Several consumers may run on one

@@ -89,9 +89,18 @@ public final class Workers implements Subscription {
                 }
                 continue;
             }
-            for (Delivery<T> d : batch) {
-                handleOne(d, handler, options, maxAttempts);
+            if (batch.size() == 1) {
+                handleOne(batch.get(0), handler, options, maxAttempts, false);
+                continue;
             }
+            // a batch is acked together after its last message, in one round trip
+            List<Delivery<T>> done = new ArrayList<>(batch.size());
+            for (Delivery<T> d : batch) {
+                if (handleOne(d, handler, options, maxAttempts, true)) {
+                    done.add(d);
+                }
+            }
+            settleQuietly(q, () -> q.ackAll(done), done.size() + " messages");
         }
     }
 
@@ -99,40 +108,53 @@ public final class Workers implements Subscription {
         return d == null ? List.of() : List.of(d);
     }
 
-    private <T> void handleOne(Delivery<T> delivery, MessageHandler<T> handler,
-            ConsumeOptions options, int maxAttempts) {
+    /**
+     * Runs the handler on one delivery and settles it, except a plain ack when {@code deferAck}:
+     * then it returns true and the caller acks.
+     */
+    private <T> boolean handleOne(Delivery<T> delivery, MessageHandler<T> handler, ConsumeOptions options,
+            int maxAttempts, boolean deferAck) {
         Tracked<T> d = new Tracked<>(delivery);
         long start = System.nanoTime();
         try {
-            try {
-                handler.handle(d);
-                observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
-                if (!d.settled) {
-                    d.ack();
+            handler.handle(d);
+            observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
+            if (!d.settled) {
+                if (deferAck) {
+                    return true;
                 }
-            } catch (SerializationException e) {
-                observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
-                if (!d.settled) {
-                    d.deadLetter("undecodable: " + e.getMessage());
-                }
-            } catch (Exception | AssertionError e) {
-                observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                if (!d.settled) {
-                    if (d.attempt() >= maxAttempts) {
-                        d.deadLetter(reason(e, d.attempt()));
-                    } else {
-                        d.retry(options.backoff(d.attempt()));
-                    }
+                settleQuietly(queue, d::ack, d.id().value());
+            }
+        } catch (SerializationException e) {
+            observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
+            if (!d.settled) {
+                settleQuietly(queue, () -> d.deadLetter("undecodable: " + e.getMessage()), d.id().value());
+            }
+        } catch (Exception | AssertionError e) {
+            observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            if (!d.settled) {
+                if (d.attempt() >= maxAttempts) {
+                    settleQuietly(queue, () -> d.deadLetter(reason(e, d.attempt())), d.id().value());
+                } else {
+                    settleQuietly(queue, () -> d.retry(options.backoff(d.attempt())), d.id().value());
                 }
             }
+        }
+        return false;
+    }
+
+    /** Settles; a failure is logged, since the lease returns the message anyway. */
+    private static void settleQuietly(MessageQueue<?> queue, Runnable settle, String what) {
+        try {
+            settle.run();
         } catch (QueueClosedException e) {
             // the lease returns the message
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "queuekit " + queue.name() + ": could not settle " + d.id()
-                    + "; its lease will return it", e);
+            LOG.log(Level.WARNING, "queuekit " + queue.name() + ": could not settle " + what
+                    + "; the lease will return it", e);
         }
     }
 

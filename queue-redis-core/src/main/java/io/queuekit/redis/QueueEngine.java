@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -240,6 +241,31 @@ public final class QueueEngine<T> {
             observer.acked();
         }
         return done;
+    }
+
+    /**
+     * Acks many deliveries in one round trip: this engine's own in one script, any others one by
+     * one. Returns how many were settled.
+     */
+    public int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        List<byte[]> args = new ArrayList<>(deliveries.size() * 2);
+        int others = 0;
+        for (Delivery<T> d : List.copyOf(deliveries)) {
+            if (d instanceof RedisDelivery<T> rd && rd.engine() == this) {
+                args.add(bytes(d.id().value()));
+                args.add(num(d.attempt()));
+            } else if (d.ack()) {
+                others++;
+            }
+        }
+        if (args.isEmpty()) {
+            return others;
+        }
+        long acked = (Long) eval("ack", ack, args);
+        for (long i = 0; i < acked; i++) {
+            observer.acked();
+        }
+        return (int) acked + others;
     }
 
     boolean retry(MessageId id, int attempt, Duration delay) {

@@ -21,6 +21,10 @@ final class RedisDelivery<T> implements Delivery<T> {
         this.body = body;
     }
 
+    QueueEngine<T> engine() {
+        return engine;
+    }
+
     @Override
     public MessageId id() {
         return id;

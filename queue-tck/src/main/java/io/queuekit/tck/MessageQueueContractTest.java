@@ -27,6 +27,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -484,6 +485,23 @@ public abstract class MessageQueueContractTest {
         }
 
         @Test
+        void ackAll_settlesEachDeliveryOnce_andSkipsSettledOnes() throws Exception {
+            MessageQueue<String> q = newQueue();
+            q.sendAll(List.of("a", "b", "c"));
+            List<Delivery<String>> got = new ArrayList<>();
+            while (got.size() < 3) {
+                got.addAll(q.pollBatch(3 - got.size(), 10, TimeUnit.SECONDS));
+            }
+            assertThat(got.get(0).ack()).isTrue();
+
+            assertThat(q.ackAll(got)).as("the two not yet acked").isEqualTo(2);
+            assertThat(q.ackAll(got)).as("all already settled").isZero();
+            assertThat(q.stats().total()).isZero();
+            assertThat(got.get(1).ack()).isFalse();
+            assertThatThrownBy(() -> q.ackAll(null)).isInstanceOf(NullPointerException.class);
+        }
+
+        @Test
         void ack_afterTheLeaseExpired_returnsFalse_andKeepsTheRedeliveredMessage() throws Exception {
             MessageQueue<String> q = newQueue();
             q.send("x");
@@ -784,6 +802,32 @@ public abstract class MessageQueueContractTest {
             });
             assertThat(handled.get(0).payload()).isEqualTo("x");
             assertThat(handled.get(0).ack()).as("already acked by the worker").isFalse();
+        }
+
+        @Test
+        void consume_inBatches_acksEveryMessage_andRetriesOnlyTheFailedOne() throws Exception {
+            MessageQueue<String> q = newQueue();
+            List<String> payloads = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                payloads.add("m" + i);
+            }
+            q.sendAll(payloads);
+            Map<String, Integer> seen = new ConcurrentHashMap<>();
+            closeLater(q.consume(d -> {
+                seen.merge(d.payload(), 1, Integer::sum);
+                if (d.payload().equals("m7") && d.attempt() == 1) {
+                    throw new IllegalStateException("m7 fails once");
+                }
+            }, ConsumeOptions.builder().concurrency(2).batchSize(10).backoff(Duration.ZERO, Duration.ZERO)
+                    .pollTimeout(Duration.ofMillis(100)).build()));
+
+            await().untilAsserted(() -> {
+                assertThat(seen).hasSize(50);
+                assertThat(q.stats().total()).isZero();
+            });
+            assertThat(seen.get("m7")).isEqualTo(2);
+            seen.remove("m7");
+            assertThat(seen.values()).as("acked after the first handling").containsOnly(1);
         }
 
         @Test

@@ -1,10 +1,14 @@
--- Delete a message its current delivery finished. ARGV[1] id, ARGV[2] attempt.
--- Returns 1, or 0 if that delivery no longer owns the message.
-local id = ARGV[1]
-if not owns(id, ARGV[2]) then
-  return 0
+-- Delete messages their current deliveries finished.
+-- ARGV: pairs of id, attempt (one pair for Delivery.ack, several for MessageQueue.ackAll).
+-- Returns how many were deleted; a delivery that no longer owns its message is skipped.
+local acked = 0
+for i = 1, #ARGV, 2 do
+  local id = ARGV[i]
+  if owns(id, ARGV[i + 1]) then
+    redis.call('ZREM', K_INFLIGHT, id)
+    redis.call('HDEL', K_BODY, id)
+    redis.call('HDEL', K_ATT, id)
+    acked = acked + 1
+  end
 end
-redis.call('ZREM', K_INFLIGHT, id)
-redis.call('HDEL', K_BODY, id)
-redis.call('HDEL', K_ATT, id)
-return 1
+return acked

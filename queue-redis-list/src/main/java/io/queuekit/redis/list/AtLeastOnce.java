@@ -7,6 +7,7 @@ import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisCalls;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ListDirection;
@@ -159,10 +160,50 @@ final class AtLeastOnce<T> extends ListMode<T> {
 
     /** Removes a delivery's element from flight; false if it was no longer there. */
     boolean ack(Envelope e) {
-        boolean done = (Long) run("ack", ack, ackKeys, List.of(e.element(), QueueEngine.bytes(e.id.value()))) == 1L;
-        if (done) {
+        return ack(List.of(e)) == 1;
+    }
+
+    /** Removes deliveries' elements from flight in one script; returns how many were still there. */
+    int ack(List<Envelope> envelopes) {
+        List<byte[]> args = new ArrayList<>(envelopes.size() * 2);
+        for (Envelope e : envelopes) {
+            args.add(e.element());
+            args.add(QueueEngine.bytes(e.id.value()));
+        }
+        long acked = (Long) run("ack", ack, ackKeys, args);
+        for (long i = 0; i < acked; i++) {
             observer.acked();
         }
-        return done;
+        return (int) acked;
+    }
+
+    /**
+     * Acks this mode's deliveries in one script, others one by one. A delivery past its deadline
+     * or already settled is skipped, as {@link LeasedDelivery#ack()} would.
+     */
+    @Override
+    int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        List<LeasedDelivery<T>> mine = new ArrayList<>(deliveries.size());
+        int others = 0;
+        for (Delivery<T> d : List.copyOf(deliveries)) {
+            if (d instanceof LeasedDelivery<T> ld && ld.mode() == this) {
+                if (ld.claimSettlement()) {
+                    mine.add(ld);
+                }
+            } else if (d.ack()) {
+                others++;
+            }
+        }
+        if (mine.isEmpty()) {
+            return others;
+        }
+        List<Envelope> envelopes = new ArrayList<>(mine.size());
+        mine.forEach(ld -> envelopes.add(ld.envelope()));
+        try {
+            return ack(envelopes) + others;
+        } catch (RuntimeException e) {
+            mine.forEach(LeasedDelivery::releaseSettlement);
+            throw e;
+        }
     }
 }

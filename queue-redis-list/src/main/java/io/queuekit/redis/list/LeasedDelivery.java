@@ -65,16 +65,34 @@ final class LeasedDelivery<T> implements Delivery<T> {
     }
 
     private boolean settle(java.util.function.BooleanSupplier call) {
-        mode.checkOpen();
-        if (System.nanoTime() - deadlineNanos >= 0 || !settled.compareAndSet(false, true)) {
+        if (!claimSettlement()) {
             return false;
         }
         try {
             return call.getAsBoolean();
         } catch (RuntimeException e) {
-            settled.set(false);
+            releaseSettlement();
             throw e;
         }
+    }
+
+    /** True for the one caller that may settle this delivery now (before its deadline, not yet settled). */
+    boolean claimSettlement() {
+        mode.checkOpen();
+        return System.nanoTime() - deadlineNanos < 0 && settled.compareAndSet(false, true);
+    }
+
+    /** Undoes {@link #claimSettlement()} after the settling call failed. */
+    void releaseSettlement() {
+        settled.set(false);
+    }
+
+    AtLeastOnce<T> mode() {
+        return mode;
+    }
+
+    Envelope envelope() {
+        return envelope;
     }
 
     @Override

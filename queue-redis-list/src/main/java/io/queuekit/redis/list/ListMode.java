@@ -13,6 +13,7 @@ import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -102,6 +103,17 @@ abstract class ListMode<T> {
      * interrupts are not checked) for the first; empty if none came.
      */
     abstract List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException;
+
+    /** Acks several deliveries; by default one by one, which costs no round trip at most once. */
+    int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        int acked = 0;
+        for (Delivery<T> d : List.copyOf(deliveries)) {
+            if (d.ack()) {
+                acked++;
+            }
+        }
+        return acked;
+    }
 
     final QueueStats stats() {
         List<?> r = (List<?>) run("stats", stats, statsKeys, List.of());

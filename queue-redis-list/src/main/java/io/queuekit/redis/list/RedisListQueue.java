@@ -197,6 +197,13 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return deliveries.isEmpty() ? null : deliveries.get(0);
     }
 
+    /** {@inheritDoc} At least once: one script for all of this queue's deliveries. */
+    @Override
+    public int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        Objects.requireNonNull(deliveries, "deliveries");
+        return mode.ackAll(deliveries);
+    }
+
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
         Objects.requireNonNull(handler, "handler");

@@ -305,6 +305,13 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         return null;
     }
 
+    /** {@inheritDoc} One script for all of this queue's deliveries. */
+    @Override
+    public int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        Objects.requireNonNull(deliveries, "deliveries");
+        return engine.ackAll(deliveries);
+    }
+
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
         engine.checkOpen();
