@@ -228,7 +228,7 @@ public final class QueueEngine<T> {
             long untilDeadline = Math.min(cap, TimeUnit.NANOSECONDS.toMillis(left) + 1);
             long wait = c.nextEventMillis() < 0 ? untilDeadline
                     : Math.min(untilDeadline, c.nextEventMillis() - c.nowMillis());
-            adopt = wait > 0 ? RedisCalls.call(label + ": wait", () -> waiter.await(wait)) : null;
+            adopt = wait > 0 ? RedisCalls.call(label + ": wait", () -> waiter.await(wait, untilDeadline)) : null;
             checkOpen();
         }
     }

@@ -1,16 +1,19 @@
 package io.queuekit.redis;
 
 /**
- * How a transport blocks until something may be claimable: the list queue blocks on its ready
- * list, the zset queue on a wake-up signal. Implementations block in Redis, never spin.
+ * How a transport blocks until something may be claimable: the zset queue on a wake-up signal.
+ * Implementations block in Redis, never spin.
  */
 @FunctionalInterface
 public interface Waiter {
     /**
-     * Blocks up to {@code millis} (at least 1) in Redis.
+     * Blocks in Redis until woken, for about {@code millis} (at least 1): the time until the next
+     * delayed message or lease falls due, or until the caller's deadline. A transport may block
+     * longer, up to {@code patienceMillis} (the caller's deadline capped by the block timeout),
+     * when it knows another consumer of the same queue watches that due time and will wake it.
      *
-     * @return the id of a message this call already took out of the ready messages (the list
-     *     queue's BLMOVE), to be claimed next; or null
+     * @return the id of a message this call already took out of the ready messages, to be claimed
+     *     next; or null
      */
-    String await(long millis);
+    String await(long millis, long patienceMillis);
 }

@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -116,6 +117,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private final LuaScript cancel;
     private final String signalKey;
     private final long blockMillis;
+    private final AtomicBoolean timekeeper = new AtomicBoolean();
     private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
 
     private RedisDelayQueue(Builder<T> b) {
@@ -290,7 +292,24 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * tick before it, and sleeps the last tick here, since the server would end the block only at
      * its next tick, up to 100 ms late.
      */
-    private String await(long millis) {
+    private String await(long millis, long patienceMillis) {
+        if (millis < patienceMillis) {
+            // waiting for a due time: one consumer of this queue watches the clock and the others
+            // wait for its wake-up, so that a due message costs one claim rather than one per consumer
+            if (!timekeeper.compareAndSet(false, true)) {
+                jedis.blpop(patienceMillis / 1000.0, signalKey);
+                return null;
+            }
+            try {
+                return awaitDue(millis);
+            } finally {
+                timekeeper.set(false);
+            }
+        }
+        return awaitDue(millis);
+    }
+
+    private String awaitDue(long millis) {
         if (millis >= blockMillis) {
             jedis.blpop(millis / 1000.0, signalKey);
         } else if (millis > TICK_MILLIS) {

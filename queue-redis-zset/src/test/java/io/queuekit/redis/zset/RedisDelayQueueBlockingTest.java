@@ -240,4 +240,25 @@ class RedisDelayQueueBlockingTest {
         assertThat(after - before).isLessThanOrEqualTo(10 * perConsumerBound);
         assertThat(q.stats().delayed()).isEqualTo(1);
     }
+
+    @Test
+    void messagesFallingDueOneByOne_costAFewClaimsEach_notOnePerWaitingConsumer() throws Exception {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        Set<String> got = ConcurrentHashMap.newKeySet();
+        q.consume(d -> got.add(d.payload()),
+                ConsumeOptions.builder().concurrency(10).pollTimeout(Duration.ofSeconds(30)).build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 10);
+
+        int messages = 20;
+        long before = scriptCalls();
+        for (int i = 0; i < messages; i++) {
+            q.schedule("m" + i, Duration.ofMillis(100 + 40L * i));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == messages);
+        // each message costs a schedule and an ack; what is left are the claims: a few per due
+        // time if one consumer watches the clock, ten if every waiting consumer wakes at each
+        long claims = scriptCalls() - before - 2L * messages;
+        System.out.printf("%d messages due one by one, 10 consumers: %d claims%n", messages, claims);
+        assertThat(claims).isLessThanOrEqualTo(4L * messages);
+    }
 }
