@@ -6,7 +6,12 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.MessageHandler;
+import io.queuekit.MessageQueue;
+import io.queuekit.Subscription;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.Workers;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,6 +19,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.UnifiedJedis;
@@ -45,6 +53,7 @@ public final class QueueEngine<T> {
     private final Class<?> anchor;
     private final String storage;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
     private final LuaScript enqueue, claim, ack, retry, deadLetter, stats, deadList, deadMove;
     private final byte[] lease, maxAttempts, retention;
     private final QueueMetrics.Observer observer;
@@ -212,12 +221,11 @@ public final class QueueEngine<T> {
         int n = Math.min(Checks.batchSize(max), settings.claimBatch());
         long deadline = System.nanoTime() + timeoutNanos;
         long cap = settings.blockTimeout().toMillis();
-        String adopt = null;
         while (true) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            Claimed<T> c = claim(n, adopt);
+            Claimed<T> c = claim(n, null);
             if (!c.deliveries().isEmpty()) {
                 return c.deliveries();
             }
@@ -225,11 +233,19 @@ public final class QueueEngine<T> {
             if (left <= 0) {
                 return List.of();
             }
-            long untilDeadline = Math.min(cap, TimeUnit.NANOSECONDS.toMillis(left) + 1);
-            long wait = c.nextEventMillis() < 0 ? untilDeadline
-                    : Math.min(untilDeadline, c.nextEventMillis() - c.nowMillis());
-            adopt = wait > 0 ? RedisCalls.call(label + ": wait", () -> waiter.await(wait, untilDeadline)) : null;
+            long leftMillis = TimeUnit.NANOSECONDS.toMillis(left) + 1;
+            long untilDeadline = Math.min(cap, leftMillis);
+            long untilEvent = c.nextEventMillis() < 0 ? Long.MAX_VALUE : c.nextEventMillis() - c.nowMillis();
+            long wait = Math.min(untilDeadline, untilEvent);
+            if (wait <= 0) {
+                continue;
+            }
+            boolean woken = RedisCalls.call(label + ": wait", () -> waiter.await(wait, untilDeadline));
             checkOpen();
+            if (!woken && leftMillis <= cap && untilEvent > leftMillis) {
+                // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
+                return List.of();
+            }
         }
     }
 
@@ -321,9 +337,32 @@ public final class QueueEngine<T> {
         return closed.get();
     }
 
-    /** Marks the engine closed; true on the first call. */
+    /**
+     * Starts managed consumers on {@code queue} (the transport's entry object, whose receiving
+     * methods they call); they are stopped when this engine closes.
+     */
+    public Subscription consume(MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options) {
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(options, "options");
+        checkOpen();
+        consumers.removeIf(s -> !s.isActive());
+        Workers w = Workers.start(queue, handler, options, settings.maxAttempts(), observer);
+        consumers.add(w);
+        if (closed.get()) {
+            // close() may have run between the check and the add, and missed these workers
+            w.close();
+        }
+        return w;
+    }
+
+    /** Marks the engine closed and stops its consumers; true on the first call. */
     public boolean close() {
-        return closed.compareAndSet(false, true);
+        if (!closed.compareAndSet(false, true)) {
+            return false;
+        }
+        consumers.forEach(Subscription::close);
+        consumers.clear();
+        return true;
     }
 
     // ---- encoding helpers

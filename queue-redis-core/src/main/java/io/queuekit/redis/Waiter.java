@@ -12,8 +12,7 @@ public interface Waiter {
      * longer, up to {@code patienceMillis} (the caller's deadline capped by the block timeout),
      * when it knows another consumer of the same queue watches that due time and will wake it.
      *
-     * @return the id of a message this call already took out of the ready messages, to be claimed
-     *     next; or null
+     * @return true if a wake-up arrived (something may be claimable), false if the time ran out
      */
-    String await(long millis, long patienceMillis);
+    boolean await(long millis, long patienceMillis);
 }

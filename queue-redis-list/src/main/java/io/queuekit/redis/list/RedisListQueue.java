@@ -14,12 +14,9 @@ import io.queuekit.Subscription;
 import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.spi.Checks;
-import io.queuekit.spi.Workers;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -105,7 +102,6 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     private final QueueEngine<T> engine;
     private final ListMode<T> mode;
     private final Semantics semantics;
-    private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
 
     private RedisListQueue(Builder<T> b) {
         UnifiedJedis jedis = b.client();
@@ -206,13 +202,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
-        Objects.requireNonNull(handler, "handler");
-        Objects.requireNonNull(options, "options");
-        engine.checkOpen();
-        consumers.removeIf(s -> !s.isActive());
-        Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts(), engine.observer());
-        consumers.add(w);
-        return w;
+        return engine.consume(this, handler, options);
     }
 
     @Override
@@ -233,10 +223,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public void close() {
-        if (engine.close()) {
-            consumers.forEach(Subscription::close);
-            consumers.clear();
-        }
+        engine.close();
     }
 
     @Override

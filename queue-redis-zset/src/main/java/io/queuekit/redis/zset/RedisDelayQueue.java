@@ -15,14 +15,11 @@ import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.RedisQueueSettings;
 import io.queuekit.spi.Checks;
-import io.queuekit.spi.Workers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.UnifiedJedis;
@@ -118,7 +115,6 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private final String signalKey;
     private final long blockMillis;
     private final AtomicBoolean timekeeper = new AtomicBoolean();
-    private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
 
     private RedisDelayQueue(Builder<T> b) {
         this.jedis = b.client();
@@ -292,13 +288,12 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * tick before it, and sleeps the last tick here, since the server would end the block only at
      * its next tick, up to 100 ms late.
      */
-    private String await(long millis, long patienceMillis) {
+    private boolean await(long millis, long patienceMillis) {
         if (millis < patienceMillis) {
             // waiting for a due time: one consumer of this queue watches the clock and the others
             // wait for its wake-up, so that a due message costs one claim rather than one per consumer
             if (!timekeeper.compareAndSet(false, true)) {
-                jedis.blpop(patienceMillis / 1000.0, signalKey);
-                return null;
+                return jedis.blpop(patienceMillis / 1000.0, signalKey) != null;
             }
             try {
                 return awaitDue(millis);
@@ -309,19 +304,19 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         return awaitDue(millis);
     }
 
-    private String awaitDue(long millis) {
+    private boolean awaitDue(long millis) {
         if (millis >= blockMillis) {
-            jedis.blpop(millis / 1000.0, signalKey);
-        } else if (millis > TICK_MILLIS) {
-            jedis.blpop((millis - TICK_MILLIS) / 1000.0, signalKey);
-        } else {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            return jedis.blpop(millis / 1000.0, signalKey) != null;
         }
-        return null;
+        if (millis > TICK_MILLIS) {
+            return jedis.blpop((millis - TICK_MILLIS) / 1000.0, signalKey) != null;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
     }
 
     /** {@inheritDoc} One script for all of this queue's deliveries. */
@@ -333,10 +328,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
-        engine.checkOpen();
-        Workers w = Workers.start(this, handler, options, engine.settings().maxAttempts(), engine.observer());
-        consumers.add(w);
-        return w;
+        return engine.consume(this, handler, options);
     }
 
     // ---- inspection and lifecycle
@@ -360,9 +352,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public void close() {
-        if (engine.close()) {
-            consumers.forEach(Subscription::close);
-        }
+        engine.close();
     }
 
     @Override
