@@ -291,11 +291,11 @@ final class Demo {
         }
 
         static String table(List<Row> rows) {
-            StringBuilder sb = new StringBuilder(String.format("%-28s %-14s %9s %10s %17s %15s %26s%n", "transport", "promise",
+            StringBuilder sb = new StringBuilder(String.format("%-28s %-14s %9s %10s %17s %15s %30s%n", "transport", "promise",
                     "delivered", "duplicates", "lost after crash", "missed by late", "delay lateness p50/p99/max ms"));
             for (Row r : rows) {
                 String delay = r.delayed < 0 ? "-" : r.lateness + (r.early > 0 ? " (" + r.early + " EARLY)" : "");
-                sb.append(String.format("%-28s %-14s %9d %10d %17d %15d %26s%n", r.label,
+                sb.append(String.format("%-28s %-14s %9d %10d %17d %15d %30s%n", r.label,
                         r.semantics.guarantee().name().toLowerCase().replace('_', '-'), r.delivered, r.duplicates,
                         r.lostAfterCrash, r.missedLate, delay));
             }
