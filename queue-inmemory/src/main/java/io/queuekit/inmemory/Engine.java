@@ -214,7 +214,9 @@ final class Engine<T> {
             stored.put(id, m);
             enqueue(m, dueAt != null ? dueAt : now.plus(delay), now);
             observer.sent(1);
-            changed.signalAll();
+            // one message needs one waiter: the one woken takes it, or re-times its wait to it;
+            // waking every waiter made each send cost a round of futile wake-ups
+            changed.signal();
             return true;
         } finally {
             lock.unlock();
