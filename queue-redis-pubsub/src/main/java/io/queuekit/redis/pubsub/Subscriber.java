@@ -429,6 +429,9 @@ final class Subscriber<T> {
     // ---------------------------------------------------------------------------------------------
     // delivery thread
 
+    private static final int DRAIN = 256;
+    private final List<Envelope> batch = new ArrayList<>(DRAIN);
+
     private void deliveryLoop() {
         long pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), settings.keepAliveInterval().toNanos() / 2);
         while (!closing) {
@@ -443,14 +446,27 @@ final class Subscriber<T> {
             }
             if (e == null) {
                 keepAlive();
-            } else if (e.gap != null) {
-                reportGap(e.gap);
-            } else {
-                deliver(e);
+                continue;
+            }
+            handle(e);
+            // take what else has arrived in one go: a burst then costs one wake-up, not one per message
+            batch.clear();
+            buffer.drainTo(batch, DRAIN);
+            for (int i = 0; i < batch.size() && !closing; i++) {
+                handle(batch.get(i));
             }
         }
         // messages still buffered are dropped: the subscription is closed
+        batch.clear();
         buffer.clear();
+    }
+
+    private void handle(Envelope e) {
+        if (e.gap != null) {
+            reportGap(e.gap);
+        } else {
+            deliver(e);
+        }
     }
 
     private void deliver(Envelope e) {
