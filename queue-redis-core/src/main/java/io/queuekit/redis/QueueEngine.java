@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,7 +55,8 @@ public final class QueueEngine<T> {
     private final String storage;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
-    private final LuaScript enqueue, claim, ack, retry, deadLetter, stats, deadList, deadMove;
+    /** Core operation scripts, loaded on first use: a transport may never run some of them. */
+    private final Map<String, LuaScript> operations = new ConcurrentHashMap<>();
     private final byte[] lease, maxAttempts, retention;
     private final QueueMetrics.Observer observer;
 
@@ -76,14 +78,6 @@ public final class QueueEngine<T> {
             k.add(settings.keys().keyBytes(p));
         }
         this.keys = List.copyOf(k);
-        this.enqueue = script("enqueue.lua");
-        this.claim = script("claim.lua");
-        this.ack = script("ack.lua");
-        this.retry = script("retry.lua");
-        this.deadLetter = script("deadletter.lua");
-        this.stats = script("stats.lua");
-        this.deadList = script("dead_list.lua");
-        this.deadMove = script("dead_move.lua");
         this.lease = num(settings.visibilityTimeout().toMillis());
         this.maxAttempts = num(settings.maxAttempts());
         this.retention = num(settings.deadLetterRetention());
@@ -102,6 +96,10 @@ public final class QueueEngine<T> {
     public LuaScript script(String operation) {
         String op = operation.startsWith("/") ? operation : LUA + operation;
         return LuaScript.load(anchor, LUA + "common.lua", storage, op);
+    }
+
+    private LuaScript op(String file) {
+        return operations.computeIfAbsent(file, this::script);
     }
 
     /** Runs one of this queue's scripts with the queue's keys. */
@@ -156,7 +154,7 @@ public final class QueueEngine<T> {
         args.add(bytes(absolute ? "abs" : "rel"));
         args.add(num(millis));
         args.addAll(encoded);
-        List<?> ids = (List<?>) eval("send", enqueue, args);
+        List<?> ids = (List<?>) eval("send", op("enqueue.lua"), args);
         observer.sent(ids.size());
         List<MessageId> out = new ArrayList<>(ids.size());
         for (Object id : ids) {
@@ -169,7 +167,7 @@ public final class QueueEngine<T> {
     public boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
         checkOpen();
         byte[] encoded = encodeAll(List.of(payload)).get(0);
-        List<?> r = (List<?>) eval("schedule", enqueue, List.of(bytes("ids"), bytes(absolute ? "abs" : "rel"),
+        List<?> r = (List<?>) eval("schedule", op("enqueue.lua"), List.of(bytes("ids"), bytes(absolute ? "abs" : "rel"),
                 num(millis), bytes(id.value()), encoded));
         boolean stored = ((Long) r.get(0)) == 1L;
         if (stored) {
@@ -181,9 +179,8 @@ public final class QueueEngine<T> {
     // ---- receiving
 
     /** One claim: up to {@code max} deliveries, and when to look again. */
-    public Claimed<T> claim(int max, String adoptId) {
-        List<?> r = (List<?>) eval("claim", claim, List.of(num(max), lease, maxAttempts, retention,
-                bytes(adoptId == null ? "" : adoptId)));
+    public Claimed<T> claim(int max) {
+        List<?> r = (List<?>) eval("claim", op("claim.lua"), List.of(num(max), lease, maxAttempts, retention));
         long now = (Long) r.get(0);
         long next = (Long) r.get(1);
         long reaped = (Long) r.get(2);
@@ -225,7 +222,7 @@ public final class QueueEngine<T> {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            Claimed<T> c = claim(n, null);
+            Claimed<T> c = claim(n);
             if (!c.deliveries().isEmpty()) {
                 return c.deliveries();
             }
@@ -252,7 +249,7 @@ public final class QueueEngine<T> {
     // ---- settling (called by RedisDelivery)
 
     boolean ack(MessageId id, int attempt) {
-        boolean done = one(eval("ack", ack, List.of(bytes(id.value()), num(attempt))));
+        boolean done = one(eval("ack", op("ack.lua"), List.of(bytes(id.value()), num(attempt))));
         if (done) {
             observer.acked();
         }
@@ -277,7 +274,7 @@ public final class QueueEngine<T> {
         if (args.isEmpty()) {
             return others;
         }
-        long acked = (Long) eval("ack", ack, args);
+        long acked = (Long) eval("ack", op("ack.lua"), args);
         for (long i = 0; i < acked; i++) {
             observer.acked();
         }
@@ -285,7 +282,7 @@ public final class QueueEngine<T> {
     }
 
     boolean retry(MessageId id, int attempt, Duration delay) {
-        boolean done = one(eval("retry", retry, List.of(bytes(id.value()), num(attempt), num(delay.toMillis()))));
+        boolean done = one(eval("retry", op("retry.lua"), List.of(bytes(id.value()), num(attempt), num(delay.toMillis()))));
         if (done) {
             observer.retried();
         }
@@ -293,7 +290,7 @@ public final class QueueEngine<T> {
     }
 
     boolean deadLetter(MessageId id, int attempt, String reason) {
-        boolean done = one(eval("dead-letter", deadLetter, List.of(bytes(id.value()), num(attempt),
+        boolean done = one(eval("dead-letter", op("deadletter.lua"), List.of(bytes(id.value()), num(attempt),
                 bytes(reason == null ? "" : reason), retention)));
         if (done) {
             observer.deadLettered();
@@ -308,7 +305,7 @@ public final class QueueEngine<T> {
     // ---- inspection
 
     public QueueStats stats() {
-        List<?> r = (List<?>) eval("stats", stats, List.of());
+        List<?> r = (List<?>) eval("stats", op("stats.lua"), List.of());
         return new QueueStats((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
     }
 
@@ -317,11 +314,11 @@ public final class QueueEngine<T> {
     }
 
     List<?> deadList(int limit) {
-        return (List<?>) eval("list dead letters", deadList, List.of(num(limit)));
+        return (List<?>) eval("list dead letters", op("dead_list.lua"), List.of(num(limit)));
     }
 
     long deadMove(boolean requeue, MessageId one, int count) {
-        return (Long) eval(requeue ? "requeue" : "purge", deadMove, List.of(bytes(requeue ? "requeue" : "purge"),
+        return (Long) eval(requeue ? "requeue" : "purge", op("dead_move.lua"), List.of(bytes(requeue ? "requeue" : "purge"),
                 bytes(one != null ? "one" : "oldest"), one != null ? bytes(one.value()) : num(count)));
     }
 

@@ -12,7 +12,7 @@
 --   7 reason    HASH id -> why it was dead-lettered
 --   8 seq       STRING counter for generated ids
 --   9 signal    LIST used to wake blocked consumers (zset queue)
---  10 claiming  LIST of ids a blocked consumer moved out of ready (list queue)
+--  10 claiming  LIST of envelopes in flight (list queue)
 
 local K_READY, K_BODY, K_ATT, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local K_DELAYED, K_DEAD, K_REASON, K_SEQ = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
@@ -91,19 +91,11 @@ end
 
 -- Expired leases: back to ready, or to the dead letters once max attempts were used.
 -- Returns how many went back and how many were buried.
--- An id a consumer moved to 'claiming' but never adopted (it died in between) is given a
--- lease here, so it is returned when that lease expires.
-local function reap(now, lease_ms, max_attempts, retention, limit)
-  if redis.call('LLEN', K_CLAIMING) > 0 then
-    for _, id in ipairs(redis.call('LRANGE', K_CLAIMING, 0, limit - 1)) do
-      redis.call('ZADD', K_INFLIGHT, 'NX', now + lease_ms, id)
-    end
-  end
+local function reap(now, max_attempts, retention, limit)
   local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, limit)
   local returned, buried = 0, 0
   for _, id in ipairs(expired) do
     redis.call('ZREM', K_INFLIGHT, id)
-    redis.call('LREM', K_CLAIMING, 1, id)
     if redis.call('HEXISTS', K_BODY, id) == 1 then
       local att = tonumber(redis.call('HGET', K_ATT, id) or '0')
       if att >= max_attempts then

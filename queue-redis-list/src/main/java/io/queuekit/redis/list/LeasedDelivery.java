@@ -1,10 +1,7 @@
 package io.queuekit.redis.list;
 
-import io.queuekit.Delivery;
-import io.queuekit.MessageId;
 import io.queuekit.spi.Checks;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -12,40 +9,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and its own deadline, the take plus the visibility timeout, has not passed; settling after the
  * deadline returns {@code false} without a round trip and leaves the message to come back.
  */
-final class LeasedDelivery<T> implements Delivery<T> {
+final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     private final AtLeastOnce<T> mode;
-    private final Envelope envelope;
     private final long deadlineNanos;
     private final AtomicBoolean settled = new AtomicBoolean();
-    private T payload;
 
     LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long deadlineNanos) {
+        super(mode, envelope);
         this.mode = mode;
-        this.envelope = envelope;
         this.deadlineNanos = deadlineNanos;
-    }
-
-    @Override
-    public MessageId id() {
-        return envelope.id;
-    }
-
-    @Override
-    public synchronized T payload() {
-        if (payload == null) {
-            payload = mode.decode(envelope.payload());
-        }
-        return payload;
-    }
-
-    @Override
-    public int attempt() {
-        return envelope.attempt;
-    }
-
-    @Override
-    public Instant enqueuedAt() {
-        return Instant.ofEpochMilli(envelope.enqueuedMillis);
     }
 
     @Override

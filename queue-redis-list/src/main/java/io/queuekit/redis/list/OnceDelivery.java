@@ -1,10 +1,7 @@
 package io.queuekit.redis.list;
 
-import io.queuekit.Delivery;
-import io.queuekit.MessageId;
 import io.queuekit.spi.Checks;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -12,38 +9,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that it was settled; {@code retry} and {@code deadLetter} store it again. A settling call that
  * fails on the transport leaves the delivery unsettled, so the caller may try again.
  */
-final class OnceDelivery<T> implements Delivery<T> {
+final class OnceDelivery<T> extends EnvelopeDelivery<T> {
     private final AtMostOnce<T> mode;
-    private final Envelope envelope;
     private final AtomicBoolean settled = new AtomicBoolean();
-    private T payload;
 
     OnceDelivery(AtMostOnce<T> mode, Envelope envelope) {
+        super(mode, envelope);
         this.mode = mode;
-        this.envelope = envelope;
-    }
-
-    @Override
-    public MessageId id() {
-        return envelope.id;
-    }
-
-    @Override
-    public synchronized T payload() {
-        if (payload == null) {
-            payload = mode.decode(envelope.payload());
-        }
-        return payload;
-    }
-
-    @Override
-    public int attempt() {
-        return envelope.attempt;
-    }
-
-    @Override
-    public Instant enqueuedAt() {
-        return Instant.ofEpochMilli(envelope.enqueuedMillis);
     }
 
     @Override

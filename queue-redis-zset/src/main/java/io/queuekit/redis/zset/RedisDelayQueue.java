@@ -256,7 +256,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Delivery<T> poll() {
-        List<Delivery<T>> d = engine.claim(1, null).deliveries();
+        List<Delivery<T>> d = engine.claim(1).deliveries();
         return d.isEmpty() ? null : d.get(0);
     }
 

@@ -1,0 +1,40 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import java.time.Instant;
+
+/** What both modes' deliveries read from their envelope: id, attempt, enqueue time, payload. */
+abstract class EnvelopeDelivery<T> implements Delivery<T> {
+    final Envelope envelope;
+    private final ListMode<T> mode;
+    private T payload;
+
+    EnvelopeDelivery(ListMode<T> mode, Envelope envelope) {
+        this.mode = mode;
+        this.envelope = envelope;
+    }
+
+    @Override
+    public final MessageId id() {
+        return envelope.id;
+    }
+
+    @Override
+    public final synchronized T payload() {
+        if (payload == null) {
+            payload = mode.decode(envelope.payload());
+        }
+        return payload;
+    }
+
+    @Override
+    public final int attempt() {
+        return envelope.attempt;
+    }
+
+    @Override
+    public final Instant enqueuedAt() {
+        return Instant.ofEpochMilli(envelope.enqueuedMillis);
+    }
+}
