@@ -7,8 +7,10 @@ import java.util.Objects;
 /**
  * How {@link MessageQueue#consume(MessageHandler, ConsumeOptions)} runs a handler: how many worker
  * threads, how long to wait before retrying a failed message, and how many messages a worker
- * fetches in one round trip. Immutable and thread-safe; build with {@link #builder()}, or use
- * {@link #defaults()} (one worker, retries after 1 s doubling up to 5 min, batches of one).
+ * fetches in one round trip, how long a running handler's lease is kept alive, and how long a
+ * close waits for running handlers. Immutable and thread-safe; build with {@link #builder()}, or
+ * use {@link #defaults()} (one worker, retries after 1 s doubling up to 5 min, batches of one,
+ * leases renewed for up to 30 min, 30 s to finish on close).
  */
 public final class ConsumeOptions {
     private final int concurrency;
@@ -16,6 +18,8 @@ public final class ConsumeOptions {
     private final Duration maxBackoff;
     private final int batchSize;
     private final Duration pollTimeout;
+    private final Duration leaseRenewalLimit;
+    private final Duration shutdownTimeout;
 
     private ConsumeOptions(Builder b) {
         this.concurrency = b.concurrency;
@@ -23,6 +27,8 @@ public final class ConsumeOptions {
         this.maxBackoff = b.maxBackoff;
         this.batchSize = b.batchSize;
         this.pollTimeout = b.pollTimeout;
+        this.leaseRenewalLimit = b.leaseRenewalLimit;
+        this.shutdownTimeout = b.shutdownTimeout;
     }
 
     public static ConsumeOptions defaults() {
@@ -62,6 +68,28 @@ public final class ConsumeOptions {
     }
 
     /**
+     * How long the leases of the messages a worker holds are renewed: a handler running longer than
+     * the queue's visibility timeout keeps its message (it is not handed to another consumer) until
+     * this much time has passed since the message was fetched. Past it renewal stops, the lease
+     * lapses, and the message is handed out again while the handler may still run; a handler that
+     * hangs therefore cannot hold a message for good.
+     */
+    public Duration leaseRenewalLimit() {
+        return leaseRenewalLimit;
+    }
+
+    /**
+     * How long closing waits for running handlers. {@link Subscription#close()}, and
+     * {@link MessageQueue#close()} for every consumer of the queue, stop fetching, let the handlers
+     * that run finish and settle (ack, retry or dead-letter) within this time, and only then close.
+     * Handlers still running when it ends are interrupted and can no longer settle; their messages
+     * come back after their lease (at-least-once).
+     */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    /**
      * The delay before retrying a delivery whose handler threw on attempt {@code attempt}: the
      * initial backoff doubled for every attempt after the first, capped at the maximum.
      */
@@ -77,7 +105,8 @@ public final class ConsumeOptions {
     public String toString() {
         return "ConsumeOptions[concurrency=" + concurrency + ", initialBackoff=" + initialBackoff
                 + ", maxBackoff=" + maxBackoff + ", batchSize=" + batchSize
-                + ", pollTimeout=" + pollTimeout + "]";
+                + ", pollTimeout=" + pollTimeout + ", leaseRenewalLimit=" + leaseRenewalLimit
+                + ", shutdownTimeout=" + shutdownTimeout + "]";
     }
 
     /** Builds {@link ConsumeOptions}; each setter checks its argument at once. */
@@ -87,6 +116,8 @@ public final class ConsumeOptions {
         private Duration maxBackoff = Duration.ofMinutes(5);
         private int batchSize = 1;
         private Duration pollTimeout = Duration.ofSeconds(1);
+        private Duration leaseRenewalLimit = Duration.ofMinutes(30);
+        private Duration shutdownTimeout = Duration.ofSeconds(30);
 
         private Builder() {}
 
@@ -124,6 +155,18 @@ public final class ConsumeOptions {
         /** Longest single blocking fetch, 1 ms to 60 s. */
         public Builder pollTimeout(Duration pollTimeout) {
             this.pollTimeout = Checks.between(pollTimeout, Duration.ofMillis(1), Duration.ofSeconds(60), "poll timeout");
+            return this;
+        }
+
+        /** How long a held message's lease is renewed, counted from its fetch: 0 (never) to 7 days. */
+        public Builder leaseRenewalLimit(Duration limit) {
+            this.leaseRenewalLimit = Checks.between(limit, Duration.ZERO, Duration.ofDays(7), "lease renewal limit");
+            return this;
+        }
+
+        /** How long closing waits for running handlers to finish and settle: 0 to 1 h. */
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = Checks.between(timeout, Duration.ZERO, Duration.ofHours(1), "shutdown timeout");
             return this;
         }
 

@@ -19,8 +19,15 @@ import java.time.Instant;
  * only returns {@code true}; {@code retry} stores the payload again as a new attempt and
  * {@code deadLetter} stores it among the dead letters, both best-effort.
  *
- * <p>Instances are thread-safe; settling twice returns {@code false} the second time. Settling on
- * a closed queue throws {@link QueueClosedException} and leaves the message to its lease.
+ * <p><b>Ownership.</b> Each hand-out of a message carries its own fencing token: a settling call
+ * succeeds only for the hand-out that currently owns the message. A delivery whose lease expired
+ * can never settle (or extend) a later hand-out of the same message, nor a newer message stored
+ * under the same id after the first was acked, cancelled or requeued from the dead letters.
+ *
+ * <p>Instances are thread-safe; settling twice returns {@code false} the second time. Settling
+ * works while the queue is closing ({@link MessageQueue#close()} lets running handlers finish and
+ * settle); on a closed queue it throws {@link QueueClosedException} and leaves the message to its
+ * lease.
  *
  * @param <T> the payload type
  */
@@ -74,4 +81,25 @@ public interface Delivery<T> {
      * @return as for {@link #ack()}
      */
     boolean deadLetter(String reason);
+
+    /**
+     * Extends this delivery's lease so that it ends {@code duration} from now, on the transport's
+     * clock, for a consumer that needs longer than the visibility timeout. It does not change the
+     * attempt count, and the delivery keeps its ownership: settling afterwards follows the same
+     * rules. Managed consumers ({@link MessageQueue#consume}) renew the leases of the messages they
+     * hold on their own, up to {@link ConsumeOptions#leaseRenewalLimit()}.
+     *
+     * <p>At-most-once transports keep no lease; there this only returns whether the delivery is
+     * still unsettled.
+     *
+     * @param duration how long from now the lease lasts: 10 ms to 12 h, the range of a visibility
+     *     timeout
+     * @return {@code true} if this delivery still owns its message and its lease now ends
+     *     {@code duration} from now; {@code false} if it was settled or its lease had already
+     *     expired (the message may have been handed out again)
+     * @throws NullPointerException if {@code duration} is null
+     * @throws IllegalArgumentException if {@code duration} is out of range
+     * @throws TransportException if the transport failed; the lease is then unchanged
+     */
+    boolean extendLease(Duration duration);
 }

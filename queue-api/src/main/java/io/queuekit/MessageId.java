@@ -11,11 +11,22 @@ import java.util.UUID;
  * <p>An id is 1 to {@value #MAX_LENGTH} characters with no control characters and no whitespace.
  * Ids compare by value and are immutable and thread-safe.
  *
+ * <h2>Generated and chosen ids never meet</h2>
+ * Every id a queue generates begins with {@value #GENERATED_MARK} ({@link #isGenerated()}), and a
+ * caller-chosen id may not: {@code schedule(MessageId, ...)} refuses one with
+ * {@link IllegalArgumentException}. So an order number such as {@code "1"} can never name a
+ * message the queue made up, and {@code cancel} of a chosen id can never remove someone else's
+ * message. A generated id read back from a log or a database ({@code MessageId.of("@k3")}) still
+ * names its message for {@code cancel} and dead-letter {@code requeue}.
+ *
  * @param value the id as text
  */
 public record MessageId(String value) implements Comparable<MessageId> {
     /** Longest id accepted. */
     public static final int MAX_LENGTH = 200;
+
+    /** The first character of every id a queue generates; a caller-chosen id may not begin with it. */
+    public static final char GENERATED_MARK = '@';
 
     public MessageId {
         Objects.requireNonNull(value, "message id");
@@ -37,10 +48,18 @@ public record MessageId(String value) implements Comparable<MessageId> {
         return new MessageId(value);
     }
 
-    /** A new random id (a UUID without dashes). */
+    /**
+     * A new random id (a UUID without dashes), for a caller who wants a unique id of its own; it is
+     * not {@linkplain #isGenerated() generated}.
+     */
     public static MessageId random() {
         UUID u = UUID.randomUUID();
         return new MessageId(hex(u.getMostSignificantBits()) + hex(u.getLeastSignificantBits()));
+    }
+
+    /** Whether a queue generated this id: it begins with {@value #GENERATED_MARK}. */
+    public boolean isGenerated() {
+        return value.charAt(0) == GENERATED_MARK;
     }
 
     private static String hex(long bits) {

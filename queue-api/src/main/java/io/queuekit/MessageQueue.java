@@ -30,10 +30,13 @@ import java.util.concurrent.TimeUnit;
  * second); a message it had already taken stays in flight and comes back after its lease.
  *
  * <h2>Threads and closing</h2>
- * All methods are thread-safe. {@link #close()} is idempotent: it stops consumers started by
- * {@code consume}, wakes callers blocked in {@code take} or {@code poll} with
- * {@link QueueClosedException}, and makes every later call throw it. Stored messages are kept. A
- * client the caller passed to the builder (a Redis connection) is the caller's to close.
+ * All methods are thread-safe. {@link #close()} is graceful and idempotent: it stops handing out
+ * messages (callers blocked in {@code take} or {@code poll} get {@link QueueClosedException}), lets
+ * the handlers of consumers started by {@code consume} finish and settle their messages within
+ * their {@linkplain ConsumeOptions#shutdownTimeout() shutdown timeout}, and then makes every call
+ * throw {@link QueueClosedException}. So nothing a handler finished comes back after a clean close.
+ * Stored messages are kept. A client the caller passed to the builder (a Redis connection) is the
+ * caller's to close.
  *
  * @param <T> the payload type
  */
@@ -112,9 +115,14 @@ public interface MessageQueue<T> extends AutoCloseable {
 
     /**
      * Starts worker threads that take messages and run {@code handler} on each: ack on normal
-     * return, retry with backoff when it throws, dead-letter after the queue's maximum attempts.
-     * Threads are named {@code queuekit-<queue>-consumer-<n>}. Several consumers may run on one
-     * queue, in one process or many.
+     * return, retry with backoff when it throws (anything, an {@link Error} included),
+     * dead-letter after the queue's maximum attempts. While a handler runs, its message's lease is
+     * renewed (up to {@link ConsumeOptions#leaseRenewalLimit()}), so a handler slower than the
+     * visibility timeout does not see its message handed to another consumer. A worker survives
+     * whatever its handler does; only closing the subscription or the queue stops it. Threads are
+     * named {@code queuekit-<queue>-consumer-<n>}, with {@code n} counting from 1 across every
+     * {@code consume} call on this queue object. Several consumers may run on one queue, in one
+     * process or many.
      *
      * @return the running consumer; close it (or the queue) to stop the workers
      */
@@ -134,7 +142,11 @@ public interface MessageQueue<T> extends AutoCloseable {
     /** The queue's dead letters, to list, requeue or purge. */
     DeadLetters<T> deadLetters();
 
-    /** Stops consumers and wakes blocked callers; stored messages stay. Idempotent. */
+    /**
+     * Closes gracefully: stops handing out messages and wakes blocked callers, waits for running
+     * handlers to finish and settle (each consumer's {@link ConsumeOptions#shutdownTimeout()}),
+     * then refuses every call. Stored messages stay. Idempotent.
+     */
     @Override
     void close();
 }

@@ -1,5 +1,6 @@
 package io.queuekit.spi;
 
+import io.queuekit.MessageId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -97,6 +98,24 @@ public final class Checks {
             return d.toSeconds() + " s";
         }
         return d.toMillis() + " ms";
+    }
+
+    /**
+     * Refuses a caller-chosen id in the namespace of generated ids (one that begins with
+     * {@link MessageId#GENERATED_MARK}), so that the two never meet.
+     */
+    public static MessageId callerId(MessageId id) {
+        Objects.requireNonNull(id, "id");
+        if (id.isGenerated()) {
+            throw new IllegalArgumentException("message id '" + id + "' begins with '" + MessageId.GENERATED_MARK
+                    + "', which marks the ids a queue generates; choose an id that does not");
+        }
+        return id;
+    }
+
+    /** Refuses a lease extension outside a visibility timeout's range, 10 ms to 12 h. */
+    public static Duration leaseDuration(Duration d) {
+        return between(d, Duration.ofMillis(10), Duration.ofHours(12), "lease duration");
     }
 
     /** Refuses a value outside {@code [min, max]}; {@code what} names it in the message. */

@@ -13,145 +13,210 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The managed consumer behind {@link MessageQueue#consume}: named worker threads that fetch, run
- * the handler, and settle (ack on return; retry with backoff on exception; dead-letter at the
- * maximum attempts, or at once when the body cannot be decoded). A transport failure while
- * fetching is logged and retried with a short capped backoff, so consumers survive a Redis
- * restart without user action.
+ * the handler, and settle (ack on return; retry with backoff when it throws; dead-letter at the
+ * maximum attempts, or at once when the body cannot be decoded). Started and stopped through
+ * {@link Consumers}.
+ *
+ * <p>A worker survives anything a handler does: any {@link Throwable} it throws (an
+ * {@link Error} too) is a failed attempt, and an interrupt it leaves set is cleared; only stopping
+ * ends a worker. A transport failure while fetching is logged and retried with a short capped
+ * backoff, so consumers survive a Redis restart without user action. Every fetched delivery is
+ * held by the queue's {@link LeaseKeeper} until settled, so a long handler keeps its message. A
+ * batch's successes are acked together in one round trip, at the end of the batch or once the
+ * oldest has waited a second.
  */
-public final class Workers implements Subscription {
+final class Workers implements Subscription {
     private static final System.Logger LOG = System.getLogger(Workers.class.getName());
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    private static final long JOIN_MILLIS = 10_000;
+    private static final long ACK_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+    private final Consumers owner;
     private final MessageQueue<?> queue;
-    private final QueueMetrics.Observer observer;
-    private final List<Thread> threads = new ArrayList<>();
-    private final AtomicBoolean active = new AtomicBoolean(true);
+    private final ConsumeOptions options;
+    private final LeaseKeeper leases;
+    private final List<Worker> workers = new ArrayList<>();
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final RateLimitedLog fetchLog = new RateLimitedLog(LOG, 10);
+    private final RateLimitedLog handlerErrorLog = new RateLimitedLog(LOG, 10);
+    private volatile boolean active = true;
+    private volatile boolean terminated;
 
-    private Workers(MessageQueue<?> queue, QueueMetrics.Observer observer) {
+    /** One worker thread; its monitor guards {@code fetching}, so a stop interrupts fetches only. */
+    private static final class Worker {
+        Thread thread;
+        boolean fetching;
+    }
+
+    <T> Workers(Consumers owner, MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options,
+            LeaseKeeper leases) {
+        this.owner = owner;
         this.queue = queue;
-        this.observer = observer;
+        this.options = options;
+        this.leases = leases;
+        for (int i = 0; i < options.concurrency(); i++) {
+            Worker w = new Worker();
+            w.thread = new Thread(() -> run(w, queue, handler), owner.threadName());
+            w.thread.setDaemon(true);
+            workers.add(w);
+        }
+    }
+
+    void start() {
+        workers.forEach(w -> w.thread.start());
+    }
+
+    // ---- the worker loop
+
+    private <T> void run(Worker self, MessageQueue<T> q, MessageHandler<T> handler) {
+        long failures = 0;
+        while (true) {
+            synchronized (self) {
+                if (!active) {
+                    return;
+                }
+                self.fetching = true;
+            }
+            List<Delivery<T>> batch = List.of();
+            Throwable failure = null;
+            try {
+                batch = fetch(q);
+                failures = 0;
+            } catch (QueueClosedException e) {
+                return; // the queue is closing: it waits for what this worker already handled
+            } catch (InterruptedException e) {
+                // stop() interrupts a fetch, or the handler of an earlier message left the flag set
+            } catch (Throwable e) {
+                failure = e;
+            } finally {
+                synchronized (self) {
+                    self.fetching = false;
+                    // an interrupt from stop() that came after the fetch returned is for no one
+                    Thread.interrupted();
+                }
+            }
+            if (failure != null) {
+                failures++;
+                fetchLog.log(Level.WARNING, "queuekit " + q.name() + ": fetch failed, retrying", failure);
+                pause(Math.min(5_000, 50L << Math.min(failures, 7)));
+                continue;
+            }
+            try {
+                handle(batch, q, handler);
+            } catch (Throwable e) {
+                // not the handler's (handle catches those): a metrics observer or the lease keeper
+                fetchLog.log(Level.WARNING, "queuekit " + q.name() + ": handling a batch failed", e);
+            }
+        }
+    }
+
+    private <T> List<Delivery<T>> fetch(MessageQueue<T> q) throws InterruptedException {
+        long millis = options.pollTimeout().toMillis();
+        if (options.batchSize() == 1) {
+            Delivery<T> d = q.poll(millis, TimeUnit.MILLISECONDS);
+            return d == null ? List.of() : List.of(d);
+        }
+        return q.pollBatch(options.batchSize(), millis, TimeUnit.MILLISECONDS);
     }
 
     /**
-     * Starts {@code options.concurrency()} workers on {@code queue}.
-     *
-     * @param maxAttempts the queue's maximum deliveries of one message; a handler failure on this
-     *     attempt dead-letters the message instead of retrying it
+     * Runs the handler on each delivery of a batch and settles it, holding every delivery's lease
+     * from now until it is settled.
      */
-    public static <T> Workers start(MessageQueue<T> queue, MessageHandler<T> handler,
-            ConsumeOptions options, int maxAttempts) {
-        return start(queue, handler, options, maxAttempts, QueueMetrics.Observer.NONE);
-    }
-
-    /** As {@link #start(MessageQueue, MessageHandler, ConsumeOptions, int)}, timing each handler call. */
-    public static <T> Workers start(MessageQueue<T> queue, MessageHandler<T> handler,
-            ConsumeOptions options, int maxAttempts, QueueMetrics.Observer observer) {
-        Objects.requireNonNull(handler, "handler");
-        Objects.requireNonNull(options, "options");
-        Workers w = new Workers(queue, Objects.requireNonNull(observer, "observer"));
-        int group = SEQUENCE.incrementAndGet();
-        for (int i = 1; i <= options.concurrency(); i++) {
-            String name = "queuekit-" + queue.name() + "-consumer-" + (group == 1 ? "" : group + "-") + i;
-            Thread t = new Thread(() -> w.run(queue, handler, options, maxAttempts), name);
-            t.setDaemon(true);
-            w.threads.add(t);
+    private <T> void handle(List<Delivery<T>> batch, MessageQueue<T> q, MessageHandler<T> handler) {
+        if (batch.isEmpty()) {
+            return;
         }
-        w.threads.forEach(Thread::start);
-        return w;
-    }
-
-    private <T> void run(MessageQueue<T> q, MessageHandler<T> handler, ConsumeOptions options,
-            int maxAttempts) {
-        long pollMillis = options.pollTimeout().toMillis();
-        long failures = 0;
-        while (active.get()) {
-            List<Delivery<T>> batch;
-            try {
-                batch = options.batchSize() == 1
-                        ? single(q.poll(pollMillis, TimeUnit.MILLISECONDS))
-                        : q.pollBatch(options.batchSize(), pollMillis, TimeUnit.MILLISECONDS);
-                failures = 0;
-            } catch (InterruptedException | QueueClosedException e) {
-                break;
-            } catch (RuntimeException e) {
-                failures++;
-                LOG.log(Level.WARNING, "queuekit " + q.name() + ": fetch failed (" + e + "), retrying", e);
-                if (!pause(Math.min(5_000, 50L << Math.min(failures, 7)))) {
-                    break;
+        List<LeaseKeeper.Hold> holds = new ArrayList<>(batch.size());
+        for (Delivery<T> d : batch) {
+            holds.add(leases.hold(d, options.leaseRenewalLimit()));
+        }
+        List<Delivery<T>> toAck = new ArrayList<>();
+        List<LeaseKeeper.Hold> toAckHolds = new ArrayList<>();
+        long oldestToAck = 0;
+        try {
+            for (int i = 0; i < batch.size() && !terminated; i++) {
+                if (handleOne(batch.get(i), handler, q, batch.size() > 1)) {
+                    if (toAck.isEmpty()) {
+                        oldestToAck = System.nanoTime();
+                    }
+                    toAck.add(batch.get(i));
+                    toAckHolds.add(holds.get(i));
+                } else {
+                    holds.get(i).release();
                 }
-                continue;
-            }
-            if (batch.size() == 1) {
-                handleOne(batch.get(0), handler, options, maxAttempts, false);
-                continue;
-            }
-            // a batch is acked together after its last message, in one round trip
-            List<Delivery<T>> done = new ArrayList<>(batch.size());
-            for (Delivery<T> d : batch) {
-                if (handleOne(d, handler, options, maxAttempts, true)) {
-                    done.add(d);
+                if (!toAck.isEmpty() && System.nanoTime() - oldestToAck > ACK_FLUSH_NANOS) {
+                    ackAll(q, toAck, toAckHolds);
                 }
             }
-            settleQuietly(q, () -> q.ackAll(done), done.size() + " messages");
+            ackAll(q, toAck, toAckHolds);
+        } finally {
+            holds.forEach(LeaseKeeper.Hold::release);
         }
     }
 
-    private static <T> List<Delivery<T>> single(Delivery<T> d) {
-        return d == null ? List.of() : List.of(d);
+    private <T> void ackAll(MessageQueue<T> q, List<Delivery<T>> toAck, List<LeaseKeeper.Hold> holds) {
+        if (toAck.isEmpty()) {
+            return;
+        }
+        settleQuietly(() -> q.ackAll(toAck), toAck.size() + " messages");
+        holds.forEach(LeaseKeeper.Hold::release);
+        toAck.clear();
+        holds.clear();
     }
 
     /**
      * Runs the handler on one delivery and settles it, except a plain ack when {@code deferAck}:
      * then it returns true and the caller acks.
      */
-    private <T> boolean handleOne(Delivery<T> delivery, MessageHandler<T> handler, ConsumeOptions options,
-            int maxAttempts, boolean deferAck) {
+    private <T> boolean handleOne(Delivery<T> delivery, MessageHandler<T> handler, MessageQueue<T> q,
+            boolean deferAck) {
         Tracked<T> d = new Tracked<>(delivery);
         long start = System.nanoTime();
+        Throwable thrown = null;
         try {
             handler.handle(d);
-            observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
-            if (!d.settled) {
-                if (deferAck) {
-                    return true;
-                }
-                settleQuietly(queue, d::ack, d.id().value());
+        } catch (Throwable e) {
+            thrown = e;
+        }
+        Throwable failure = thrown;
+        // a handler that returns with its thread interrupted does not stop the worker: only a stop does
+        Thread.interrupted();
+        owner.observer().handled(Duration.ofNanos(System.nanoTime() - start), failure != null);
+        if (d.settled) {
+            return false;
+        }
+        if (failure == null) {
+            if (deferAck) {
+                return true;
             }
-        } catch (SerializationException e) {
-            observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
-            if (!d.settled) {
-                settleQuietly(queue, () -> d.deadLetter("undecodable: " + e.getMessage()), d.id().value());
+            settleQuietly(d::ack, d.id().value());
+        } else if (failure instanceof SerializationException) {
+            settleQuietly(() -> d.deadLetter("undecodable: " + failure.getMessage()), d.id().value());
+        } else {
+            if (failure instanceof Error) {
+                handlerErrorLog.log(Level.WARNING, "queuekit " + q.name() + ": the handler threw an Error on "
+                        + d.id() + "; the worker carries on and treats it as a failed attempt", failure);
             }
-        } catch (Exception | AssertionError e) {
-            observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            if (!d.settled) {
-                if (d.attempt() >= maxAttempts) {
-                    settleQuietly(queue, () -> d.deadLetter(reason(e, d.attempt())), d.id().value());
-                } else {
-                    settleQuietly(queue, () -> d.retry(options.backoff(d.attempt())), d.id().value());
-                }
+            int maxAttempts = owner.maxAttempts();
+            if (d.attempt() >= maxAttempts) {
+                settleQuietly(() -> d.deadLetter(reason(failure, d.attempt())), d.id().value());
+            } else {
+                settleQuietly(() -> d.retry(options.backoff(d.attempt())), d.id().value());
             }
         }
         return false;
     }
 
     /** Settles; a failure is logged, since the lease returns the message anyway. */
-    private static void settleQuietly(MessageQueue<?> queue, Runnable settle, String what) {
+    private void settleQuietly(Runnable settle, String what) {
         try {
             settle.run();
         } catch (QueueClosedException e) {
-            // the lease returns the message
+            // closed after the shutdown timeout: the lease returns the message
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "queuekit " + queue.name() + ": could not settle " + what
                     + "; the lease will return it", e);
@@ -163,39 +228,91 @@ public final class Workers implements Subscription {
         return "failed " + attempt + " attempt(s); last: " + e.getClass().getName() + (msg == null ? "" : ": " + msg);
     }
 
-    private boolean pause(long millis) {
+    private void pause(long millis) {
         try {
-            Thread.sleep(millis);
-            return active.get();
+            stopSignal.await(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-            return false;
+            // the loop checks whether it was stopped
         }
     }
+
+    // ---- stopping
 
     @Override
     public boolean isActive() {
-        return active.get();
+        return active;
     }
 
-    /** Stops the workers and waits (up to 10 s) for the message in hand to be finished. */
-    @Override
-    public void close() {
-        if (!active.compareAndSet(true, false)) {
+    /** Stops fetching: workers finish what they hold and end. Wakes workers blocked in a fetch. */
+    void stop() {
+        if (!active) {
             return;
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_MILLIS);
-        for (Thread t : threads) {
-            if (t == Thread.currentThread()) {
-                continue;
+        active = false;
+        stopSignal.countDown();
+        for (Worker w : workers) {
+            synchronized (w) {
+                if (w.fetching) {
+                    w.thread.interrupt();
+                }
             }
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        }
+    }
+
+    /** Waits until every worker ended or {@code deadlineNanos} (System.nanoTime) passed. */
+    void awaitEnd(long deadlineNanos) {
+        for (Worker w : workers) {
+            if (w.thread == Thread.currentThread()) {
+                continue; // a handler closing its own consumer
+            }
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
             try {
-                t.join(Math.max(1, left));
+                w.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
+    }
+
+    /**
+     * After the shutdown timeout: handlers still running are interrupted, settle nothing more of
+     * their batch, and lease keeping stops.
+     */
+    void terminate() {
+        terminated = true;
+        stop();
+        for (Worker w : workers) {
+            if (w.thread.isAlive() && w.thread != Thread.currentThread()) {
+                LOG.log(Level.WARNING, "queuekit " + queue.name() + ": " + w.thread.getName() + " was still "
+                        + "running a handler " + options.shutdownTimeout() + " after close; interrupted it, and "
+                        + "what it holds comes back after its lease");
+                w.thread.interrupt();
+            }
+        }
+        leases.close();
+    }
+
+    /**
+     * Stops fetching, lets running handlers finish and settle within the shutdown timeout, then
+     * interrupts what still runs. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (terminated) {
+            return;
+        }
+        stop();
+        awaitEnd(System.nanoTime() + options.shutdownTimeout().toNanos());
+        terminate();
+        owner.removed(this);
+    }
+
+    ConsumeOptions options() {
+        return options;
     }
 
     /** Remembers whether the handler settled the delivery itself. */
@@ -229,20 +346,33 @@ public final class Workers implements Subscription {
 
         @Override
         public boolean ack() {
-            settled = true;
-            return d.ack();
+            boolean done = d.ack();
+            settled = true; // after the call: one refused as bad input leaves the worker to settle
+            return done;
         }
 
         @Override
         public boolean retry(Duration delay) {
-            settled = true;
-            return d.retry(delay);
+            boolean done = d.retry(delay);
+            settled = true; // after the call: one refused as bad input leaves the worker to settle
+            return done;
         }
 
         @Override
         public boolean deadLetter(String reason) {
-            settled = true;
-            return d.deadLetter(reason);
+            boolean done = d.deadLetter(reason);
+            settled = true; // after the call: one refused as bad input leaves the worker to settle
+            return done;
+        }
+
+        @Override
+        public boolean extendLease(Duration duration) {
+            return d.extendLease(duration);
+        }
+
+        @Override
+        public String toString() {
+            return d.toString();
         }
     }
 }
