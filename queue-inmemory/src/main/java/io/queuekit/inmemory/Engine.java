@@ -14,8 +14,9 @@ import io.queuekit.SerializationException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.Consumers;
+import io.queuekit.spi.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
-import io.queuekit.spi.Workers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,6 +48,9 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Engine<T> {
     private enum State { DELAYED, READY, IN_FLIGHT, DEAD }
 
+    /** Open; closing (receiving refused, settling still accepted while consumers drain); closed. */
+    private enum Phase { OPEN, CLOSING, CLOSED }
+
     /** One stored message; sort keys change only while it is out of the sorted sets. */
     private static final class Msg {
         final MessageId id;
@@ -58,6 +62,7 @@ final class Engine<T> {
         Instant dueAt;
         long lease;
         Instant leaseExpiry;
+        boolean held;
         String reason;
         Instant deadAt;
 
@@ -92,11 +97,12 @@ final class Engine<T> {
     private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
     private final TreeSet<Msg> leased = new TreeSet<>(BY_LEASE);
     private final LinkedHashMap<MessageId, Msg> dead = new LinkedHashMap<>();
-    private final Set<Workers> consumers = ConcurrentHashMap.newKeySet();
+    private final Consumers consumers;
     private final DeadLetters<T> deadLetters = new Dead();
     private long sequence;
     private long leaseSequence;
-    private volatile boolean closed;
+    private long idSequence;
+    private volatile Phase phase = Phase.OPEN;
 
     Engine(Settings<T> s, Semantics semantics) {
         this.name = s.name;
@@ -109,6 +115,8 @@ final class Engine<T> {
         this.leases = semantics.redelivers();
         this.semantics = semantics;
         this.observer = s.metrics.observe(name, semantics.transport(), this::stats);
+        LeaseKeeper keeper = leases ? new Holds() : LeaseKeeper.none();
+        this.consumers = new Consumers(name, maxAttempts, observer, () -> keeper);
         if (manualClock != null) {
             manualClock.addListener(wakeUp);
         }
@@ -134,9 +142,7 @@ final class Engine<T> {
 
     MessageId send(T payload) {
         Object body = bodies.store(Objects.requireNonNull(payload, "payload"));
-        MessageId id = MessageId.random();
-        store(id, body, Duration.ZERO, null);
-        return id;
+        return store(null, body, Duration.ZERO, null);
     }
 
     List<MessageId> sendAll(Collection<? extends T> payloads) {
@@ -152,7 +158,7 @@ final class Engine<T> {
             Instant now = now();
             promote(now);
             for (Object body : encoded) {
-                Msg m = new Msg(MessageId.random(), body, now);
+                Msg m = new Msg(newId(), body, now);
                 stored.put(m.id, m);
                 makeReady(m);
                 ids.add(m.id);
@@ -168,36 +174,47 @@ final class Engine<T> {
     }
 
     MessageId schedule(T payload, Duration delay) {
-        MessageId id = MessageId.random();
-        schedule(id, payload, delay);
-        return id;
+        Objects.requireNonNull(payload, "payload");
+        return store(null, bodies.store(payload), checkDelay(delay), null);
     }
 
     MessageId scheduleAt(T payload, Instant dueAt) {
-        MessageId id = MessageId.random();
-        scheduleAt(id, payload, dueAt);
-        return id;
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(dueAt, "dueAt");
+        return store(null, bodies.store(payload), null, dueAt);
     }
 
     boolean schedule(MessageId id, T payload, Duration delay) {
-        Objects.requireNonNull(id, "id");
+        Checks.callerId(id);
         Objects.requireNonNull(payload, "payload");
+        return store(id, bodies.store(payload), checkDelay(delay), null) != null;
+    }
+
+    boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
+        Checks.callerId(id);
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(dueAt, "dueAt");
+        return store(id, bodies.store(payload), null, dueAt) != null;
+    }
+
+    private static Duration checkDelay(Duration delay) {
         Checks.notNegative(delay, "delay");
         if (delay.compareTo(DelayQueue.MAX_DELAY) > 0) {
             throw new IllegalArgumentException("delay must be at most " + DelayQueue.MAX_DELAY + ": " + delay);
         }
-        return store(id, bodies.store(payload), delay, null);
+        return delay;
     }
 
-    boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(dueAt, "dueAt");
-        return store(id, bodies.store(payload), null, dueAt);
+    /** A generated id: the mark, then a counter in base 36, as the Redis queues make them. */
+    private MessageId newId() {
+        return MessageId.of(MessageId.GENERATED_MARK + Long.toString(++idSequence, 36));
     }
 
-    /** Stores under {@code id} unless it is taken; due after {@code delay}, or at {@code dueAt}. */
-    private boolean store(MessageId id, Object body, Duration delay, Instant dueAt) {
+    /**
+     * Stores under {@code id} (a generated one when null) unless it is taken; due after
+     * {@code delay}, or at {@code dueAt}. Returns the id, or null if it was taken.
+     */
+    private MessageId store(MessageId id, Object body, Duration delay, Instant dueAt) {
         lock.lock();
         try {
             ensureOpen();
@@ -207,8 +224,10 @@ final class Engine<T> {
                         "due time must be at most " + DelayQueue.MAX_DELAY + " from now (" + now + "): " + dueAt);
             }
             promote(now);
-            if (stored.containsKey(id)) {
-                return false;
+            if (id == null) {
+                id = newId();
+            } else if (stored.containsKey(id)) {
+                return null;
             }
             Msg m = new Msg(id, body, now);
             stored.put(id, m);
@@ -217,7 +236,7 @@ final class Engine<T> {
             // one message needs one waiter: the one woken takes it, or re-times its wait to it;
             // waking every waiter made each send cost a round of futile wake-ups
             changed.signal();
-            return true;
+            return id;
         } finally {
             lock.unlock();
         }
@@ -252,7 +271,7 @@ final class Engine<T> {
     Delivery<T> poll() {
         lock.lock();
         try {
-            ensureOpen();
+            ensureReceiving();
             Instant now = now();
             promote(now);
             return ready.isEmpty() ? null : deliver(1, now).get(0);
@@ -293,7 +312,7 @@ final class Engine<T> {
         lock.lockInterruptibly();
         try {
             while (true) {
-                ensureOpen();
+                ensureReceiving();
                 Instant now = now();
                 promote(now);
                 if (!ready.isEmpty()) {
@@ -423,6 +442,81 @@ final class Engine<T> {
         }
     }
 
+    boolean extendLease(InMemoryDelivery<T> d, Duration duration) {
+        Checks.leaseDuration(duration);
+        lock.lock();
+        try {
+            ensureOpen();
+            if (!leases) {
+                return !d.isSettled();
+            }
+            Instant now = now();
+            Msg m = owned(d, now);
+            if (m == null) {
+                return false;
+            }
+            leased.remove(m);
+            m.leaseExpiry = now.plus(duration);
+            leased.add(m);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The lease keeper of managed consumers, on the queue's clock: a held message's lease lasts at
+     * least until the limit plus one visibility timeout, as periodic renewal would make it, and on
+     * release it is left as if just renewed. So a virtual clock advanced in one step far past the
+     * lease still keeps a message whose handler runs.
+     */
+    private final class Holds implements LeaseKeeper {
+        @Override
+        public Hold hold(Delivery<?> delivery, Duration limit) {
+            if (!(delivery instanceof InMemoryDelivery<?> d) || d.engine() != Engine.this || limit.isZero()) {
+                return () -> { };
+            }
+            lock.lock();
+            try {
+                Instant now = now();
+                Msg m = phase == Phase.CLOSED ? null : owned(d, now);
+                if (m == null) {
+                    return () -> { };
+                }
+                Instant until = now.plus(limit).plus(visibilityTimeout);
+                if (until.isAfter(m.leaseExpiry)) {
+                    leased.remove(m);
+                    m.leaseExpiry = until;
+                    leased.add(m);
+                }
+                m.held = true;
+            } finally {
+                lock.unlock();
+            }
+            return () -> release(d);
+        }
+
+        private void release(InMemoryDelivery<?> d) {
+            lock.lock();
+            try {
+                Instant now = now();
+                Msg m = owned(d, now);
+                if (m == null || !m.held) {
+                    return;
+                }
+                m.held = false;
+                Instant renewed = now.plus(visibilityTimeout);
+                if (renewed.isBefore(m.leaseExpiry)) {
+                    leased.remove(m);
+                    m.leaseExpiry = renewed;
+                    leased.add(m);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     /**
      * Takes the message back from the consumer for a retry or a dead letter: out of the lease set
      * (at-least-once), or stored again from the delivery's copy (at-most-once, best-effort).
@@ -445,7 +539,7 @@ final class Engine<T> {
         return m;
     }
 
-    private Msg owned(InMemoryDelivery<T> d, Instant now) {
+    private Msg owned(InMemoryDelivery<?> d, Instant now) {
         promote(now);
         Msg m = stored.get(d.id());
         return m != null && m.state == State.IN_FLIGHT && m.lease == d.lease() ? m : null;
@@ -516,17 +610,8 @@ final class Engine<T> {
     Subscription consume(MessageQueue<T> owner, MessageHandler<T> handler, ConsumeOptions options) {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(options, "options");
-        if (closed) {
-            throw new QueueClosedException(name);
-        }
-        Workers workers = Workers.start(owner, handler, options, maxAttempts, observer);
-        consumers.removeIf(w -> !w.isActive());
-        consumers.add(workers);
-        if (closed) {
-            // close() may have run before the add and missed these workers
-            workers.close();
-        }
-        return workers;
+        ensureReceiving();
+        return consumers.start(owner, handler, options);
     }
 
     QueueStats stats() {
@@ -540,24 +625,32 @@ final class Engine<T> {
         }
     }
 
+    /**
+     * Stops handing out messages (waking blocked callers), lets the consumers' running handlers
+     * finish and settle, then refuses every call.
+     */
     void close() {
         lock.lock();
         try {
-            if (closed) {
+            if (phase != Phase.OPEN) {
                 return;
             }
-            closed = true;
+            phase = Phase.CLOSING;
             changed.signalAll();
         } finally {
             lock.unlock();
         }
+        consumers.drain();
+        lock.lock();
+        try {
+            phase = Phase.CLOSED;
+        } finally {
+            lock.unlock();
+        }
+        consumers.terminate();
         if (manualClock != null) {
             manualClock.removeListener(wakeUp);
         }
-        for (Workers w : consumers) {
-            w.close();
-        }
-        consumers.clear();
     }
 
     private void wakeAll() {
@@ -570,7 +663,14 @@ final class Engine<T> {
     }
 
     private void ensureOpen() {
-        if (closed) {
+        if (phase == Phase.CLOSED) {
+            throw new QueueClosedException(name);
+        }
+    }
+
+    /** Receiving, and starting consumers, end as soon as closing begins. */
+    private void ensureReceiving() {
+        if (phase != Phase.OPEN) {
             throw new QueueClosedException(name);
         }
     }

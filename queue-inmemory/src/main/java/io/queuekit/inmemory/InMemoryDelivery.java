@@ -69,6 +69,15 @@ final class InMemoryDelivery<T> implements Delivery<T> {
         return engine.deadLetter(this, reason);
     }
 
+    @Override
+    public boolean extendLease(Duration duration) {
+        return engine.extendLease(this, duration);
+    }
+
+    Engine<T> engine() {
+        return engine;
+    }
+
     Object body() {
         return body;
     }
@@ -80,6 +89,10 @@ final class InMemoryDelivery<T> implements Delivery<T> {
     /** For at-most-once deliveries, which have no lease: true the first time only. */
     boolean settleOnce() {
         return settled.compareAndSet(false, true);
+    }
+
+    boolean isSettled() {
+        return settled.get();
     }
 
     @Override
