@@ -44,6 +44,7 @@ class LuaKeyDisciplineTest {
 
     static {
         KEY_POSITIONS.put("TIME", List.of());
+        KEY_POSITIONS.put("TYPE", List.of(1));
         for (String c : List.of("GET", "SET", "DEL", "EXISTS", "INCR", "INCRBY", "GETDEL", "PEXPIRE", "EXPIRE",
                 "HSET", "HGET", "HDEL", "HEXISTS", "HINCRBY", "HLEN", "HMGET", "HKEYS", "HGETALL",
                 "LPUSH", "RPUSH", "LPOP", "RPOP", "LREM", "LRANGE", "LLEN", "LTRIM", "LINDEX", "LPOS",

@@ -11,7 +11,8 @@ import io.queuekit.MessageHandler;
 import io.queuekit.MessageQueue;
 import io.queuekit.Subscription;
 import io.queuekit.spi.Checks;
-import io.queuekit.spi.Workers;
+import io.queuekit.spi.Consumers;
+import io.queuekit.spi.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,10 +22,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -43,8 +44,11 @@ import redis.clients.jedis.UnifiedJedis;
 public final class QueueEngine<T> {
     private static final String LUA = "/io/queuekit/redis/lua/";
     private static final String[] PARTS = {
-        "ready", "body", "att", "inflight", "delayed", "dead", "reason", "seq", "signal", "claiming"
+        "ready", "body", "att", "inflight", "delayed", "dead", "reason", "seq", "signal", "claiming", "lease",
+        "layout"
     };
+    /** Open; closing (receiving refused, settling accepted while consumers drain); closed. */
+    private enum Phase { OPEN, CLOSING, CLOSED }
 
     private final UnifiedJedis jedis;
     private final RedisQueueSettings settings;
@@ -53,8 +57,9 @@ public final class QueueEngine<T> {
     private final List<byte[]> keys;
     private final Class<?> anchor;
     private final String storage;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final Set<Subscription> consumers = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.OPEN);
+    private final Consumers consumers;
+    private volatile Supplier<QueueStats> statsSource = this::stats;
     /** Core operation scripts, loaded on first use: a transport may never run some of them. */
     private final Map<String, LuaScript> operations = new ConcurrentHashMap<>();
     private final byte[] lease, maxAttempts, retention;
@@ -64,9 +69,10 @@ public final class QueueEngine<T> {
      * @param transport the transport's name, for messages ({@code redis-list})
      * @param anchor a class of the transport's module, to load its scripts
      * @param storage class-path resource of the transport's storage file
+     * @param redelivers whether deliveries hold leases (at-least-once), which managed consumers renew
      */
     public QueueEngine(UnifiedJedis jedis, RedisQueueSettings settings, Codec<T> codec, String transport,
-            Class<?> anchor, String storage) {
+            Class<?> anchor, String storage, boolean redelivers) {
         this.jedis = jedis;
         this.settings = settings;
         this.codec = codec;
@@ -81,7 +87,19 @@ public final class QueueEngine<T> {
         this.lease = num(settings.visibilityTimeout().toMillis());
         this.maxAttempts = num(settings.maxAttempts());
         this.retention = num(settings.deadLetterRetention());
-        this.observer = settings.metrics().observe(settings.keys().name(), transport, this::stats);
+        this.observer = settings.metrics().observe(settings.keys().name(), transport, () -> statsSource.get());
+        String threads = "queuekit-" + settings.keys().name() + "-leases";
+        Duration leaseTime = settings.visibilityTimeout();
+        this.consumers = new Consumers(settings.keys().name(), settings.maxAttempts(), observer,
+                () -> redelivers ? LeaseKeeper.renewing(threads, leaseTime) : LeaseKeeper.none());
+    }
+
+    /**
+     * Where the metrics gauges read the queue's counts, when the transport counts differently from
+     * {@link #stats()} (the list queue counts what is in flight by its in-flight list).
+     */
+    public void statsSource(Supplier<QueueStats> source) {
+        this.statsSource = Objects.requireNonNull(source, "source");
     }
 
     /** Where this queue reports what it does; transports report what they do outside the engine. */
@@ -165,6 +183,7 @@ public final class QueueEngine<T> {
 
     /** Stores a payload under a caller's id unless that id is stored; true if stored. */
     public boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
+        Checks.callerId(id);
         checkOpen();
         byte[] encoded = encodeAll(List.of(payload)).get(0);
         List<?> r = (List<?>) eval("schedule", op("enqueue.lua"), List.of(bytes("ids"), bytes(absolute ? "abs" : "rel"),
@@ -180,15 +199,17 @@ public final class QueueEngine<T> {
 
     /** One claim: up to {@code max} deliveries, and when to look again. */
     public Claimed<T> claim(int max) {
+        checkReceiving();
         List<?> r = (List<?>) eval("claim", op("claim.lua"), List.of(num(max), lease, maxAttempts, retention));
         long now = (Long) r.get(0);
         long next = (Long) r.get(1);
         long reaped = (Long) r.get(2);
         long buried = (Long) r.get(3);
-        List<Delivery<T>> out = new ArrayList<>((r.size() - 4) / 3);
-        for (int i = 4; i < r.size(); i += 3) {
-            byte[] body = (byte[]) r.get(i + 2);
-            out.add(new RedisDelivery<>(this, MessageId.of(str(r.get(i))), ((Long) r.get(i + 1)).intValue(), body));
+        List<Delivery<T>> out = new ArrayList<>((r.size() - 4) / 4);
+        for (int i = 4; i < r.size(); i += 4) {
+            byte[] body = (byte[]) r.get(i + 3);
+            out.add(new RedisDelivery<>(this, MessageId.of(str(r.get(i))), ((Long) r.get(i + 1)).intValue(),
+                    (Long) r.get(i + 2), body));
             observer.delivered(Duration.ofMillis(now - enqueuedMillis(body)));
         }
         if (reaped > 0) {
@@ -238,7 +259,7 @@ public final class QueueEngine<T> {
                 continue;
             }
             boolean woken = RedisCalls.call(label + ": wait", () -> waiter.await(wait, untilDeadline));
-            checkOpen();
+            checkReceiving();
             if (!woken && leftMillis <= cap && untilEvent > leftMillis) {
                 // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
                 return List.of();
@@ -248,8 +269,8 @@ public final class QueueEngine<T> {
 
     // ---- settling (called by RedisDelivery)
 
-    boolean ack(MessageId id, int attempt) {
-        boolean done = one(eval("ack", op("ack.lua"), List.of(bytes(id.value()), num(attempt))));
+    boolean ack(MessageId id, long token) {
+        boolean done = one(eval("ack", op("ack.lua"), List.of(bytes(id.value()), num(token))));
         if (done) {
             observer.acked();
         }
@@ -266,7 +287,7 @@ public final class QueueEngine<T> {
         for (Delivery<T> d : List.copyOf(deliveries)) {
             if (d instanceof RedisDelivery<T> rd && rd.engine() == this) {
                 args.add(bytes(d.id().value()));
-                args.add(num(d.attempt()));
+                args.add(num(rd.token()));
             } else if (d.ack()) {
                 others++;
             }
@@ -281,16 +302,22 @@ public final class QueueEngine<T> {
         return (int) acked + others;
     }
 
-    boolean retry(MessageId id, int attempt, Duration delay) {
-        boolean done = one(eval("retry", op("retry.lua"), List.of(bytes(id.value()), num(attempt), num(delay.toMillis()))));
+    boolean retry(MessageId id, long token, Duration delay) {
+        boolean done = one(eval("retry", op("retry.lua"), List.of(bytes(id.value()), num(token),
+                num(delayMillis(delay)))));
         if (done) {
             observer.retried();
         }
         return done;
     }
 
-    boolean deadLetter(MessageId id, int attempt, String reason) {
-        boolean done = one(eval("dead-letter", op("deadletter.lua"), List.of(bytes(id.value()), num(attempt),
+    boolean extendLease(MessageId id, long token, Duration duration) {
+        return one(eval("extend lease", op("renew.lua"), List.of(bytes(id.value()), num(token),
+                num(duration.toMillis()))));
+    }
+
+    boolean deadLetter(MessageId id, long token, String reason) {
+        boolean done = one(eval("dead-letter", op("deadletter.lua"), List.of(bytes(id.value()), num(token),
                 bytes(reason == null ? "" : reason), retention)));
         if (done) {
             observer.deadLettered();
@@ -324,14 +351,23 @@ public final class QueueEngine<T> {
 
     // ---- lifecycle
 
+    /** Throws {@link QueueClosedException} once the queue is closed (not while it is closing). */
     public void checkOpen() {
-        if (closed.get()) {
+        if (phase.get() == Phase.CLOSED) {
             throw new QueueClosedException(label);
         }
     }
 
-    public boolean isClosed() {
-        return closed.get();
+    /** Throws {@link QueueClosedException} as soon as closing begins: receiving ends first. */
+    public void checkReceiving() {
+        if (phase.get() != Phase.OPEN) {
+            throw new QueueClosedException(label);
+        }
+    }
+
+    /** Whether receivers must stop: the queue is closing or closed. */
+    public boolean isClosing() {
+        return phase.get() != Phase.OPEN;
     }
 
     /**
@@ -341,25 +377,36 @@ public final class QueueEngine<T> {
     public Subscription consume(MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options) {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(options, "options");
-        checkOpen();
-        consumers.removeIf(s -> !s.isActive());
-        Workers w = Workers.start(queue, handler, options, settings.maxAttempts(), observer);
-        consumers.add(w);
-        if (closed.get()) {
-            // close() may have run between the check and the add, and missed these workers
-            w.close();
-        }
-        return w;
+        checkReceiving();
+        return consumers.start(queue, handler, options);
     }
 
-    /** Marks the engine closed and stops its consumers; true on the first call. */
+    /**
+     * Closes gracefully: receivers stop (those blocked notice within a block timeout), the managed
+     * consumers' running handlers finish and settle, then every call is refused. True on the first
+     * call.
+     */
     public boolean close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!phase.compareAndSet(Phase.OPEN, Phase.CLOSING)) {
             return false;
         }
-        consumers.forEach(Subscription::close);
-        consumers.clear();
+        consumers.drain();
+        phase.set(Phase.CLOSED);
+        consumers.terminate();
         return true;
+    }
+
+    /**
+     * Whole milliseconds of a delay, rounded up, plus one for a positive delay: the server adds it
+     * to its clock truncated to the millisecond, which may lag the true time by up to a
+     * millisecond. So a message is never due before the delay has passed.
+     */
+    public static long delayMillis(Duration delay) {
+        if (delay.isZero()) {
+            return 0;
+        }
+        long ms = delay.toMillis();
+        return (delay.getNano() % 1_000_000 == 0 ? ms : ms + 1) + 1;
     }
 
     // ---- encoding helpers

@@ -1,9 +1,10 @@
 -- Take up to n ready messages into flight under a lease, after returning expired leases and
 -- promoting due delayed messages. Atomic: a message is either still ready or in flight with a
--- lease, never neither.
+-- lease, never neither. Each hand-out gets a fencing token no other hand-out ever gets.
 -- ARGV[1] n, ARGV[2] lease ms, ARGV[3] max attempts, ARGV[4] dead-letter retention.
 -- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
---          id1, attempt1, body1, id2, ...}.
+--          id1, attempt1, token1, body1, id2, ...}.
+check_layout()
 local n, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = now_ms()
 local returned, buried = reap(now, tonumber(ARGV[3]), tonumber(ARGV[4]), 100)
@@ -12,17 +13,21 @@ promote(now)
 local ids = pop_ready(n, now)
 
 local out = {now, 0, returned, buried}
-for _, id in ipairs(ids) do
-  local body = redis.call('HGET', K_BODY, id)
-  if body then
-    local att = redis.call('HINCRBY', K_ATT, id, 1)
-    redis.call('ZADD', K_INFLIGHT, now + lease, id)
-    out[#out + 1] = id
-    out[#out + 1] = att
-    out[#out + 1] = body
-  end
-end
 if #ids > 0 then
+  local token = redis.call('INCRBY', K_SEQ, #ids) - #ids
+  for _, id in ipairs(ids) do
+    local body = redis.call('HGET', K_BODY, id)
+    if body then
+      token = token + 1
+      local att = redis.call('HINCRBY', K_ATT, id, 1)
+      redis.call('ZADD', K_INFLIGHT, now + lease, id)
+      redis.call('HSET', K_LEASE, id, int(token))
+      out[#out + 1] = id
+      out[#out + 1] = att
+      out[#out + 1] = token
+      out[#out + 1] = body
+    end
+  end
   after_claim(now)
 end
 out[2] = next_event(now)

@@ -3,20 +3,22 @@
 -- and one operation file.
 --
 -- KEYS (the same for every queue script, all in one hash tag):
---   1 ready     LIST of ids (list queue) or ZSET id -> due score (zset queue)
+--   1 ready     LIST of envelopes (list queue) or ZSET id -> due score (zset queue)
 --   2 body      HASH id -> "<enqueued ms>:<payload>"
 --   3 att       HASH id -> deliveries so far
 --   4 inflight  ZSET id -> lease deadline (ms)
---   5 delayed   ZSET id -> due (ms): retries waiting for their delay (list queue)
---   6 dead      ZSET id -> dead-lettered at (ms)
+--   5 delayed   ZSET envelope -> due (ms): retries waiting for their delay (list queue)
+--   6 dead      ZSET id -> order of death (see ordered_score)
 --   7 reason    HASH id -> why it was dead-lettered
---   8 seq       STRING counter for generated ids
+--   8 seq       STRING counter for generated ids and fencing tokens
 --   9 signal    LIST used to wake blocked consumers (zset queue)
 --  10 claiming  LIST of envelopes in flight (list queue)
+--  11 lease     HASH id -> fencing token of the hand-out that holds the lease
+--  12 layout    STRING 'list' or 'zset': which transport's keys these are
 
 local K_READY, K_BODY, K_ATT, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local K_DELAYED, K_DEAD, K_REASON, K_SEQ = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local K_SIGNAL, K_CLAIMING = KEYS[9], KEYS[10]
+local K_SIGNAL, K_CLAIMING, K_LEASE, K_LAYOUT = KEYS[9], KEYS[10], KEYS[11], KEYS[12]
 
 -- Defined by the transport file that follows (Redis scripts may not create globals):
 --   push_ready(id, now)        make id ready now
@@ -27,8 +29,12 @@ local K_SIGNAL, K_CLAIMING = KEYS[9], KEYS[10]
 --   next_due(now)              earliest due time of a delayed id, or -1
 --   promote(now)               make due delayed ids ready
 --   after_claim(now)           called once a claim took its ids
+--   LAYOUT                     'list' or 'zset'
+--   check_types(marked)        fails if a key holds another type than this layout's, or (when
+--                              the keys are not yet marked with a layout) another layout's key exists
 local push_ready, push_delayed, pop_ready, remove_waiting
 local count_ready, count_delayed, next_due, promote, after_claim
+local LAYOUT, check_types
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -38,6 +44,78 @@ end
 -- integers as exact decimal text (tostring would switch to exponent notation)
 local function int(x)
   return string.format('%.0f', x)
+end
+
+-- Refuses to run on keys of another layout, before anything is written: a script that failed
+-- midway would leave its earlier writes behind (Redis does not roll a script back).
+-- expect_type(K_X, redis.call('TYPE', K_X), 'zset'): the key may be missing or of that type.
+local function expect_type(key, reply, want)
+  local t = reply['ok']
+  if t ~= 'none' and t ~= want then
+    return error('queuekit: ' .. key .. ' is a ' .. t .. ', not the ' .. want .. ' of a ' .. LAYOUT
+        .. ' queue; is this queue of another type?')
+  end
+end
+
+-- expect_absent(K_X, redis.call('EXISTS', K_X)): a key of another layout must not exist.
+local function expect_absent(key, exists)
+  if exists == 1 then
+    return error('queuekit: ' .. key .. ' exists, which a ' .. LAYOUT .. ' queue does not have; '
+        .. 'is this queue of another type?')
+  end
+end
+
+-- Every operation starts here, before it writes anything: the keys must be this transport's
+-- (a queue opened as the wrong type, say by an operator's tool, fails without a trace instead
+-- of turning its keys into another layout).
+local layout_marked = false
+local function check_layout()
+  local layout = redis.call('GET', K_LAYOUT)
+  if layout and layout ~= LAYOUT then
+    return error('queuekit: ' .. K_LAYOUT .. ' says these are the keys of a ' .. layout
+        .. ' queue, not a ' .. LAYOUT .. ' queue; open it as a ' .. layout .. ' queue')
+  end
+  layout_marked = layout == LAYOUT
+  check_types(layout_marked)
+end
+
+-- Called by the transport file wherever it stores a waiting message: marks the keys with
+-- their layout, so that no other transport's script takes them for its own.
+local function mark_layout()
+  if not layout_marked then
+    redis.call('SET', K_LAYOUT, LAYOUT)
+    layout_marked = true
+  end
+end
+
+-- The values of list in slices of at most 1000, for commands that take many values at once:
+-- unpack of thousands of values exceeds Lua's stack.
+local function slices(list)
+  local out = {}
+  for i = 1, #list, 1000 do
+    out[#out + 1] = {unpack(list, i, math.min(i + 999, #list))}
+  end
+  return out
+end
+
+-- Sorted-set scores that keep insertion order within a millisecond: (ms - 2025-01-01) * 4096
+-- + tie, where tie is one more than the highest tie already used for that millisecond (0 for
+-- the first), up to 4095; scores stay exact doubles (below 2^53) until 2094.
+local EPOCH = 1735689600000
+local TIE = 4096
+
+local function ordered_score(key, ms)
+  local base = (ms - EPOCH) * TIE
+  local last = redis.call('ZREVRANGEBYSCORE', key, base + TIE - 1, base, 'WITHSCORES', 'LIMIT', 0, 1)
+  if last[2] then
+    return base + math.min(tonumber(last[2]) - base + 1, TIE - 1)
+  end
+  return base
+end
+
+-- the millisecond of an ordered score
+local function ms_of(score)
+  return math.floor(tonumber(score) / TIE) + EPOCH
 end
 
 local DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -51,10 +129,11 @@ local function base36(n)
   return s
 end
 
--- A fresh id that no stored message has (a caller may have chosen the same text).
+-- A fresh generated id: '@' and a counter. Callers may not choose ids that begin with '@', so
+-- only a generated id can be taken already (after the counter was reset).
 local function new_id()
   while true do
-    local id = base36(redis.call('INCR', K_SEQ))
+    local id = '@' .. base36(redis.call('INCR', K_SEQ))
     if redis.call('HEXISTS', K_BODY, id) == 0 then
       return id
     end
@@ -64,7 +143,7 @@ end
 -- Dead-letter an id that is no longer ready or in flight, then trim to the retention,
 -- deleting the oldest dead letters with their bodies.
 local function bury(id, reason, now, retention)
-  redis.call('ZADD', K_DEAD, now, id)
+  redis.call('ZADD', K_DEAD, ordered_score(K_DEAD, now), id)
   redis.call('HSET', K_REASON, id, reason)
   local excess = redis.call('ZCARD', K_DEAD) - retention
   if excess > 0 then
@@ -78,15 +157,22 @@ local function bury(id, reason, now, retention)
   end
 end
 
--- Settling calls name the attempt they were handed; a delivery whose lease expired (and whose
--- message may have been handed out again) no longer owns the message, even before a claim has
--- reaped the lease.
-local function owns(id, attempt)
+-- Settling calls name the fencing token of the hand-out they came from; a delivery whose lease
+-- expired (and whose message may have been handed out again) no longer owns the message, even
+-- before a claim has reaped the lease, and no token repeats, so not even a later message stored
+-- under the same id can be settled by it.
+local function owns(id, token)
   local deadline = redis.call('ZSCORE', K_INFLIGHT, id)
   if not deadline or tonumber(deadline) <= now_ms() then
     return false
   end
-  return redis.call('HGET', K_ATT, id) == attempt
+  return redis.call('HGET', K_LEASE, id) == token
+end
+
+-- Ends the lease of an id that was in flight.
+local function unlease(id)
+  redis.call('ZREM', K_INFLIGHT, id)
+  redis.call('HDEL', K_LEASE, id)
 end
 
 -- Expired leases: back to ready, or to the dead letters once max attempts were used.
@@ -95,7 +181,7 @@ local function reap(now, max_attempts, retention, limit)
   local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, limit)
   local returned, buried = 0, 0
   for _, id in ipairs(expired) do
-    redis.call('ZREM', K_INFLIGHT, id)
+    unlease(id)
     if redis.call('HEXISTS', K_BODY, id) == 1 then
       local att = tonumber(redis.call('HGET', K_ATT, id) or '0')
       if att >= max_attempts then

@@ -2,6 +2,7 @@
 -- ARGV[1] 'requeue' or 'purge'; ARGV[2] 'one' with ARGV[3] an id, or 'oldest' with ARGV[3] a
 -- count (the caller repeats until 0, so one call never runs long).
 -- Returns how many were moved.
+check_layout()
 local now = now_ms()
 local ids
 if ARGV[2] == 'one' then

@@ -3,6 +3,8 @@
 --         'ids': ARGV[4..] are id, payload pairs; an id already stored is left alone;
 --                returns 1 (stored) or 0 (ignored) per pair.
 -- ARGV[2] 'rel': ARGV[3] is a delay in ms from the server's clock; 'abs': a due time in ms.
+-- Caller-chosen ids never begin with '@' (the caller checks), so they never meet generated ones.
+check_layout()
 local now = now_ms()
 local due = tonumber(ARGV[3])
 if ARGV[2] == 'rel' then

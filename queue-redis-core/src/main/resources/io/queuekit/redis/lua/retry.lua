@@ -1,11 +1,13 @@
--- Give a message back to be delivered again after a delay. ARGV[1] id, ARGV[2] attempt,
--- ARGV[3] delay ms. Returns 1, or 0 if that delivery no longer owns the message.
+-- Give a message back to be delivered again after a delay. ARGV[1] id, ARGV[2] fencing token,
+-- ARGV[3] delay ms (rounded up by the caller). Returns 1, or 0 if that delivery no longer owns
+-- the message.
+check_layout()
 local id = ARGV[1]
 if not owns(id, ARGV[2]) then
   return 0
 end
 local now = now_ms()
-redis.call('ZREM', K_INFLIGHT, id)
+unlease(id)
 local delay = tonumber(ARGV[3])
 if delay > 0 then
   push_delayed(id, now + delay, now)

@@ -61,7 +61,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         if (timeoutNanos > 0 && Thread.interrupted()) {
             throw new InterruptedException();
         }
-        engine.checkOpen();
+        engine.checkReceiving();
         long deadline = System.nanoTime() + timeoutNanos;
         upkeep();
         int n = Math.min(max, claimBatch);
@@ -87,8 +87,15 @@ final class AtLeastOnce<T> extends ListMode<T> {
             upkeep();
             long millis = Math.min(Math.min(capMillis, ceilMillis(left)),
                     Math.max(1, ceilMillis(untilUpkeep(System.nanoTime()))));
-            byte[] e = RedisCalls.call(engine.label() + ": wait",
-                    () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, millis / 1000.0));
+            byte[] e;
+            if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
+                Thread.sleep(millis);
+                e = RedisCalls.call(engine.label() + ": receive",
+                        () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
+            } else {
+                e = RedisCalls.call(engine.label() + ": wait", () -> jedis.blmove(ready, claiming,
+                        ListDirection.RIGHT, ListDirection.LEFT, RedisCalls.blockSeconds(millis)));
+            }
             long received = System.nanoTime();
             if (e != null) {
                 stopIfAsked(e);
@@ -97,7 +104,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
                     return got;
                 }
             } else {
-                engine.checkOpen();
+                engine.checkReceiving();
             }
         }
     }
@@ -142,7 +149,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      * gives it back to the head of the list and throws.
      */
     private void stopIfAsked(byte[] taken) throws InterruptedException {
-        boolean closed = engine.isClosed();
+        boolean closed = engine.isClosing();
         if (!closed && !Thread.interrupted()) {
             return;
         }
@@ -154,7 +161,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
             LOG.log(Level.WARNING, engine.label() + ": could not give back a message taken while "
                     + (closed ? "closing" : "interrupted") + "; its lease will return it", ex);
         }
-        engine.checkOpen();
+        engine.checkReceiving();
         throw new InterruptedException();
     }
 

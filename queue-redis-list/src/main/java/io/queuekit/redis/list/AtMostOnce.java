@@ -43,7 +43,7 @@ final class AtMostOnce<T> extends ListMode<T> {
         // one message with time to wait: BRPOP alone, since it returns at once when one is ready
         boolean popFirst = timeoutNanos == 0 || n > 1;
         while (true) {
-            engine.checkOpen();
+            engine.checkReceiving();
             List<byte[]> got = null;
             long now = System.nanoTime();
             if (upkeepDue(now)) {
@@ -70,15 +70,21 @@ final class AtMostOnce<T> extends ListMode<T> {
             if (millis <= 0) {
                 continue;
             }
+            if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
+                // too short to send to Redis: wait here, then pop (or fetch) without blocking
+                Thread.sleep(millis);
+                popFirst = true;
+                continue;
+            }
             KeyValue<byte[], byte[]> popped = RedisCalls.call(engine.label() + ": wait",
-                    () -> jedis.brpop(millis / 1000.0, ready));
+                    () -> jedis.brpop(RedisCalls.blockSeconds(millis), ready));
             if (popped == null) {
                 continue;
             }
             byte[] element = popped.getValue();
-            if (engine.isClosed() || Thread.interrupted()) {
+            if (engine.isClosing() || Thread.interrupted()) {
                 giveBack(element);
-                engine.checkOpen();
+                engine.checkReceiving();
                 throw new InterruptedException();
             }
             List<Delivery<T>> out = deliveries(List.of(element));

@@ -140,9 +140,10 @@ final class Envelope {
     }
 
     /**
-     * Message ids made without a round trip: a random prefix per queue instance (twelve base-36
-     * characters, about 62 bits) and a counter. They contain a dot, so they never equal an id the
-     * core draws from the server's counter (used for foreign elements buried by a sweep).
+     * Message ids made without a round trip: the mark of generated ids ({@code @}), a random prefix
+     * per queue instance (twelve base-36 characters, about 62 bits) and a counter. They contain a
+     * dot, so they never equal an id the core draws from the server's counter (used for foreign
+     * elements buried by a sweep).
      */
     static final class Ids {
         private static final SecureRandom RANDOM = new SecureRandom();
@@ -150,7 +151,7 @@ final class Envelope {
         private final AtomicLong sequence = new AtomicLong();
 
         Ids() {
-            StringBuilder sb = new StringBuilder(13);
+            StringBuilder sb = new StringBuilder(14).append(MessageId.GENERATED_MARK);
             for (int i = 0; i < 12; i++) {
                 sb.append(Character.forDigit(RANDOM.nextInt(36), 36));
             }

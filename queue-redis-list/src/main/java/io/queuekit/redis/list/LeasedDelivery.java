@@ -7,11 +7,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * An at-least-once delivery. It owns its message while its element (id and attempt) is in flight
  * and its own deadline, the take plus the visibility timeout, has not passed; settling after the
- * deadline returns {@code false} without a round trip and leaves the message to come back.
+ * deadline returns {@code false} without a round trip and leaves the message to come back. The
+ * deadline never passes after the server's lease (which starts later, at the upkeep, or on a
+ * lease extension at the server's now), so a delivery that may settle always holds a live lease,
+ * and a stale one can never settle an equal element handed out later (after a dead-letter
+ * requeue, the element of a first attempt repeats).
  */
 final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     private final AtLeastOnce<T> mode;
-    private final long deadlineNanos;
+    private volatile long deadlineNanos;
     private final AtomicBoolean settled = new AtomicBoolean();
 
     LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long deadlineNanos) {
@@ -34,6 +38,22 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     @Override
     public boolean deadLetter(String reason) {
         return settle(() -> mode.deadLetter(envelope.element(), envelope, reason));
+    }
+
+    @Override
+    public boolean extendLease(Duration duration) {
+        Checks.leaseDuration(duration);
+        mode.checkOpen();
+        long start = System.nanoTime();
+        if (settled.get() || start - deadlineNanos >= 0) {
+            return false;
+        }
+        if (!mode.extendLease(envelope.element(), envelope, duration)) {
+            return false;
+        }
+        // the server's lease ends at its now plus the duration, no earlier than this
+        deadlineNanos = start + duration.toNanos();
+        return true;
     }
 
     private boolean settle(java.util.function.BooleanSupplier call) {

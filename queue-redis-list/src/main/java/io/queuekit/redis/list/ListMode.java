@@ -44,6 +44,8 @@ abstract class ListMode<T> {
     private final List<byte[]> retryKeys;
     private final List<byte[]> statsKeys;
     private final LuaScript retry;
+    private final LuaScript renew;
+    private final List<byte[]> renewKeys;
     private final LuaScript bury;
     private final LuaScript stats;
     /** When (System.nanoTime) the next upkeep is due. */
@@ -66,6 +68,8 @@ abstract class ListMode<T> {
         this.retryKeys = List.of(claiming, keys.keyBytes("inflight"), ready, keys.keyBytes("delayed"));
         this.statsKeys = List.of(ready, claiming, keys.keyBytes("delayed"), keys.keyBytes("dead"));
         this.retry = standalone("retry.lua");
+        this.renew = standalone("renew.lua");
+        this.renewKeys = List.of(claiming, keys.keyBytes("inflight"));
         this.bury = engine.script(LUA + "bury.lua");
         this.stats = standalone("stats.lua");
     }
@@ -133,7 +137,7 @@ abstract class ListMode<T> {
      * element in 'claiming' (at-least-once) or {@link #NONE}. False if it was no longer in flight.
      */
     final boolean retry(byte[] inFlight, Envelope e, Duration delay) {
-        long millis = Checks.retryDelay(delay).toMillis();
+        long millis = QueueEngine.delayMillis(Checks.retryDelay(delay));
         boolean done = (Long) run("retry", retry, retryKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
                 e.next(), QueueEngine.num(millis))) == 1L;
         if (done) {
@@ -143,6 +147,15 @@ abstract class ListMode<T> {
             upkeepBy(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis));
         }
         return done;
+    }
+
+    /**
+     * Makes the lease of {@code inFlight}, an element in flight, end {@code duration} from now on
+     * the server's clock. False if it is no longer in flight.
+     */
+    final boolean extendLease(byte[] inFlight, Envelope e, Duration duration) {
+        return (Long) run("extend lease", renew, renewKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
+                QueueEngine.num(duration.toMillis()))) == 1L;
     }
 
     /** Dead-letters {@code e}; as {@link #retry} for {@code inFlight}. */

@@ -7,7 +7,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * An at-most-once delivery: the message left Redis when it was popped. {@code ack} only records
  * that it was settled; {@code retry} and {@code deadLetter} store it again. A settling call that
- * fails on the transport leaves the delivery unsettled, so the caller may try again.
+ * fails on the transport may or may not have stored the message (its reply was lost), so the
+ * delivery counts as settled all the same: trying again could store it twice, and at most once
+ * means a loss is preferred to a duplicate.
  */
 final class OnceDelivery<T> extends EnvelopeDelivery<T> {
     private final AtMostOnce<T> mode;
@@ -35,13 +37,8 @@ final class OnceDelivery<T> extends EnvelopeDelivery<T> {
         if (!settled.compareAndSet(false, true)) {
             return false;
         }
-        try {
-            mode.retry(ListMode.NONE, envelope, delay);
-            return true;
-        } catch (RuntimeException e) {
-            settled.set(false);
-            throw e;
-        }
+        mode.retry(ListMode.NONE, envelope, delay);
+        return true;
     }
 
     @Override
@@ -50,13 +47,16 @@ final class OnceDelivery<T> extends EnvelopeDelivery<T> {
         if (!settled.compareAndSet(false, true)) {
             return false;
         }
-        try {
-            mode.deadLetter(ListMode.NONE, envelope, reason);
-            return true;
-        } catch (RuntimeException e) {
-            settled.set(false);
-            throw e;
-        }
+        mode.deadLetter(ListMode.NONE, envelope, reason);
+        return true;
+    }
+
+    /** {@inheritDoc} No lease to extend: true while unsettled. */
+    @Override
+    public boolean extendLease(Duration duration) {
+        Checks.leaseDuration(duration);
+        mode.checkOpen();
+        return !settled.get();
     }
 
     @Override

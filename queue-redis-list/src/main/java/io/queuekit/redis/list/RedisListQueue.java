@@ -106,7 +106,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     private RedisListQueue(Builder<T> b) {
         UnifiedJedis jedis = b.client();
         this.engine = new QueueEngine<>(jedis, b.validated(), b.codec(), TRANSPORT, RedisListQueue.class,
-                "/io/queuekit/redis/list/list.lua");
+                "/io/queuekit/redis/list/list.lua", b.guarantee == Guarantee.AT_LEAST_ONCE);
         if (b.guarantee == Guarantee.AT_MOST_ONCE) {
             this.mode = new AtMostOnce<>(jedis, engine, b.codec());
             this.semantics = AT_MOST_ONCE;
@@ -114,6 +114,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
             this.mode = new AtLeastOnce<>(jedis, engine, b.codec());
             this.semantics = AT_LEAST_ONCE;
         }
+        engine.statsSource(mode::stats);
     }
 
     /**

@@ -11,6 +11,17 @@
 -- buries them at the maximum attempts). Dead letters are stored the core way: body
 -- "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
 
+LAYOUT = 'list'
+
+check_types = function(marked)
+  expect_type(K_READY, redis.call('TYPE', K_READY), 'list')
+  expect_type(K_CLAIMING, redis.call('TYPE', K_CLAIMING), 'list')
+  expect_type(K_DELAYED, redis.call('TYPE', K_DELAYED), 'zset')
+  if not marked then
+    expect_absent(K_LEASE, redis.call('EXISTS', K_LEASE))
+  end
+end
+
 -- id, attempt, enqueued ms and payload of an envelope; nil if it is not one
 local function parse_envelope(e)
   local _, last, id, att, enq = string.find(e, '^(%S+) (%d+) (%d+) ')
@@ -22,6 +33,7 @@ end
 
 -- a requeued dead letter becomes an envelope again, as a first attempt
 push_ready = function(id, now)
+  mark_layout()
   local body = redis.call('HGET', K_BODY, id)
   local colon = string.find(body, ':', 1, true)
   redis.call('LPUSH', K_READY, id .. ' ' .. int(tonumber(redis.call('HGET', K_ATT, id) or '0') + 1)
@@ -31,6 +43,7 @@ push_ready = function(id, now)
 end
 
 push_delayed = function(e, due, now)
+  mark_layout()
   redis.call('ZADD', K_DELAYED, due, e)
 end
 
@@ -62,8 +75,11 @@ end
 promote = function(now)
   local due = redis.call('ZRANGEBYSCORE', K_DELAYED, '-inf', now, 'LIMIT', 0, 1000)
   if #due > 0 then
-    redis.call('ZREM', K_DELAYED, unpack(due))
-    redis.call('LPUSH', K_READY, unpack(due))
+    mark_layout()
+  end
+  for _, part in ipairs(slices(due)) do
+    redis.call('ZREM', K_DELAYED, unpack(part))
+    redis.call('LPUSH', K_READY, unpack(part))
   end
 end
 
@@ -93,8 +109,8 @@ local function sweep(now, lease_ms, max_attempts, retention)
       bury(foreign, 'not a queuekit message: found in the list as it is', now, retention)
     end
   end
-  for i = 1, #leases, 1000 do
-    redis.call('ZADD', K_INFLIGHT, 'NX', unpack(leases, i, math.min(i + 999, #leases)))
+  for _, part in ipairs(slices(leases)) do
+    redis.call('ZADD', K_INFLIGHT, 'NX', unpack(part))
   end
   local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, 1000)
   local returned, buried = 0, 0
@@ -109,6 +125,7 @@ local function sweep(now, lease_ms, max_attempts, retention)
         bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
         buried = buried + 1
       else
+        mark_layout()
         redis.call('LPUSH', K_READY, id .. ' ' .. int(att + 1) .. ' ' .. enq .. ' ' .. payload)
         returned = returned + 1
       end

@@ -12,6 +12,7 @@ import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.redis.LuaScript;
 import io.queuekit.redis.QueueEngine;
+import io.queuekit.redis.RedisCalls;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.RedisQueueSettings;
 import io.queuekit.spi.Checks;
@@ -119,7 +120,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private RedisDelayQueue(Builder<T> b) {
         this.jedis = b.client();
         this.engine = new QueueEngine<>(jedis, b.validated(), b.codec(), TRANSPORT, RedisDelayQueue.class,
-                "/io/queuekit/redis/zset/zset.lua");
+                "/io/queuekit/redis/zset/zset.lua", true);
         this.cancel = engine.script("/io/queuekit/redis/zset/cancel.lua");
         this.signalKey = engine.key("signal");
         this.blockMillis = engine.settings().blockTimeout().toMillis();
@@ -220,21 +221,14 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         return (Long) engine.eval("cancel", cancel, List.of(QueueEngine.bytes(id.value()))) == 1L;
     }
 
-    /**
-     * Whole milliseconds, rounded up, plus one for a positive delay: the server adds it to its clock
-     * truncated to the millisecond, which may lag the true time by up to a millisecond.
-     */
+    /** The delay in milliseconds, as {@link QueueEngine#delayMillis} rounds it; checked first. */
     static long delayMillis(Duration delay) {
         Checks.notNegative(delay, "delay");
         if (delay.compareTo(MAX_DELAY) > 0) {
             throw new IllegalArgumentException(
                     "delay must be at most " + MAX_DELAY + " (DelayQueue.MAX_DELAY): " + delay);
         }
-        if (delay.isZero()) {
-            return 0;
-        }
-        long ms = delay.toMillis();
-        return (delay.getNano() % 1_000_000 == 0 ? ms : ms + 1) + 1;
+        return QueueEngine.delayMillis(delay);
     }
 
     /** Epoch milliseconds, rounded up; 0 (long past, so now) for instants before 1970. */
@@ -293,7 +287,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
             // waiting for a due time: one consumer of this queue watches the clock and the others
             // wait for its wake-up, so that a due message costs one claim rather than one per consumer
             if (!timekeeper.compareAndSet(false, true)) {
-                return jedis.blpop(patienceMillis / 1000.0, signalKey) != null;
+                return block(patienceMillis);
             }
             try {
                 return awaitDue(millis);
@@ -306,17 +300,30 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     private boolean awaitDue(long millis) {
         if (millis >= blockMillis) {
-            return jedis.blpop(millis / 1000.0, signalKey) != null;
+            return block(millis);
         }
         if (millis > TICK_MILLIS) {
-            return jedis.blpop((millis - TICK_MILLIS) / 1000.0, signalKey) != null;
+            return block(millis - TICK_MILLIS);
         }
+        sleep(millis);
+        return false;
+    }
+
+    /** Blocks on the signal list; a wait too short to send to Redis is slept here. */
+    private boolean block(long millis) {
+        if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
+            sleep(millis);
+            return false;
+        }
+        return jedis.blpop(RedisCalls.blockSeconds(millis), signalKey) != null;
+    }
+
+    private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return false;
     }
 
     /** {@inheritDoc} One script for all of this queue's deliveries. */

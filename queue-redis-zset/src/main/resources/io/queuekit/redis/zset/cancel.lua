@@ -2,6 +2,7 @@
 -- waits again too) and delete it. O(log n).
 -- ARGV[1] id.
 -- Returns 1 if removed; 0 if no such message waits (never stored, in flight, acked or dead).
+check_layout()
 local id = ARGV[1]
 if not remove_waiting(id) then
   return 0

@@ -1,0 +1,9 @@
+-- Extend a delivery's lease to end ARGV[3] ms from now. ARGV[1] id, ARGV[2] fencing token.
+-- Returns 1, or 0 if that delivery no longer owns the message.
+check_layout()
+local id = ARGV[1]
+if not owns(id, ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', K_INFLIGHT, 'XX', now_ms() + tonumber(ARGV[3]), id)
+return 1
