@@ -58,7 +58,8 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
     }
 
     private void gauge(String meter, Tags tags, CachedStats stats, ToLongFunction<QueueStats> part) {
-        Gauge.builder(meter, stats, s -> s.read(part)).tags(tags).register(registry);
+        // held strongly: nothing else holds the cache, and a weakly held gauge reads NaN after a GC
+        Gauge.builder(meter, stats, s -> s.read(part)).tags(tags).strongReference(true).register(registry);
     }
 
     /** Reads the counts at most once per second; a failed read shows as NaN rather than throwing. */
