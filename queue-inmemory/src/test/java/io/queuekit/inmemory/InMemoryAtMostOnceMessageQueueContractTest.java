@@ -20,6 +20,7 @@ class InMemoryAtMostOnceMessageQueueContractTest extends MessageQueueContractTes
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
+                .metrics(config.metrics())
                 .build();
     }
 

@@ -17,6 +17,7 @@ class InMemoryDelayQueueContractTest extends DelayQueueContractTest {
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
+                .metrics(config.metrics())
                 .build();
     }
 

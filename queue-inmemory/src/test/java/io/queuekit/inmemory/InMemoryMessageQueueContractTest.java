@@ -15,6 +15,7 @@ class InMemoryMessageQueueContractTest extends MessageQueueContractTest {
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
+                .metrics(config.metrics())
                 .build();
     }
 

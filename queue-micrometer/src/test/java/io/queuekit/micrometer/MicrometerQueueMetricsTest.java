@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuekit.QueueStats;
 import io.queuekit.spi.QueueMetrics;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,24 @@ class MicrometerQueueMetricsTest {
         assertThat(registry.get("queuekit.delayed").gauge().value()).isEqualTo(2);
         assertThat(registry.get("queuekit.dead").gauge().value()).isEqualTo(1);
         assertThat(reads).hasValue(1);
+    }
+
+    @Test
+    void gauges_keepReadingTheQueue_afterAGarbageCollection() throws Exception {
+        MicrometerQueueMetrics.of(registry).observe("orders", "in-memory", () -> new QueueStats(4, 3, 2, 1));
+        // the queue holds its observer and the registry its gauges; nothing else holds the stats cache
+        WeakReference<Object> canary = new WeakReference<>(new Object());
+        for (int i = 0; i < 50 && canary.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertThat(canary.get()).as("a garbage collection ran").isNull();
+        System.gc();
+
+        assertThat(registry.get("queuekit.ready").gauge().value()).isEqualTo(4);
+        assertThat(registry.get("queuekit.in.flight").gauge().value()).isEqualTo(3);
+        assertThat(registry.get("queuekit.delayed").gauge().value()).isEqualTo(2);
+        assertThat(registry.get("queuekit.dead").gauge().value()).isEqualTo(1);
     }
 
     @Test

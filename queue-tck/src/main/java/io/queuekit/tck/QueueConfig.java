@@ -1,5 +1,6 @@
 package io.queuekit.tck;
 
+import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -10,11 +11,14 @@ import java.util.Objects;
  * @param visibilityTimeout how long a delivery is leased before it is delivered again
  * @param maxAttempts deliveries of one message before it goes to the dead letters
  * @param deadLetterRetention dead letters kept, the oldest dropped first
+ * @param metrics where the queue reports what it does: the suite reads it to check what a queue
+ *     settled after it was closed
  */
-public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention) {
+public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics) {
 
     public QueueConfig {
         Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+        Objects.requireNonNull(metrics, "metrics");
         if (visibilityTimeout.isNegative() || visibilityTimeout.isZero()) {
             throw new IllegalArgumentException("visibility timeout must be positive: " + visibilityTimeout);
         }
@@ -26,13 +30,18 @@ public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadL
         }
     }
 
+    /** Settings without metrics. */
+    public QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention) {
+        this(visibilityTimeout, maxAttempts, deadLetterRetention, QueueMetrics.NONE);
+    }
+
     /** The same with a different maximum of attempts. */
     public QueueConfig withMaxAttempts(int maxAttempts) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics);
     }
 
     /** The same with a different dead-letter retention. */
     public QueueConfig withDeadLetterRetention(int deadLetterRetention) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics);
     }
 }

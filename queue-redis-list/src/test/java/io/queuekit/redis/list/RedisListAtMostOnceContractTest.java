@@ -20,6 +20,7 @@ class RedisListAtMostOnceContractTest extends MessageQueueContractTest {
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
+                .metrics(config.metrics())
                 .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
                 .build();
     }

@@ -19,6 +19,7 @@ class RedisListQueueContractTest extends MessageQueueContractTest {
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
+                .metrics(config.metrics())
                 .build();
     }
 

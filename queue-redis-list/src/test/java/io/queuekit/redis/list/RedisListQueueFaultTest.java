@@ -4,11 +4,14 @@ import static io.queuekit.Semantics.Guarantee.AT_LEAST_ONCE;
 import static io.queuekit.Semantics.Guarantee.AT_MOST_ONCE;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
+import io.queuekit.TransportException;
 import io.queuekit.redis.server.RedisServer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -85,6 +88,23 @@ class RedisListQueueFaultTest {
             assertThat(d.attempt()).isEqualTo(2);
             assertThat(d.ack()).isTrue();
             assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Test
+    void atMostOnce_aRetryThatFailedOnTheTransport_isNotRetriedIntoASecondCopy() throws Exception {
+        String name = Queues.unique("retry-failed");
+        RedisClient own = Clients.pooled(SERVER);
+        try (RedisListQueue<String> q = Queues.strings(own, name, AT_MOST_ONCE)) {
+            q.send("once");
+            Delivery<String> d = q.poll(5, SECONDS);
+            own.close(); // the retry's reply is lost: whether it stored the message is unknown
+
+            assertThatThrownBy(() -> d.retry(Duration.ZERO)).isInstanceOf(TransportException.class);
+
+            // trying again could store a second copy: at most once, the delivery counts as settled
+            assertThat(d.retry(Duration.ZERO)).isFalse();
+            assertThat(d.deadLetter("no")).isFalse();
         }
     }
 

@@ -5,11 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
+import io.queuekit.Delivery;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
 import io.queuekit.redis.server.RedisServer;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -56,6 +58,21 @@ class RedisListQueueLoadTest {
             assertThat(counts).hasSize(TOTAL);
             assertThat(counts.entrySet()).filteredOn(e -> e.getValue() != 1).as("duplicates").isEmpty();
             assertThat(q.deadLetters().size()).isZero();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Guarantee.class)
+    void theLargestClaimBatch_takesTenThousandInOneFetch(Guarantee guarantee) throws Exception {
+        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, Queues.unique("batch"), Codec.utf8())
+                .guarantee(guarantee).claimBatch(10_000).build()) {
+            q.sendAll(IntStream.range(0, 10_000).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+
+            List<Delivery<String>> got = q.pollBatch(10_000, 5, TimeUnit.SECONDS);
+
+            assertThat(got).hasSize(10_000);
+            assertThat(q.ackAll(got)).isEqualTo(10_000);
+            assertThat(q.stats().total()).isZero();
         }
     }
 }

@@ -52,6 +52,20 @@ class RedisListQueueMetricsTest {
     }
 
     @Test
+    void inFlightGauge_countsAMessageTakenBeforeAnyUpkeep_asStatsDoes() throws Exception {
+        try (RedisClient client = Clients.pooled(RedisServer.shared());
+                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                        .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+            q.sendAll(List.of("taken", "waiting"));
+            assertThat(q.poll()).isNotNull();
+
+            assertThat(q.stats().inFlight()).isEqualTo(1);
+            assertThat(registry.get("queuekit.in.flight").tag("queue", name).gauge().value()).isEqualTo(1);
+            assertThat(registry.get("queuekit.ready").tag("queue", name).gauge().value()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void leaseExpiry_countsAsRedelivered_andConsumersTimeTheHandler() {
         try (RedisClient client = Clients.pooled(RedisServer.shared());
                 RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())

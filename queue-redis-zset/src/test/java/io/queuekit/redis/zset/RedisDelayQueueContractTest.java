@@ -19,6 +19,7 @@ class RedisDelayQueueContractTest extends DelayQueueContractTest {
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
+                .metrics(config.metrics())
                 .build();
     }
 

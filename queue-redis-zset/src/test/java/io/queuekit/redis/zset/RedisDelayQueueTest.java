@@ -12,6 +12,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
+import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.server.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -248,6 +249,25 @@ class RedisDelayQueueTest {
             assertThat(q.pollBatch(100, 5, SECONDS)).hasSize(5);
             assertThat(q.pollBatch(100, 5, SECONDS)).hasSize(5);
             assertThat(q.pollBatch(100, 5, SECONDS)).hasSize(2);
+        }
+
+        @Test
+        void theLargestClaimBatch_takesTenThousandInOneFetch() throws Exception {
+            RedisDelayQueue<String> q = track(builder(CLIENT, "zset-test-" + UUID.randomUUID())
+                    .claimBatch(10_000).build());
+            q.sendAll(IntStream.range(0, 10_000).mapToObj(i -> "m" + i).toList());
+
+            List<Delivery<String>> got = q.pollBatch(10_000, 5, SECONDS);
+
+            assertThat(got).hasSize(10_000);
+            assertThat(q.ackAll(got)).isEqualTo(10_000);
+            assertThat(q.stats().total()).isZero();
+        }
+
+        @Test
+        void retryDelays_roundUpAsScheduleDelaysDo() {
+            assertThat(QueueEngine.delayMillis(Duration.ofNanos(1_500_000))).isEqualTo(3);
+            assertThat(QueueEngine.delayMillis(Duration.ofMillis(2))).isEqualTo(3);
         }
 
         @Test
