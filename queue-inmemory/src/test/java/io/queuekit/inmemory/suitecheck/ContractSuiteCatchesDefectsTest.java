@@ -1,0 +1,80 @@
+package io.queuekit.inmemory.suitecheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * A test of the contract suite itself: each broken copy of the in-memory transport in
+ * {@link Mutants} breaks one promise, and the whole suite run against it must fail, among others
+ * in the test written for that promise. Run by the build in an execution of its own, with
+ * {@code queuekit.tck.patience} short, since a broken transport makes the suite wait for what
+ * never comes.
+ */
+class ContractSuiteCatchesDefectsTest {
+
+    static Stream<Arguments> mutants() {
+        return Stream.of(
+                Arguments.of(Mutants.EarlyByOneMillisecond.class, List.of(
+                        "schedule_isNotDeliveredBeforeItsDelay_thenIsDelivered",
+                        "retry_withDelay_isNotRedeliveredBeforeTheDelay_thenWithAttemptRaised",
+                        "retry_isNeverEarly_byAFractionOfAMillisecond")),
+                Arguments.of(Mutants.LostRedelivery.class, List.of(
+                        "unsettled_afterTheLease_isRedeliveredWithAttemptRaised_onlyIfAtLeastOnce",
+                        "ack_afterTheLeaseExpired_returnsFalse_andKeepsTheRedeliveredMessage")),
+                Arguments.of(Mutants.DuplicateAtMostOnce.class, List.of(
+                        "unsettled_afterTheLease_isRedeliveredWithAttemptRaised_onlyIfAtLeastOnce",
+                        "eightConsumers_tenThousandMessages_eachDeliveredOnce")),
+                Arguments.of(Mutants.StaleAckAccepted.class, List.of(
+                        "ack_afterTheLeaseExpired_returnsFalse_andKeepsTheRedeliveredMessage",
+                        "staleDelivery_cannotSettleItsMessage_requeuedFromTheDeadLetters")),
+                Arguments.of(Mutants.FifoBroken.class, List.of(
+                        "sendAll_storesInCollectionOrder_andReturnsIdsInThatOrder",
+                        "ordering_messagesAreHandedOutAsPromised")),
+                Arguments.of(Mutants.DroppedBroadcast.class, List.of(
+                        "publish_reachesEverySubscriber_inPublishOrder")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("mutants")
+    @DisplayName("the contract suite fails for a transport that breaks a promise")
+    void theSuiteFails_inTheTestsOfTheBrokenPromise(Class<?> mutant, List<String> testsOfThePromise) {
+        Set<String> failed = run(mutant);
+
+        System.out.println("contract suite against " + mutant.getSimpleName() + ": " + failed.size()
+                + " tests failed: " + failed);
+        assertThat(failed).as("tests that failed against %s", mutant.getSimpleName())
+                .containsAll(testsOfThePromise);
+    }
+
+    /** Runs every test of {@code testClass} (its nested classes too); returns the failed methods' names. */
+    private static Set<String> run(Class<?> testClass) {
+        Set<String> failed = new TreeSet<>();
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(testClass)).build();
+        LauncherFactory.create().execute(request, new TestExecutionListener() {
+            @Override
+            public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL
+                        && id.getSource().orElse(null) instanceof MethodSource m) {
+                    failed.add(m.getMethodName());
+                }
+            }
+        });
+        return failed;
+    }
+}

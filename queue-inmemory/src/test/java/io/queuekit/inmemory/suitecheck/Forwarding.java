@@ -1,0 +1,233 @@
+package io.queuekit.inmemory.suitecheck;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.DeadLetters;
+import io.queuekit.DelayQueue;
+import io.queuekit.Delivery;
+import io.queuekit.MessageHandler;
+import io.queuekit.MessageId;
+import io.queuekit.MessageListener;
+import io.queuekit.MessageQueue;
+import io.queuekit.QueueStats;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Transports that forward every call to an in-memory one, for the broken copies in
+ * {@link Mutants} to override one promise each. Managed consumers run on the inner queue, with the
+ * handler given the wrapped delivery.
+ */
+final class Forwarding {
+    private Forwarding() {}
+
+    static class Queue<T> implements MessageQueue<T> {
+        final MessageQueue<T> inner;
+
+        Queue(MessageQueue<T> inner) {
+            this.inner = inner;
+        }
+
+        /** Every delivery handed out passes here. */
+        Delivery<T> wrap(Delivery<T> d) {
+            return new Wrapped<>(d);
+        }
+
+        private List<Delivery<T>> wrapAll(List<Delivery<T>> ds) {
+            List<Delivery<T>> out = new ArrayList<>(ds.size());
+            for (Delivery<T> d : ds) {
+                Delivery<T> w = wrap(d);
+                if (w != null) {
+                    out.add(w);
+                }
+            }
+            return out;
+        }
+
+        private Delivery<T> wrapOrNull(Delivery<T> d) {
+            return d == null ? null : wrap(d);
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+
+        @Override
+        public MessageId send(T payload) {
+            return inner.send(payload);
+        }
+
+        @Override
+        public List<MessageId> sendAll(Collection<? extends T> payloads) {
+            return inner.sendAll(payloads);
+        }
+
+        @Override
+        public Delivery<T> poll() {
+            return wrapOrNull(inner.poll());
+        }
+
+        @Override
+        public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+            return wrapOrNull(inner.poll(timeout, unit));
+        }
+
+        @Override
+        public Delivery<T> take() throws InterruptedException {
+            return wrap(inner.take());
+        }
+
+        @Override
+        public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
+            return wrapAll(inner.pollBatch(maxMessages, timeout, unit));
+        }
+
+        @Override
+        public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
+            return inner.consume(handler == null ? null : d -> handler.handle(wrap(d)), options);
+        }
+
+        @Override
+        public QueueStats stats() {
+            return inner.stats();
+        }
+
+        @Override
+        public Semantics semantics() {
+            return inner.semantics();
+        }
+
+        @Override
+        public DeadLetters<T> deadLetters() {
+            return inner.deadLetters();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    static class Delays<T> extends Queue<T> implements DelayQueue<T> {
+        Delays(DelayQueue<T> inner) {
+            super(inner);
+        }
+
+        DelayQueue<T> delays() {
+            return (DelayQueue<T>) inner;
+        }
+
+        @Override
+        public MessageId schedule(T payload, Duration delay) {
+            return delays().schedule(payload, delay);
+        }
+
+        @Override
+        public MessageId scheduleAt(T payload, Instant dueAt) {
+            return delays().scheduleAt(payload, dueAt);
+        }
+
+        @Override
+        public boolean schedule(MessageId id, T payload, Duration delay) {
+            return delays().schedule(id, payload, delay);
+        }
+
+        @Override
+        public boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
+            return delays().scheduleAt(id, payload, dueAt);
+        }
+
+        @Override
+        public boolean cancel(MessageId id) {
+            return delays().cancel(id);
+        }
+    }
+
+    static class Wrapped<T> implements Delivery<T> {
+        final Delivery<T> inner;
+
+        Wrapped(Delivery<T> inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public MessageId id() {
+            return inner.id();
+        }
+
+        @Override
+        public T payload() {
+            return inner.payload();
+        }
+
+        @Override
+        public int attempt() {
+            return inner.attempt();
+        }
+
+        @Override
+        public Instant enqueuedAt() {
+            return inner.enqueuedAt();
+        }
+
+        @Override
+        public boolean ack() {
+            return inner.ack();
+        }
+
+        @Override
+        public boolean retry(Duration delay) {
+            return inner.retry(delay);
+        }
+
+        @Override
+        public boolean deadLetter(String reason) {
+            return inner.deadLetter(reason);
+        }
+
+        @Override
+        public boolean extendLease(Duration duration) {
+            return inner.extendLease(duration);
+        }
+    }
+
+    static class Broadcasting<T> implements Broadcaster<T> {
+        final Broadcaster<T> inner;
+
+        Broadcasting(Broadcaster<T> inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+
+        @Override
+        public long publish(T message) {
+            return inner.publish(message);
+        }
+
+        @Override
+        public Subscription subscribe(MessageListener<? super T> listener) {
+            return inner.subscribe(listener);
+        }
+
+        @Override
+        public Semantics semantics() {
+            return inner.semantics();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package io.queuekit.inmemory.suitecheck;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.Codec;
+import io.queuekit.DelayQueue;
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.MessageQueue;
+import io.queuekit.Semantics;
+import io.queuekit.inmemory.InMemoryBroadcaster;
+import io.queuekit.inmemory.InMemoryDelayQueue;
+import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.inmemory.ManualClock;
+import io.queuekit.tck.BroadcasterContractTest;
+import io.queuekit.tck.DelayQueueContractTest;
+import io.queuekit.tck.MessageQueueContractTest;
+import io.queuekit.tck.QueueConfig;
+import io.queuekit.tck.TimeControl;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Broken copies of the in-memory transports, each breaking one promise, run through the contract
+ * suite by {@link ContractSuiteCatchesDefectsTest}: the suite must fail for every one. Their names
+ * do not end in "Test", so the build does not run them as tests of their own.
+ */
+final class Mutants {
+    private Mutants() {}
+
+    private static InMemoryMessageQueue.Builder<String> queue(String name, QueueConfig config, ManualClock clock) {
+        return InMemoryMessageQueue.<String>builder(name).clock(clock).codec(Codec.utf8())
+                .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
+                .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics());
+    }
+
+    /** Delays, due times and retries all end one millisecond early. */
+    static class EarlyByOneMillisecond extends DelayQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        private static Duration earlier(Duration d) {
+            return d.compareTo(Duration.ofMillis(1)) > 0 ? d.minusMillis(1) : d;
+        }
+
+        @Override
+        protected DelayQueue<String> createQueue(String name, QueueConfig config) {
+            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name).clock(clock).codec(Codec.utf8())
+                    .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
+                    .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics()).build();
+            return new Forwarding.Delays<>(inner) {
+                @Override
+                public MessageId schedule(String payload, Duration delay) {
+                    return delays().schedule(payload, earlier(delay));
+                }
+
+                @Override
+                public boolean schedule(MessageId id, String payload, Duration delay) {
+                    return delays().schedule(id, payload, earlier(delay));
+                }
+
+                @Override
+                public MessageId scheduleAt(String payload, Instant dueAt) {
+                    return delays().scheduleAt(payload, dueAt.minusMillis(1));
+                }
+
+                @Override
+                Delivery<String> wrap(Delivery<String> d) {
+                    return new Forwarding.Wrapped<>(d) {
+                        @Override
+                        public boolean retry(Duration delay) {
+                            return inner.retry(earlier(delay));
+                        }
+                    };
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** A message whose lease expired is never handed out again: it is quietly dropped. */
+    static class LostRedelivery extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            Set<MessageId> retried = ConcurrentHashMap.newKeySet();
+            return new Forwarding.Queue<>(queue(name, config, clock).build()) {
+                @Override
+                Delivery<String> wrap(Delivery<String> d) {
+                    if (d.attempt() > 1 && !retried.remove(d.id())) {
+                        d.ack();
+                        return null;
+                    }
+                    return new Forwarding.Wrapped<>(d) {
+                        @Override
+                        public boolean retry(Duration delay) {
+                            retried.add(d.id());
+                            return inner.retry(delay);
+                        }
+                    };
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** At most once, yet each message is handed out a second time (sent again on its first hand-out). */
+    static class DuplicateAtMostOnce extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            Set<String> duplicated = ConcurrentHashMap.newKeySet();
+            return new Forwarding.Queue<>(queue(name, config, clock).guarantee(Semantics.Guarantee.AT_MOST_ONCE).build()) {
+                @Override
+                Delivery<String> wrap(Delivery<String> d) {
+                    if (duplicated.add(d.payload())) {
+                        inner.send(d.payload());
+                    }
+                    return d;
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** A stale delivery's ack is accepted: it settles the newer hand-out of its message instead. */
+    static class StaleAckAccepted extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            Map<MessageId, Delivery<String>> latest = new ConcurrentHashMap<>();
+            return new Forwarding.Queue<>(queue(name, config, clock).build()) {
+                @Override
+                Delivery<String> wrap(Delivery<String> d) {
+                    latest.put(d.id(), d);
+                    return new Forwarding.Wrapped<>(d) {
+                        @Override
+                        public boolean ack() {
+                            if (inner.ack()) {
+                                return true;
+                            }
+                            Delivery<String> newest = latest.get(d.id());
+                            return newest != null && newest != inner && newest.ack();
+                        }
+                    };
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** Messages sent together are handed out last first. */
+    static class FifoBroken extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            return new Forwarding.Queue<>(queue(name, config, clock).build()) {
+                @Override
+                public List<MessageId> sendAll(Collection<? extends String> payloads) {
+                    List<String> reversed = new ArrayList<>(payloads);
+                    java.util.Collections.reverse(reversed);
+                    List<MessageId> ids = new ArrayList<>(inner.sendAll(reversed));
+                    java.util.Collections.reverse(ids);
+                    return ids;
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** Every second message published reaches no one, though publish says it did. */
+    static class DroppedBroadcast extends BroadcasterContractTest {
+        @Override
+        protected Broadcaster<String> createBroadcaster(String channel) {
+            AtomicLong published = new AtomicLong();
+            AtomicLong lastCount = new AtomicLong();
+            return new Forwarding.Broadcasting<>(InMemoryBroadcaster.<String>create(channel)) {
+                @Override
+                public long publish(String message) {
+                    if (published.getAndIncrement() % 2 == 1) {
+                        java.util.Objects.requireNonNull(message, "message");
+                        return lastCount.get();
+                    }
+                    lastCount.set(inner.publish(message));
+                    return lastCount.get();
+                }
+            };
+        }
+    }
+}
