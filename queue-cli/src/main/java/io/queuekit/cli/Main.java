@@ -2,6 +2,7 @@ package io.queuekit.cli;
 
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * {@code queuekit <command> [options]}: the demo and the operator commands. Exit status 0 on
@@ -26,10 +27,15 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, System.out, System.err, System.getenv(), Terminal.system()));
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, Map.of(), Terminal.NONE);
+    }
+
+    /** Runs one command; {@code env} and {@code terminal} stand for the process's, so tests can give their own. */
+    static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal) {
         if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
             out.print(USAGE);
             return args.length == 0 ? 2 : 0;
