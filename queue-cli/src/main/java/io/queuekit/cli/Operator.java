@@ -2,6 +2,8 @@ package io.queuekit.cli;
 
 import io.queuekit.Codec;
 import io.queuekit.DeadLetter;
+import io.queuekit.DeadLetters;
+import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
@@ -14,8 +16,14 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -25,59 +33,261 @@ import redis.clients.jedis.resps.Tuple;
 
 /** Operator commands on a queue in a running Redis: stats, peek, dead letters. */
 final class Operator {
-    private static final Set<String> OPTIONS = Set.of("redis", "queue", "prefix", "type", "limit", "id");
-
-    private static final String HELP = """
-            usage: queuekit %s --redis URL --queue NAME [options]
-
-              --redis URL      redis://[user:password@]host:port[/db], or rediss:// for TLS
-              --queue NAME     the queue's name
-              --prefix P       key prefix the queue was built with (default queuekit)
-              --type T         list or zset; detected from the keys when left out
-            %s""";
-
     private Operator() {}
 
-    static int run(String command, String[] words, PrintStream out) {
-        Args a = Args.parse(words, OPTIONS);
-        String sub = command.equals("dead") ? (a.positional().isEmpty() ? "" : a.positional().get(0)) : "";
-        if (a.help()) {
-            out.printf(HELP, command + (command.equals("dead") ? " list|requeue|purge" : ""), extraHelp(command));
-            return 0;
-        }
-        if (command.equals("dead") && !Set.of("list", "requeue", "purge").contains(sub)) {
-            throw new Args.UsageException("dead needs one of list, requeue, purge");
-        }
-        URI uri = redisUri(a.required("redis"));
-        String prefix = a.option("prefix", RedisKeys.DEFAULT_PREFIX);
-        RedisKeys keys;
-        try {
-            keys = RedisKeys.of(prefix, a.required("queue"));
-        } catch (IllegalArgumentException e) {
-            throw new Args.UsageException(e.getMessage());
-        }
-        try (UnifiedJedis jedis = RedisClient.create(uri)) {
-            String type = kind(jedis, keys, a.option("type", null));
-            try (MessageQueue<byte[]> q = open(jedis, keys, type)) {
-                switch (command) {
-                    case "stats" -> stats(q.stats(), keys, type, out);
-                    case "peek" -> peek(jedis, keys, type, a.intOption("limit", 10, 1, 1000), out);
-                    default -> dead(q, sub, a, out);
-                }
+    /** Which queue, in which Redis: the options of every operator command. */
+    static final class QueueOptions {
+        @Option(names = "--redis", paramLabel = "URL", required = true,
+                description = "redis://[user:password@]host:port[/db], or rediss:// for TLS")
+        String redis;
+
+        @Option(names = "--queue", paramLabel = "NAME", required = true, description = "The queue's name.")
+        String queue;
+
+        @Option(names = "--prefix", paramLabel = "P", defaultValue = RedisKeys.DEFAULT_PREFIX,
+                description = "Key prefix the queue was built with (default: ${DEFAULT-VALUE}).")
+        String prefix;
+
+        @Option(names = "--type", paramLabel = "T", description = "list or zset; read from the queue's keys when left out.")
+        String type;
+
+        RedisKeys keys() {
+            try {
+                return RedisKeys.of(prefix, queue);
+            } catch (IllegalArgumentException e) {
+                throw new Main.Usage(e.getMessage());
             }
-            return 0;
-        } catch (JedisException | QueueException e) {
-            throw new Failure("cannot talk to Redis at " + redacted(uri) + ": " + e.getMessage());
         }
     }
 
-    private static String extraHelp(String command) {
-        return switch (command) {
-            case "peek" -> "  --limit N        how many (default 10)\n";
-            case "dead" -> "  --limit N        list: how many (default 10)\n"
-                    + "  --id ID          requeue: only this dead letter (default: all)\n";
-            default -> "";
-        };
+    /** An open queue and what the command needs beside it. */
+    private record Target(UnifiedJedis jedis, RedisKeys keys, String type, MessageQueue<byte[]> queue, URI uri) {
+        /** "queue 'orders' (list queue at redis://host:port)", for messages. */
+        String describe() {
+            return "queue '" + keys.name() + "' (" + type + " queue at " + redacted(uri) + ")";
+        }
+    }
+
+    /** Connects, tells the queue's type, opens it, and runs {@code action} on it. */
+    private static int withQueue(QueueOptions options, Function<Target, Integer> action) {
+        URI uri = redisUri(options.redis);
+        RedisKeys keys = options.keys();
+        try (UnifiedJedis jedis = RedisClient.create(uri)) {
+            String type = kind(jedis, keys, options.type);
+            try (MessageQueue<byte[]> q = open(jedis, keys, type)) {
+                return action.apply(new Target(jedis, keys, type, q, uri));
+            }
+        } catch (JedisException | QueueException e) {
+            throw new Main.Failure("cannot talk to Redis at " + redacted(uri) + ": " + e.getMessage());
+        }
+    }
+
+    @Command(name = "stats", description = "Counts of a queue: ready, in flight, delayed, dead.")
+    static final class Stats implements Callable<Integer> {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+
+        Stats(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(options, t -> {
+                QueueStats s = t.queue().stats();
+                ctx.out().printf("queue      %s (%s queue, keys %s:*)%n", t.keys().name(), t.type(), t.keys().base());
+                ctx.out().printf("ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n", s.ready(), s.inFlight(),
+                        s.delayed(), s.dead());
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "peek", description = "The next messages a queue will deliver, without taking them.")
+    static final class Peek implements Callable<Integer> {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 1000 (default: ${DEFAULT-VALUE}).")
+        int limit;
+
+        Peek(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            checkRange("--limit", limit, 1, 1000);
+            return withQueue(options, t -> {
+                peek(t.jedis(), t.keys(), t.type(), limit, ctx.out());
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "dead", description = "The dead letters of a queue: list, requeue, purge.",
+            subcommands = {DeadList.class, DeadRequeue.class, DeadPurge.class})
+    static final class Dead implements Callable<Integer> {
+        @Mixin
+        Main.HelpOption help;
+
+        @Override
+        public Integer call() {
+            throw new Main.Usage("dead needs one of list, requeue, purge");
+        }
+    }
+
+    @Command(name = "list", description = "Dead letters, oldest first, with their reasons and attempts.")
+    static final class DeadList implements Callable<Integer> {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 10000 (default: ${DEFAULT-VALUE}).")
+        int limit;
+
+        DeadList(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            checkRange("--limit", limit, 1, 10_000);
+            return withQueue(options, t -> {
+                List<DeadLetter<byte[]>> rows = t.queue().deadLetters().list(limit);
+                if (rows.isEmpty()) {
+                    ctx.out().println("(no dead letters)");
+                }
+                for (DeadLetter<byte[]> d : rows) {
+                    ctx.out().println(d.id() + "  " + d.deadAt() + "  attempts " + d.attempts() + "  reason: " + d.reason()
+                            + "  " + (d.payload() == null ? "" : show(d.payload())));
+                }
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "requeue", description = {"Moves dead letters back to be delivered again.",
+        "The one named by --id; without --id every one, which asks first on a terminal or needs --yes."})
+    static final class DeadRequeue implements Callable<Integer>, Main.Hints {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Option(names = "--id", paramLabel = "ID", description = "Only this dead letter.")
+        MessageId id;
+        @Option(names = "--yes", description = "Requeue every dead letter without asking.")
+        boolean yes;
+        @Option(names = "--dry-run", description = "Say what would be requeued, and change nothing.")
+        boolean dryRun;
+
+        DeadRequeue(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public String hint(String word) {
+            return word.startsWith("-") ? "" : " (to requeue one dead letter: --id " + word + ")";
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(options, t -> {
+                DeadLetters<byte[]> dead = t.queue().deadLetters();
+                if (id != null) {
+                    if (dryRun ? t.jedis().zscore(t.keys().key("dead"), id.value()) == null : !dead.requeue(id)) {
+                        throw new Main.Failure("no dead letter with id " + id);
+                    }
+                    ctx.out().println(dryRun ? "would requeue dead letter " + id + " of " + t.describe() + "; nothing was changed"
+                            : "requeued 1");
+                    return 0;
+                }
+                long n = dead.size();
+                if (dryRun) {
+                    ctx.out().println("would requeue " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
+                    return 0;
+                }
+                confirm(ctx, yes, "dead requeue", "requeue all " + deadLetters(n) + " of " + t.describe());
+                ctx.out().println("requeued " + dead.requeueAll());
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "purge", description = {"Deletes every dead letter.", "Asks first on a terminal, or needs --yes."})
+    static final class DeadPurge implements Callable<Integer>, Main.Hints {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Option(names = "--yes", description = "Purge without asking.")
+        boolean yes;
+        @Option(names = "--dry-run", description = "Say what would be purged, and change nothing.")
+        boolean dryRun;
+
+        DeadPurge(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public String hint(String word) {
+            if (word.equals("--id") || word.startsWith("--id=") || !word.startsWith("-")) {
+                return " (dead purge deletes every dead letter; it cannot pick one)";
+            }
+            return "";
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(options, t -> {
+                long n = t.queue().deadLetters().size();
+                if (dryRun) {
+                    ctx.out().println("would purge " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
+                    return 0;
+                }
+                confirm(ctx, yes, "dead purge", "purge all " + deadLetters(n) + " of " + t.describe());
+                ctx.out().println("purged " + t.queue().deadLetters().purge());
+                return 0;
+            });
+        }
+    }
+
+    private static String deadLetters(long n) {
+        return n + (n == 1 ? " dead letter" : " dead letters");
+    }
+
+    /**
+     * Goes on only with {@code --yes}, or when a person at the terminal answers yes; without a
+     * terminal and without {@code --yes} it is a usage error, so a script never acts on every
+     * dead letter by accident.
+     */
+    private static void confirm(Main.Context ctx, boolean yes, String command, String action) {
+        if (yes) {
+            return;
+        }
+        if (!ctx.terminal().interactive()) {
+            throw new Main.Usage(command + " would " + action + ": add --yes to do it, or --dry-run to see what it would do;"
+                    + " nothing was changed");
+        }
+        String answer = ctx.terminal().readLine("queuekit: " + action + "? [y/N] ");
+        String a = answer == null ? "" : answer.trim().toLowerCase(Locale.ROOT);
+        if (!a.equals("y") && !a.equals("yes")) {
+            throw new Main.Failure("not confirmed; nothing was changed");
+        }
+    }
+
+    private static void checkRange(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new Main.Usage(option + " must be " + min + " to " + max + ": " + value);
+        }
     }
 
     /** Parses and checks a Redis URL, saying what is wrong with it. */
@@ -86,14 +296,14 @@ final class Operator {
         try {
             uri = new URI(text);
         } catch (URISyntaxException e) {
-            throw new Args.UsageException("invalid Redis URL '" + text + "': " + e.getReason());
+            throw new Main.Usage("invalid Redis URL '" + text + "': " + e.getReason());
         }
         if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())) {
-            throw new Args.UsageException("invalid Redis URL '" + text
+            throw new Main.Usage("invalid Redis URL '" + text
                     + "': expected redis://[user:password@]host:port[/db] or rediss:// for TLS");
         }
         if (uri.getHost() == null) {
-            throw new Args.UsageException("invalid Redis URL '" + text + "': no host");
+            throw new Main.Usage("invalid Redis URL '" + text + "': no host");
         }
         return uri;
     }
@@ -107,7 +317,7 @@ final class Operator {
     private static String kind(UnifiedJedis jedis, RedisKeys keys, String given) {
         if (given != null) {
             if (!given.equals("list") && !given.equals("zset")) {
-                throw new Args.UsageException("--type must be list or zset: " + given);
+                throw new Main.Usage("--type must be list or zset: " + given);
             }
             return given;
         }
@@ -120,12 +330,12 @@ final class Operator {
         }
         for (String part : List.of("body", "inflight", "dead", "seq")) {
             if (jedis.exists(keys.key(part))) {
-                throw new Failure("queue '" + keys.name() + "' holds no ready messages, so its type cannot be told: "
+                throw new Main.Failure("queue '" + keys.name() + "' holds no ready messages, so its type cannot be told: "
                         + "add --type list or --type zset");
             }
         }
         Set<String> known = knownQueues(jedis, keys.prefix());
-        throw new Failure("no queue named '" + keys.name() + "' under prefix '" + keys.prefix() + "'"
+        throw new Main.Failure("no queue named '" + keys.name() + "' under prefix '" + keys.prefix() + "'"
                 + (known.isEmpty() ? " (no queues found under that prefix)" : "; queues found: " + String.join(", ", known)));
     }
 
@@ -184,34 +394,6 @@ final class Operator {
         }
     }
 
-    private static void dead(MessageQueue<byte[]> q, String sub, Args a, PrintStream out) {
-        switch (sub) {
-            case "list" -> {
-                List<DeadLetter<byte[]>> rows = q.deadLetters().list(a.intOption("limit", 10, 1, 10_000));
-                if (rows.isEmpty()) {
-                    out.println("(no dead letters)");
-                }
-                for (DeadLetter<byte[]> d : rows) {
-                    out.println(d.id() + "  " + d.deadAt() + "  attempts " + d.attempts() + "  reason: " + d.reason()
-                            + "  " + (d.payload() == null ? "" : show(d.payload())));
-                }
-            }
-            case "requeue" -> {
-                String id = a.option("id", null);
-                if (id != null) {
-                    boolean done = q.deadLetters().requeue(io.queuekit.MessageId.of(id));
-                    if (!done) {
-                        throw new Failure("no dead letter with id " + id);
-                    }
-                    out.println("requeued 1");
-                } else {
-                    out.println("requeued " + q.deadLetters().requeueAll());
-                }
-            }
-            default -> out.println("purged " + q.deadLetters().purge());
-        }
-    }
-
     /** A stored body without its enqueue-time header. */
     private static String showBody(byte[] body) {
         int colon = 0;
@@ -231,14 +413,5 @@ final class Operator {
             return "<" + payload.length + " bytes, not text>";
         }
         return s.length() > 200 ? s.substring(0, 200) + "... (" + payload.length + " bytes)" : s;
-    }
-
-    /** The command could not be carried out; the message says why. */
-    static final class Failure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Failure(String message) {
-            super(message);
-        }
     }
 }
