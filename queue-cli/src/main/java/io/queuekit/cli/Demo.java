@@ -59,15 +59,15 @@ final class Demo {
     @Command(name = "demo", description = {"Runs every transport side by side and prints what each delivered, duplicated and lost.",
         "One scenario on each transport (redis-list in both modes, redis-zset, redis-pubsub, in-memory): send,"
             + " consume with several workers, a consumer that dies mid-message, a subscriber that joins late,"
-            + " delayed messages."})
+            + " delayed messages.",
+        "It uses the Redis named by --redis, --redis-file or REDIS_URL (its keys are prefixed queuekit-demo-* and"
+            + " deleted afterwards), else starts one: redis-server on PATH, or the shipped binary."})
     static final class DemoCommand implements Callable<Integer> {
         private final Main.Context ctx;
         @Mixin
         Main.HelpOption help;
-        @Option(names = "--redis", paramLabel = "URL", description = {
-            "Use this Redis (keys are prefixed queuekit-demo-* and deleted afterwards);",
-            "default: start one (redis-server on PATH, or the shipped binary)."})
-        String redis;
+        @Mixin
+        RedisUrl.Options redis;
         @Option(names = "--messages", paramLabel = "N", defaultValue = "2000",
                 description = "Messages per scenario, 100 to 1000000 (default: ${DEFAULT-VALUE}).")
         int messages;
@@ -81,8 +81,7 @@ final class Demo {
             if (messages < 100 || messages > 1_000_000) {
                 throw new Main.Usage("--messages must be 100 to 1000000: " + messages);
             }
-            URI uri = redis == null ? null : Operator.redisUri(redis);
-            return new Demo(ctx.out(), messages).run(uri);
+            return new Demo(ctx.out(), messages).run(redis.given(ctx));
         }
     }
 
@@ -95,7 +94,8 @@ final class Demo {
                 out.println("starting Redis ...");
                 server = RedisServer.builder().start();
                 uri = URI.create(server.uri());
-                out.println("Redis " + server.version() + " (" + server.source() + ") at " + server.uri());
+                out.println("Redis " + server.version() + " (" + server.source() + ") at "
+                        + RedisUrl.redacted(URI.create(server.uri())));
             }
             ConnectionPoolConfig pool = new ConnectionPoolConfig();
             pool.setMaxTotal(32);

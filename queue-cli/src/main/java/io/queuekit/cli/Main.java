@@ -34,7 +34,11 @@ public final class Main {
 
     /** Runs one command; {@code env} and {@code terminal} stand for the process's, so tests can give their own. */
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal) {
-        Context ctx = new Context(out, err, env, terminal);
+        Context ctx = new Context(out, err, env, terminal, new RedisUrl.Secrets());
+        for (String word : args) {
+            ctx.secrets().remember(word);
+        }
+        ctx.secrets().remember(env.get(RedisUrl.ENV));
         CommandLine line = new CommandLine(Root.class, factory(ctx));
         line.setExpandAtFiles(false); // "@name" is a word like any other, never a file to read arguments from
         line.registerConverter(MessageId.class, Main::messageId);
@@ -114,11 +118,11 @@ public final class Main {
                 ? Character.toLowerCase(m.charAt(0)) + m.substring(1) : m;
     }
 
-    /** What a run reads from outside its arguments, and where it writes. */
-    record Context(PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal) {
-        /** One line on standard error. */
+    /** What a run reads from outside its arguments, where it writes, and what it must not show. */
+    record Context(PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal, RedisUrl.Secrets secrets) {
+        /** One line on standard error, whatever the message holds, and never a password. */
         void error(String message) {
-            err.println("queuekit: " + message);
+            err.println("queuekit: " + Text.escape(secrets.hide(String.valueOf(message))));
         }
     }
 

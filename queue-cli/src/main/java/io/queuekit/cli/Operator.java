@@ -12,7 +12,6 @@ import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -26,6 +25,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -37,9 +38,8 @@ final class Operator {
 
     /** Which queue, in which Redis: the options of every operator command. */
     static final class QueueOptions {
-        @Option(names = "--redis", paramLabel = "URL", required = true,
-                description = "redis://[user:password@]host:port[/db], or rediss:// for TLS")
-        String redis;
+        @Mixin
+        RedisUrl.Options redis;
 
         @Option(names = "--queue", paramLabel = "NAME", required = true, description = "The queue's name.")
         String queue;
@@ -55,7 +55,7 @@ final class Operator {
             try {
                 return RedisKeys.of(prefix, queue);
             } catch (IllegalArgumentException e) {
-                throw new Main.Usage(e.getMessage());
+                throw new Main.Usage((e.getMessage().startsWith("key prefix") ? "--prefix " : "--queue ") + e.getMessage());
             }
         }
     }
@@ -64,13 +64,13 @@ final class Operator {
     private record Target(UnifiedJedis jedis, RedisKeys keys, String type, MessageQueue<byte[]> queue, URI uri) {
         /** "queue 'orders' (list queue at redis://host:port)", for messages. */
         String describe() {
-            return "queue '" + keys.name() + "' (" + type + " queue at " + redacted(uri) + ")";
+            return "queue '" + keys.name() + "' (" + type + " queue at " + RedisUrl.redacted(uri) + ")";
         }
     }
 
     /** Connects, tells the queue's type, opens it, and runs {@code action} on it. */
-    private static int withQueue(QueueOptions options, Function<Target, Integer> action) {
-        URI uri = redisUri(options.redis);
+    private static int withQueue(Main.Context ctx, QueueOptions options, Function<Target, Integer> action) {
+        URI uri = options.redis.required(ctx);
         RedisKeys keys = options.keys();
         try (UnifiedJedis jedis = RedisClient.create(uri)) {
             String type = kind(jedis, keys, options.type);
@@ -78,8 +78,19 @@ final class Operator {
                 return action.apply(new Target(jedis, keys, type, q, uri));
             }
         } catch (JedisException | QueueException e) {
-            throw new Main.Failure("cannot talk to Redis at " + redacted(uri) + ": " + e.getMessage());
+            throw new Main.Failure((reached(e) ? "failed on Redis at " : "cannot talk to Redis at ") + RedisUrl.redacted(uri)
+                    + ": " + e.getMessage());
         }
+    }
+
+    /** Whether Redis was reached and let in: the failure is then Redis's answer, not the connection. */
+    private static boolean reached(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof JedisConnectionException || t instanceof JedisAccessControlException) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Command(name = "stats", description = "Counts of a queue: ready, in flight, delayed, dead.")
@@ -96,7 +107,7 @@ final class Operator {
 
         @Override
         public Integer call() {
-            return withQueue(options, t -> {
+            return withQueue(ctx, options, t -> {
                 QueueStats s = t.queue().stats();
                 ctx.out().printf("queue      %s (%s queue, keys %s:*)%n", t.keys().name(), t.type(), t.keys().base());
                 ctx.out().printf("ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n", s.ready(), s.inFlight(),
@@ -123,7 +134,7 @@ final class Operator {
         @Override
         public Integer call() {
             checkRange("--limit", limit, 1, 1000);
-            return withQueue(options, t -> {
+            return withQueue(ctx, options, t -> {
                 peek(t.jedis(), t.keys(), t.type(), limit, ctx.out());
                 return 0;
             });
@@ -159,7 +170,7 @@ final class Operator {
         @Override
         public Integer call() {
             checkRange("--limit", limit, 1, 10_000);
-            return withQueue(options, t -> {
+            return withQueue(ctx, options, t -> {
                 List<DeadLetter<byte[]>> rows = t.queue().deadLetters().list(limit);
                 if (rows.isEmpty()) {
                     ctx.out().println("(no dead letters)");
@@ -199,7 +210,7 @@ final class Operator {
 
         @Override
         public Integer call() {
-            return withQueue(options, t -> {
+            return withQueue(ctx, options, t -> {
                 DeadLetters<byte[]> dead = t.queue().deadLetters();
                 if (id != null) {
                     if (dryRun ? t.jedis().zscore(t.keys().key("dead"), id.value()) == null : !dead.requeue(id)) {
@@ -247,7 +258,7 @@ final class Operator {
 
         @Override
         public Integer call() {
-            return withQueue(options, t -> {
+            return withQueue(ctx, options, t -> {
                 long n = t.queue().deadLetters().size();
                 if (dryRun) {
                     ctx.out().println("would purge " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
@@ -288,29 +299,6 @@ final class Operator {
         if (value < min || value > max) {
             throw new Main.Usage(option + " must be " + min + " to " + max + ": " + value);
         }
-    }
-
-    /** Parses and checks a Redis URL, saying what is wrong with it. */
-    static URI redisUri(String text) {
-        URI uri;
-        try {
-            uri = new URI(text);
-        } catch (URISyntaxException e) {
-            throw new Main.Usage("invalid Redis URL '" + text + "': " + e.getReason());
-        }
-        if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())) {
-            throw new Main.Usage("invalid Redis URL '" + text
-                    + "': expected redis://[user:password@]host:port[/db] or rediss:// for TLS");
-        }
-        if (uri.getHost() == null) {
-            throw new Main.Usage("invalid Redis URL '" + text + "': no host");
-        }
-        return uri;
-    }
-
-    static String redacted(URI uri) {
-        return uri.getScheme() + "://" + (uri.getUserInfo() != null ? "***@" : "") + uri.getHost()
-                + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
     }
 
     /** list or zset, from the --type option or the queue's keys; fails naming the queues that exist. */
