@@ -42,6 +42,7 @@ public final class Main {
         CommandLine line = new CommandLine(Root.class, factory(ctx));
         line.setExpandAtFiles(false); // "@name" is a word like any other, never a file to read arguments from
         line.registerConverter(MessageId.class, Main::messageId);
+        line.registerConverter(QueueType.class, QueueType::parse);
         line.setOut(new PrintWriter(out, true));
         line.setErr(new PrintWriter(err, true));
         headings(line);

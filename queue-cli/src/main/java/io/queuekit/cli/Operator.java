@@ -1,5 +1,11 @@
 package io.queuekit.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuekit.Codec;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
@@ -10,10 +16,8 @@ import io.queuekit.QueueStats;
 import io.queuekit.redis.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -30,10 +34,12 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
-import redis.clients.jedis.resps.Tuple;
 
 /** Operator commands on a queue in a running Redis: stats, peek, dead letters. */
 final class Operator {
+    /** Plain ASCII: a control character or a bidirectional override in a payload is written as an escape. */
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+
     private Operator() {}
 
     /** Which queue, in which Redis: the options of every operator command. */
@@ -49,7 +55,7 @@ final class Operator {
         String prefix;
 
         @Option(names = "--type", paramLabel = "T", description = "list or zset; read from the queue's keys when left out.")
-        String type;
+        QueueType type;
 
         RedisKeys keys() {
             try {
@@ -61,11 +67,41 @@ final class Operator {
     }
 
     /** An open queue and what the command needs beside it. */
-    private record Target(UnifiedJedis jedis, RedisKeys keys, String type, MessageQueue<byte[]> queue, URI uri) {
+    private record Target(UnifiedJedis jedis, RedisKeys keys, QueueType type, MessageQueue<byte[]> queue, URI uri) {
         /** "queue 'orders' (list queue at redis://host:port)", for messages. */
         String describe() {
-            return "queue '" + keys.name() + "' (" + type + " queue at " + RedisUrl.redacted(uri) + ")";
+            return "queue '" + keys.name() + "' (" + type.word() + " queue at " + RedisUrl.redacted(uri) + ")";
         }
+
+        /** A JSON object naming the queue, for {@code --json}. */
+        ObjectNode json() {
+            ObjectNode o = JSON.createObjectNode();
+            o.put("queue", keys.name()).put("prefix", keys.prefix()).put("type", type.word());
+            return o;
+        }
+    }
+
+    /** {@code --json}: one JSON document on standard output instead of lines for people. */
+    static final class JsonOption {
+        @Option(names = "--json", description = "Print one JSON document (ASCII only), for scripts.")
+        boolean json;
+    }
+
+    private static void print(Main.Context ctx, ObjectNode json) {
+        try {
+            ctx.out().println(JSON.writeValueAsString(json));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The payload as "payload" when it is UTF-8 text, else as "payloadBase64". */
+    private static ObjectNode payload(ObjectNode o, byte[] bytes) {
+        if (bytes == null) {
+            return o.putNull("payload");
+        }
+        String text = Text.utf8(bytes);
+        return text != null ? o.put("payload", text) : o.put("payloadBase64", Base64.getEncoder().encodeToString(bytes));
     }
 
     /** Connects, tells the queue's type, opens it, and runs {@code action} on it. */
@@ -73,7 +109,7 @@ final class Operator {
         URI uri = options.redis.required(ctx);
         RedisKeys keys = options.keys();
         try (UnifiedJedis jedis = RedisClient.create(uri)) {
-            String type = kind(jedis, keys, options.type);
+            QueueType type = kind(jedis, keys, options.type);
             try (MessageQueue<byte[]> q = open(jedis, keys, type)) {
                 return action.apply(new Target(jedis, keys, type, q, uri));
             }
@@ -100,6 +136,8 @@ final class Operator {
         Main.HelpOption help;
         @Mixin
         QueueOptions options;
+        @Mixin
+        JsonOption output;
 
         Stats(Main.Context ctx) {
             this.ctx = ctx;
@@ -109,7 +147,12 @@ final class Operator {
         public Integer call() {
             return withQueue(ctx, options, t -> {
                 QueueStats s = t.queue().stats();
-                ctx.out().printf("queue      %s (%s queue, keys %s:*)%n", t.keys().name(), t.type(), t.keys().base());
+                if (output.json) {
+                    print(ctx, t.json().put("ready", s.ready()).put("inFlight", s.inFlight()).put("delayed", s.delayed())
+                            .put("dead", s.dead()));
+                    return 0;
+                }
+                ctx.out().printf("queue      %s (%s queue, keys %s:*)%n", t.keys().name(), t.type().word(), t.keys().base());
                 ctx.out().printf("ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n", s.ready(), s.inFlight(),
                         s.delayed(), s.dead());
                 return 0;
@@ -124,6 +167,8 @@ final class Operator {
         Main.HelpOption help;
         @Mixin
         QueueOptions options;
+        @Mixin
+        JsonOption output;
         @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 1000 (default: ${DEFAULT-VALUE}).")
         int limit;
 
@@ -135,7 +180,46 @@ final class Operator {
         public Integer call() {
             checkRange("--limit", limit, 1, 1000);
             return withQueue(ctx, options, t -> {
-                peek(t.jedis(), t.keys(), t.type(), limit, ctx.out());
+                List<Stored.Message> next = Stored.next(t.jedis(), t.keys(), t.type(), limit);
+                if (output.json) {
+                    ObjectNode doc = t.json();
+                    ArrayNode rows = doc.putArray("messages");
+                    for (Stored.Message m : next) {
+                        ObjectNode row = rows.addObject();
+                        if (!m.readable()) {
+                            row.put("unreadable", Base64.getEncoder().encodeToString(m.payload()));
+                            continue;
+                        }
+                        row.put("id", m.id());
+                        if (m.attempt() != null) {
+                            row.put("attempt", m.attempt());
+                        }
+                        if (m.due() != null) {
+                            row.put("dueAt", m.due().toString());
+                        }
+                        if (m.sent() != null) {
+                            row.put("sentAt", m.sent().toString());
+                        }
+                        payload(row, m.payload());
+                    }
+                    print(ctx, doc);
+                    return 0;
+                }
+                if (next.isEmpty()) {
+                    ctx.out().println(t.type() == QueueType.LIST ? "(no ready messages)" : "(no waiting messages)");
+                }
+                for (Stored.Message m : next) {
+                    if (!m.readable()) {
+                        ctx.out().println("(unreadable entry)  " + (m.id() == null ? "" : Text.escape(m.id()) + "  ")
+                                + Text.payload(m.payload()));
+                        continue;
+                    }
+                    ctx.out().println(Text.escape(m.id())
+                            + (m.attempt() != null ? "  attempt " + m.attempt() : "")
+                            + (m.due() != null ? "  due " + m.due() : "")
+                            + (m.sent() != null ? "  sent " + m.sent() : "")
+                            + "  " + (m.payload() == null ? "(no body)" : Text.payload(m.payload())));
+                }
                 return 0;
             });
         }
@@ -160,6 +244,8 @@ final class Operator {
         Main.HelpOption help;
         @Mixin
         QueueOptions options;
+        @Mixin
+        JsonOption output;
         @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 10000 (default: ${DEFAULT-VALUE}).")
         int limit;
 
@@ -172,12 +258,23 @@ final class Operator {
             checkRange("--limit", limit, 1, 10_000);
             return withQueue(ctx, options, t -> {
                 List<DeadLetter<byte[]>> rows = t.queue().deadLetters().list(limit);
+                if (output.json) {
+                    ObjectNode doc = t.json();
+                    ArrayNode list = doc.putArray("deadLetters");
+                    for (DeadLetter<byte[]> d : rows) {
+                        payload(list.addObject().put("id", d.id().value()).put("deadAt", d.deadAt().toString())
+                                .put("attempts", d.attempts()).put("reason", d.reason()), d.payload());
+                    }
+                    print(ctx, doc);
+                    return 0;
+                }
                 if (rows.isEmpty()) {
                     ctx.out().println("(no dead letters)");
                 }
                 for (DeadLetter<byte[]> d : rows) {
-                    ctx.out().println(d.id() + "  " + d.deadAt() + "  attempts " + d.attempts() + "  reason: " + d.reason()
-                            + "  " + (d.payload() == null ? "" : show(d.payload())));
+                    ctx.out().println(Text.escape(d.id().value()) + "  " + d.deadAt() + "  attempts " + d.attempts()
+                            + "  reason: " + Text.quote(String.valueOf(d.reason()))
+                            + "  " + (d.payload() == null ? "(no payload)" : Text.payload(d.payload())));
                 }
                 return 0;
             });
@@ -214,9 +311,9 @@ final class Operator {
                 DeadLetters<byte[]> dead = t.queue().deadLetters();
                 if (id != null) {
                     if (dryRun ? t.jedis().zscore(t.keys().key("dead"), id.value()) == null : !dead.requeue(id)) {
-                        throw new Main.Failure("no dead letter with id " + id);
+                        throw new Main.Failure("no dead letter with id " + id.value());
                     }
-                    ctx.out().println(dryRun ? "would requeue dead letter " + id + " of " + t.describe() + "; nothing was changed"
+                    ctx.out().println(dryRun ? "would requeue dead letter " + Text.escape(id.value()) + " of " + t.describe() + "; nothing was changed"
                             : "requeued 1");
                     return 0;
                 }
@@ -302,19 +399,19 @@ final class Operator {
     }
 
     /** list or zset, from the --type option or the queue's keys; fails naming the queues that exist. */
-    private static String kind(UnifiedJedis jedis, RedisKeys keys, String given) {
+    private static QueueType kind(UnifiedJedis jedis, RedisKeys keys, QueueType given) {
         if (given != null) {
-            if (!given.equals("list") && !given.equals("zset")) {
-                throw new Main.Usage("--type must be list or zset: " + given);
-            }
             return given;
         }
         String ready = jedis.type(keys.key("ready"));
-        if (ready.equals("list") || ready.equals("zset")) {
-            return ready;
+        if (ready.equals("list")) {
+            return QueueType.LIST;
+        }
+        if (ready.equals("zset")) {
+            return QueueType.ZSET;
         }
         if (jedis.exists(keys.key("delayed"))) {
-            return "list";
+            return QueueType.LIST;
         }
         for (String part : List.of("body", "inflight", "dead", "seq")) {
             if (jedis.exists(keys.key(part))) {
@@ -346,60 +443,9 @@ final class Operator {
         return names;
     }
 
-    private static MessageQueue<byte[]> open(UnifiedJedis jedis, RedisKeys keys, String type) {
-        return type.equals("list")
+    private static MessageQueue<byte[]> open(UnifiedJedis jedis, RedisKeys keys, QueueType type) {
+        return type == QueueType.LIST
                 ? RedisListQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build()
                 : RedisDelayQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build();
-    }
-
-    private static void stats(QueueStats s, RedisKeys keys, String type, PrintStream out) {
-        out.printf("queue      %s (%s queue, keys %s:*)%n", keys.name(), type, keys.base());
-        out.printf("ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n", s.ready(), s.inFlight(), s.delayed(), s.dead());
-    }
-
-    private static void peek(UnifiedJedis jedis, RedisKeys keys, String type, int limit, PrintStream out) {
-        byte[] bodyKey = keys.keyBytes("body");
-        if (type.equals("list")) {
-            // consumers take from the right end, so the next messages are the last elements
-            List<byte[]> ids = jedis.lrange(keys.keyBytes("ready"), -limit, -1);
-            if (ids.isEmpty()) {
-                out.println("(no ready messages)");
-            }
-            for (int i = ids.size() - 1; i >= 0; i--) {
-                byte[] body = jedis.hget(bodyKey, ids.get(i));
-                out.println(body == null ? show(ids.get(i)) : new String(ids.get(i), StandardCharsets.UTF_8) + "  " + showBody(body));
-            }
-        } else {
-            List<Tuple> rows = jedis.zrangeWithScores(keys.keyBytes("ready"), 0, limit - 1);
-            if (rows.isEmpty()) {
-                out.println("(no waiting messages)");
-            }
-            for (Tuple t : rows) {
-                long due = (long) Math.floor(t.getScore() / 4096) + 1735689600000L;
-                byte[] body = jedis.hget(bodyKey, t.getBinaryElement());
-                out.println(t.getElement() + "  due " + Instant.ofEpochMilli(due) + "  " + (body == null ? "" : showBody(body)));
-            }
-        }
-    }
-
-    /** A stored body without its enqueue-time header. */
-    private static String showBody(byte[] body) {
-        int colon = 0;
-        while (colon < body.length && body[colon] != ':') {
-            colon++;
-        }
-        long enqueued = Long.parseLong(new String(body, 0, colon, StandardCharsets.US_ASCII));
-        byte[] payload = java.util.Arrays.copyOfRange(body, Math.min(colon + 1, body.length), body.length);
-        return "sent " + Instant.ofEpochMilli(enqueued) + "  " + show(payload);
-    }
-
-    /** Payload bytes as text when printable, shortened. */
-    static String show(byte[] payload) {
-        String s = new String(payload, StandardCharsets.UTF_8);
-        boolean printable = s.chars().allMatch(c -> c >= 32 && c != 127 && c != 0xFFFD || c == '\t');
-        if (!printable) {
-            return "<" + payload.length + " bytes, not text>";
-        }
-        return s.length() > 200 ? s.substring(0, 200) + "... (" + payload.length + " bytes)" : s;
     }
 }

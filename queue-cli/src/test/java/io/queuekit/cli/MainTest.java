@@ -114,7 +114,7 @@ class MainTest {
 
             outBytes.reset();
             assertThat(run("dead", "list", "--redis", uri, "--queue", name)).isZero();
-            assertThat(out()).contains("reason: bad input").contains("first");
+            assertThat(out()).contains("reason: \"bad input\"").contains("\"first\"");
 
             outBytes.reset();
             assertThat(run("dead", "requeue", "--yes", "--redis", uri, "--queue", name)).isZero();
