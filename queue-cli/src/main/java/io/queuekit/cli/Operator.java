@@ -20,8 +20,6 @@ import java.net.URI;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -32,8 +30,6 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /** Operator commands on a queue in a running Redis: stats, peek, dead letters. */
 final class Operator {
@@ -109,7 +105,7 @@ final class Operator {
         URI uri = options.redis.required(ctx);
         RedisKeys keys = options.keys();
         try (UnifiedJedis jedis = RedisClient.create(uri)) {
-            QueueType type = kind(jedis, keys, options.type);
+            QueueType type = QueueLayout.resolve(jedis, keys, options.type);
             try (MessageQueue<byte[]> q = open(jedis, keys, type)) {
                 return action.apply(new Target(jedis, keys, type, q, uri));
             }
@@ -396,51 +392,6 @@ final class Operator {
         if (value < min || value > max) {
             throw new Main.Usage(option + " must be " + min + " to " + max + ": " + value);
         }
-    }
-
-    /** list or zset, from the --type option or the queue's keys; fails naming the queues that exist. */
-    private static QueueType kind(UnifiedJedis jedis, RedisKeys keys, QueueType given) {
-        if (given != null) {
-            return given;
-        }
-        String ready = jedis.type(keys.key("ready"));
-        if (ready.equals("list")) {
-            return QueueType.LIST;
-        }
-        if (ready.equals("zset")) {
-            return QueueType.ZSET;
-        }
-        if (jedis.exists(keys.key("delayed"))) {
-            return QueueType.LIST;
-        }
-        for (String part : List.of("body", "inflight", "dead", "seq")) {
-            if (jedis.exists(keys.key(part))) {
-                throw new Main.Failure("queue '" + keys.name() + "' holds no ready messages, so its type cannot be told: "
-                        + "add --type list or --type zset");
-            }
-        }
-        Set<String> known = knownQueues(jedis, keys.prefix());
-        throw new Main.Failure("no queue named '" + keys.name() + "' under prefix '" + keys.prefix() + "'"
-                + (known.isEmpty() ? " (no queues found under that prefix)" : "; queues found: " + String.join(", ", known)));
-    }
-
-    private static Set<String> knownQueues(UnifiedJedis jedis, String prefix) {
-        Set<String> names = new TreeSet<>();
-        String cursor = ScanParams.SCAN_POINTER_START;
-        ScanParams params = new ScanParams().match(prefix + ":{*}:*").count(1000);
-        int rounds = 0;
-        do {
-            ScanResult<String> r = jedis.scan(cursor, params);
-            for (String k : r.getResult()) {
-                int open = k.indexOf(":{");
-                int close = k.indexOf("}:", open);
-                if (open >= 0 && close > open) {
-                    names.add(k.substring(open + 2, close));
-                }
-            }
-            cursor = r.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START) && ++rounds < 100 && names.size() < 50);
-        return names;
     }
 
     private static MessageQueue<byte[]> open(UnifiedJedis jedis, RedisKeys keys, QueueType type) {
