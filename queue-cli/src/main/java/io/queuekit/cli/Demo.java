@@ -23,12 +23,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
@@ -52,26 +56,33 @@ final class Demo {
         this.messages = messages;
     }
 
-    static int run(String[] words, PrintStream out) {
-        Args a = Args.parse(words, Set.of("redis", "messages"));
-        if (a.help()) {
-            out.print("""
-                    usage: queuekit demo [--redis URL] [--messages N]
+    @Command(name = "demo", description = {"Runs every transport side by side and prints what each delivered, duplicated and lost.",
+        "One scenario on each transport (redis-list in both modes, redis-zset, redis-pubsub, in-memory): send,"
+            + " consume with several workers, a consumer that dies mid-message, a subscriber that joins late,"
+            + " delayed messages.",
+        "It uses the Redis named by --redis, --redis-file or REDIS_URL (its keys are prefixed queuekit-demo-* and"
+            + " deleted afterwards), else starts one: redis-server on PATH, or the shipped binary."})
+    static final class DemoCommand implements Callable<Integer> {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        RedisUrl.Options redis;
+        @Option(names = "--messages", paramLabel = "N", defaultValue = "2000",
+                description = "Messages per scenario, 100 to 1000000 (default: ${DEFAULT-VALUE}).")
+        int messages;
 
-                    Runs one scenario on each transport (redis-list in both modes, redis-zset, redis-pubsub,
-                    in-memory): send, consume with several workers, a consumer that dies mid-message, a
-                    subscriber that joins late, delayed messages. Prints what each delivered, duplicated and lost.
-
-                      --redis URL     use this Redis (keys are prefixed queuekit-demo-* and deleted afterwards);
-                                      default: start one (redis-server on PATH, or the shipped binary)
-                      --messages N    messages per scenario (default 2000)
-                    """);
-            return 0;
+        DemoCommand(Main.Context ctx) {
+            this.ctx = ctx;
         }
-        int n = a.intOption("messages", 2000, 100, 1_000_000);
-        String given = a.option("redis", null);
-        URI uri = given == null ? null : Operator.redisUri(given);
-        return new Demo(out, n).run(uri);
+
+        @Override
+        public Integer call() {
+            if (messages < 100 || messages > 1_000_000) {
+                throw new Main.Usage("--messages must be 100 to 1000000: " + messages);
+            }
+            return new Demo(ctx.out(), messages).run(redis.given(ctx));
+        }
     }
 
     private int run(URI given) {
@@ -83,7 +94,8 @@ final class Demo {
                 out.println("starting Redis ...");
                 server = RedisServer.builder().start();
                 uri = URI.create(server.uri());
-                out.println("Redis " + server.version() + " (" + server.source() + ") at " + server.uri());
+                out.println("Redis " + server.version() + " (" + server.source() + ") at "
+                        + RedisUrl.redacted(URI.create(server.uri())));
             }
             ConnectionPoolConfig pool = new ConnectionPoolConfig();
             pool.setMaxTotal(32);

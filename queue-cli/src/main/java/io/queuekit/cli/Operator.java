@@ -1,244 +1,402 @@
 package io.queuekit.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuekit.Codec;
 import io.queuekit.DeadLetter;
+import io.queuekit.DeadLetters;
+import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
 import io.queuekit.redis.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
-import java.io.PrintStream;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
-import redis.clients.jedis.resps.Tuple;
 
 /** Operator commands on a queue in a running Redis: stats, peek, dead letters. */
 final class Operator {
-    private static final Set<String> OPTIONS = Set.of("redis", "queue", "prefix", "type", "limit", "id");
-
-    private static final String HELP = """
-            usage: queuekit %s --redis URL --queue NAME [options]
-
-              --redis URL      redis://[user:password@]host:port[/db], or rediss:// for TLS
-              --queue NAME     the queue's name
-              --prefix P       key prefix the queue was built with (default queuekit)
-              --type T         list or zset; detected from the keys when left out
-            %s""";
+    /** Plain ASCII: a control character or a bidirectional override in a payload is written as an escape. */
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
     private Operator() {}
 
-    static int run(String command, String[] words, PrintStream out) {
-        Args a = Args.parse(words, OPTIONS);
-        String sub = command.equals("dead") ? (a.positional().isEmpty() ? "" : a.positional().get(0)) : "";
-        if (a.help()) {
-            out.printf(HELP, command + (command.equals("dead") ? " list|requeue|purge" : ""), extraHelp(command));
-            return 0;
+    /** Which queue, in which Redis: the options of every operator command. */
+    static final class QueueOptions {
+        @Mixin
+        RedisUrl.Options redis;
+
+        @Option(names = "--queue", paramLabel = "NAME", required = true, description = "The queue's name.")
+        String queue;
+
+        @Option(names = "--prefix", paramLabel = "P", defaultValue = RedisKeys.DEFAULT_PREFIX,
+                description = "Key prefix the queue was built with (default: ${DEFAULT-VALUE}).")
+        String prefix;
+
+        @Option(names = "--type", paramLabel = "T", description = "list or zset; read from the queue's keys when left out.")
+        QueueType type;
+
+        RedisKeys keys() {
+            try {
+                return RedisKeys.of(prefix, queue);
+            } catch (IllegalArgumentException e) {
+                throw new Main.Usage((e.getMessage().startsWith("key prefix") ? "--prefix " : "--queue ") + e.getMessage());
+            }
         }
-        if (command.equals("dead") && !Set.of("list", "requeue", "purge").contains(sub)) {
-            throw new Args.UsageException("dead needs one of list, requeue, purge");
+    }
+
+    /** An open queue and what the command needs beside it. */
+    private record Target(UnifiedJedis jedis, RedisKeys keys, QueueType type, MessageQueue<byte[]> queue, URI uri) {
+        /** "queue 'orders' (list queue at redis://host:port)", for messages. */
+        String describe() {
+            return "queue '" + keys.name() + "' (" + type.word() + " queue at " + RedisUrl.redacted(uri) + ")";
         }
-        URI uri = redisUri(a.required("redis"));
-        String prefix = a.option("prefix", RedisKeys.DEFAULT_PREFIX);
-        RedisKeys keys;
+
+        /** A JSON object naming the queue, for {@code --json}. */
+        ObjectNode json() {
+            ObjectNode o = JSON.createObjectNode();
+            o.put("queue", keys.name()).put("prefix", keys.prefix()).put("type", type.word());
+            return o;
+        }
+    }
+
+    /** {@code --json}: one JSON document on standard output instead of lines for people. */
+    static final class JsonOption {
+        @Option(names = "--json", description = "Print one JSON document (ASCII only), for scripts.")
+        boolean json;
+    }
+
+    private static void print(Main.Context ctx, ObjectNode json) {
         try {
-            keys = RedisKeys.of(prefix, a.required("queue"));
-        } catch (IllegalArgumentException e) {
-            throw new Args.UsageException(e.getMessage());
+            ctx.out().println(JSON.writeValueAsString(json));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
+    }
+
+    /** The payload as "payload" when it is UTF-8 text, else as "payloadBase64". */
+    private static ObjectNode payload(ObjectNode o, byte[] bytes) {
+        if (bytes == null) {
+            return o.putNull("payload");
+        }
+        String text = Text.utf8(bytes);
+        return text != null ? o.put("payload", text) : o.put("payloadBase64", Base64.getEncoder().encodeToString(bytes));
+    }
+
+    /** Connects, tells the queue's type, opens it, and runs {@code action} on it. */
+    private static int withQueue(Main.Context ctx, QueueOptions options, Function<Target, Integer> action) {
+        URI uri = options.redis.required(ctx);
+        RedisKeys keys = options.keys();
         try (UnifiedJedis jedis = RedisClient.create(uri)) {
-            String type = kind(jedis, keys, a.option("type", null));
+            QueueType type = QueueLayout.resolve(jedis, keys, options.type);
             try (MessageQueue<byte[]> q = open(jedis, keys, type)) {
-                switch (command) {
-                    case "stats" -> stats(q.stats(), keys, type, out);
-                    case "peek" -> peek(jedis, keys, type, a.intOption("limit", 10, 1, 1000), out);
-                    default -> dead(q, sub, a, out);
-                }
+                return action.apply(new Target(jedis, keys, type, q, uri));
             }
-            return 0;
         } catch (JedisException | QueueException e) {
-            throw new Failure("cannot talk to Redis at " + redacted(uri) + ": " + e.getMessage());
+            throw new Main.Failure((reached(e) ? "failed on Redis at " : "cannot talk to Redis at ") + RedisUrl.redacted(uri)
+                    + ": " + e.getMessage());
         }
     }
 
-    private static String extraHelp(String command) {
-        return switch (command) {
-            case "peek" -> "  --limit N        how many (default 10)\n";
-            case "dead" -> "  --limit N        list: how many (default 10)\n"
-                    + "  --id ID          requeue: only this dead letter (default: all)\n";
-            default -> "";
-        };
-    }
-
-    /** Parses and checks a Redis URL, saying what is wrong with it. */
-    static URI redisUri(String text) {
-        URI uri;
-        try {
-            uri = new URI(text);
-        } catch (URISyntaxException e) {
-            throw new Args.UsageException("invalid Redis URL '" + text + "': " + e.getReason());
-        }
-        if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())) {
-            throw new Args.UsageException("invalid Redis URL '" + text
-                    + "': expected redis://[user:password@]host:port[/db] or rediss:// for TLS");
-        }
-        if (uri.getHost() == null) {
-            throw new Args.UsageException("invalid Redis URL '" + text + "': no host");
-        }
-        return uri;
-    }
-
-    static String redacted(URI uri) {
-        return uri.getScheme() + "://" + (uri.getUserInfo() != null ? "***@" : "") + uri.getHost()
-                + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
-    }
-
-    /** list or zset, from the --type option or the queue's keys; fails naming the queues that exist. */
-    private static String kind(UnifiedJedis jedis, RedisKeys keys, String given) {
-        if (given != null) {
-            if (!given.equals("list") && !given.equals("zset")) {
-                throw new Args.UsageException("--type must be list or zset: " + given);
-            }
-            return given;
-        }
-        String ready = jedis.type(keys.key("ready"));
-        if (ready.equals("list") || ready.equals("zset")) {
-            return ready;
-        }
-        if (jedis.exists(keys.key("delayed"))) {
-            return "list";
-        }
-        for (String part : List.of("body", "inflight", "dead", "seq")) {
-            if (jedis.exists(keys.key(part))) {
-                throw new Failure("queue '" + keys.name() + "' holds no ready messages, so its type cannot be told: "
-                        + "add --type list or --type zset");
+    /** Whether Redis was reached and let in: the failure is then Redis's answer, not the connection. */
+    private static boolean reached(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof JedisConnectionException || t instanceof JedisAccessControlException) {
+                return false;
             }
         }
-        Set<String> known = knownQueues(jedis, keys.prefix());
-        throw new Failure("no queue named '" + keys.name() + "' under prefix '" + keys.prefix() + "'"
-                + (known.isEmpty() ? " (no queues found under that prefix)" : "; queues found: " + String.join(", ", known)));
+        return true;
     }
 
-    private static Set<String> knownQueues(UnifiedJedis jedis, String prefix) {
-        Set<String> names = new TreeSet<>();
-        String cursor = ScanParams.SCAN_POINTER_START;
-        ScanParams params = new ScanParams().match(prefix + ":{*}:*").count(1000);
-        int rounds = 0;
-        do {
-            ScanResult<String> r = jedis.scan(cursor, params);
-            for (String k : r.getResult()) {
-                int open = k.indexOf(":{");
-                int close = k.indexOf("}:", open);
-                if (open >= 0 && close > open) {
-                    names.add(k.substring(open + 2, close));
+    @Command(name = "stats", description = "Counts of a queue: ready, in flight, delayed, dead.")
+    static final class Stats implements Callable<Integer> {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Mixin
+        JsonOption output;
+
+        Stats(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(ctx, options, t -> {
+                QueueStats s = t.queue().stats();
+                if (output.json) {
+                    print(ctx, t.json().put("ready", s.ready()).put("inFlight", s.inFlight()).put("delayed", s.delayed())
+                            .put("dead", s.dead()));
+                    return 0;
                 }
-            }
-            cursor = r.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START) && ++rounds < 100 && names.size() < 50);
-        return names;
-    }
-
-    private static MessageQueue<byte[]> open(UnifiedJedis jedis, RedisKeys keys, String type) {
-        return type.equals("list")
-                ? RedisListQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build()
-                : RedisDelayQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build();
-    }
-
-    private static void stats(QueueStats s, RedisKeys keys, String type, PrintStream out) {
-        out.printf("queue      %s (%s queue, keys %s:*)%n", keys.name(), type, keys.base());
-        out.printf("ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n", s.ready(), s.inFlight(), s.delayed(), s.dead());
-    }
-
-    private static void peek(UnifiedJedis jedis, RedisKeys keys, String type, int limit, PrintStream out) {
-        byte[] bodyKey = keys.keyBytes("body");
-        if (type.equals("list")) {
-            // consumers take from the right end, so the next messages are the last elements
-            List<byte[]> ids = jedis.lrange(keys.keyBytes("ready"), -limit, -1);
-            if (ids.isEmpty()) {
-                out.println("(no ready messages)");
-            }
-            for (int i = ids.size() - 1; i >= 0; i--) {
-                byte[] body = jedis.hget(bodyKey, ids.get(i));
-                out.println(body == null ? show(ids.get(i)) : new String(ids.get(i), StandardCharsets.UTF_8) + "  " + showBody(body));
-            }
-        } else {
-            List<Tuple> rows = jedis.zrangeWithScores(keys.keyBytes("ready"), 0, limit - 1);
-            if (rows.isEmpty()) {
-                out.println("(no waiting messages)");
-            }
-            for (Tuple t : rows) {
-                long due = (long) Math.floor(t.getScore() / 4096) + 1735689600000L;
-                byte[] body = jedis.hget(bodyKey, t.getBinaryElement());
-                out.println(t.getElement() + "  due " + Instant.ofEpochMilli(due) + "  " + (body == null ? "" : showBody(body)));
-            }
+                ctx.out().printf("queue      %s (%s queue, keys %s:*)%n", t.keys().name(), t.type().word(), t.keys().base());
+                ctx.out().printf("ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n", s.ready(), s.inFlight(),
+                        s.delayed(), s.dead());
+                return 0;
+            });
         }
     }
 
-    private static void dead(MessageQueue<byte[]> q, String sub, Args a, PrintStream out) {
-        switch (sub) {
-            case "list" -> {
-                List<DeadLetter<byte[]>> rows = q.deadLetters().list(a.intOption("limit", 10, 1, 10_000));
+    @Command(name = "peek", description = "The next messages a queue will deliver, without taking them.")
+    static final class Peek implements Callable<Integer> {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Mixin
+        JsonOption output;
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 1000 (default: ${DEFAULT-VALUE}).")
+        int limit;
+
+        Peek(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            checkRange("--limit", limit, 1, 1000);
+            return withQueue(ctx, options, t -> {
+                List<Stored.Message> next = Stored.next(t.jedis(), t.keys(), t.type(), limit);
+                if (output.json) {
+                    ObjectNode doc = t.json();
+                    ArrayNode rows = doc.putArray("messages");
+                    for (Stored.Message m : next) {
+                        ObjectNode row = rows.addObject();
+                        if (!m.readable()) {
+                            row.put("unreadable", Base64.getEncoder().encodeToString(m.payload()));
+                            continue;
+                        }
+                        row.put("id", m.id());
+                        if (m.attempt() != null) {
+                            row.put("attempt", m.attempt());
+                        }
+                        if (m.due() != null) {
+                            row.put("dueAt", m.due().toString());
+                        }
+                        if (m.sent() != null) {
+                            row.put("sentAt", m.sent().toString());
+                        }
+                        payload(row, m.payload());
+                    }
+                    print(ctx, doc);
+                    return 0;
+                }
+                if (next.isEmpty()) {
+                    ctx.out().println(t.type() == QueueType.LIST ? "(no ready messages)" : "(no waiting messages)");
+                }
+                for (Stored.Message m : next) {
+                    if (!m.readable()) {
+                        ctx.out().println("(unreadable entry)  " + (m.id() == null ? "" : Text.escape(m.id()) + "  ")
+                                + Text.payload(m.payload()));
+                        continue;
+                    }
+                    ctx.out().println(Text.escape(m.id())
+                            + (m.attempt() != null ? "  attempt " + m.attempt() : "")
+                            + (m.due() != null ? "  due " + m.due() : "")
+                            + (m.sent() != null ? "  sent " + m.sent() : "")
+                            + "  " + (m.payload() == null ? "(no body)" : Text.payload(m.payload())));
+                }
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "dead", description = "The dead letters of a queue: list, requeue, purge.",
+            subcommands = {DeadList.class, DeadRequeue.class, DeadPurge.class})
+    static final class Dead implements Callable<Integer> {
+        @Mixin
+        Main.HelpOption help;
+
+        @Override
+        public Integer call() {
+            throw new Main.Usage("dead needs one of list, requeue, purge");
+        }
+    }
+
+    @Command(name = "list", description = "Dead letters, oldest first, with their reasons and attempts.")
+    static final class DeadList implements Callable<Integer> {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Mixin
+        JsonOption output;
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 10000 (default: ${DEFAULT-VALUE}).")
+        int limit;
+
+        DeadList(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            checkRange("--limit", limit, 1, 10_000);
+            return withQueue(ctx, options, t -> {
+                List<DeadLetter<byte[]>> rows = t.queue().deadLetters().list(limit);
+                if (output.json) {
+                    ObjectNode doc = t.json();
+                    ArrayNode list = doc.putArray("deadLetters");
+                    for (DeadLetter<byte[]> d : rows) {
+                        payload(list.addObject().put("id", d.id().value()).put("deadAt", d.deadAt().toString())
+                                .put("attempts", d.attempts()).put("reason", d.reason()), d.payload());
+                    }
+                    print(ctx, doc);
+                    return 0;
+                }
                 if (rows.isEmpty()) {
-                    out.println("(no dead letters)");
+                    ctx.out().println("(no dead letters)");
                 }
                 for (DeadLetter<byte[]> d : rows) {
-                    out.println(d.id() + "  " + d.deadAt() + "  attempts " + d.attempts() + "  reason: " + d.reason()
-                            + "  " + (d.payload() == null ? "" : show(d.payload())));
+                    ctx.out().println(Text.escape(d.id().value()) + "  " + d.deadAt() + "  attempts " + d.attempts()
+                            + "  reason: " + Text.quote(String.valueOf(d.reason()))
+                            + "  " + (d.payload() == null ? "(no payload)" : Text.payload(d.payload())));
                 }
-            }
-            case "requeue" -> {
-                String id = a.option("id", null);
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "requeue", description = {"Moves dead letters back to be delivered again.",
+        "The one named by --id; without --id every one, which asks first on a terminal or needs --yes."})
+    static final class DeadRequeue implements Callable<Integer>, Main.Hints {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Option(names = "--id", paramLabel = "ID", description = "Only this dead letter.")
+        MessageId id;
+        @Option(names = "--yes", description = "Requeue every dead letter without asking.")
+        boolean yes;
+        @Option(names = "--dry-run", description = "Say what would be requeued, and change nothing.")
+        boolean dryRun;
+
+        DeadRequeue(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public String hint(String word) {
+            return word.startsWith("-") ? "" : " (to requeue one dead letter: --id " + word + ")";
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(ctx, options, t -> {
+                DeadLetters<byte[]> dead = t.queue().deadLetters();
                 if (id != null) {
-                    boolean done = q.deadLetters().requeue(io.queuekit.MessageId.of(id));
-                    if (!done) {
-                        throw new Failure("no dead letter with id " + id);
+                    if (dryRun ? t.jedis().zscore(t.keys().key("dead"), id.value()) == null : !dead.requeue(id)) {
+                        throw new Main.Failure("no dead letter with id " + id.value());
                     }
-                    out.println("requeued 1");
-                } else {
-                    out.println("requeued " + q.deadLetters().requeueAll());
+                    ctx.out().println(dryRun ? "would requeue dead letter " + Text.escape(id.value()) + " of " + t.describe() + "; nothing was changed"
+                            : "requeued 1");
+                    return 0;
                 }
+                long n = dead.size();
+                if (dryRun) {
+                    ctx.out().println("would requeue " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
+                    return 0;
+                }
+                confirm(ctx, yes, "dead requeue", "requeue all " + deadLetters(n) + " of " + t.describe());
+                ctx.out().println("requeued " + dead.requeueAll());
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "purge", description = {"Deletes every dead letter.", "Asks first on a terminal, or needs --yes."})
+    static final class DeadPurge implements Callable<Integer>, Main.Hints {
+        private final Main.Context ctx;
+        @Mixin
+        Main.HelpOption help;
+        @Mixin
+        QueueOptions options;
+        @Option(names = "--yes", description = "Purge without asking.")
+        boolean yes;
+        @Option(names = "--dry-run", description = "Say what would be purged, and change nothing.")
+        boolean dryRun;
+
+        DeadPurge(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public String hint(String word) {
+            if (word.equals("--id") || word.startsWith("--id=") || !word.startsWith("-")) {
+                return " (dead purge deletes every dead letter; it cannot pick one)";
             }
-            default -> out.println("purged " + q.deadLetters().purge());
+            return "";
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(ctx, options, t -> {
+                long n = t.queue().deadLetters().size();
+                if (dryRun) {
+                    ctx.out().println("would purge " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
+                    return 0;
+                }
+                confirm(ctx, yes, "dead purge", "purge all " + deadLetters(n) + " of " + t.describe());
+                ctx.out().println("purged " + t.queue().deadLetters().purge());
+                return 0;
+            });
         }
     }
 
-    /** A stored body without its enqueue-time header. */
-    private static String showBody(byte[] body) {
-        int colon = 0;
-        while (colon < body.length && body[colon] != ':') {
-            colon++;
-        }
-        long enqueued = Long.parseLong(new String(body, 0, colon, StandardCharsets.US_ASCII));
-        byte[] payload = java.util.Arrays.copyOfRange(body, Math.min(colon + 1, body.length), body.length);
-        return "sent " + Instant.ofEpochMilli(enqueued) + "  " + show(payload);
+    private static String deadLetters(long n) {
+        return n + (n == 1 ? " dead letter" : " dead letters");
     }
 
-    /** Payload bytes as text when printable, shortened. */
-    static String show(byte[] payload) {
-        String s = new String(payload, StandardCharsets.UTF_8);
-        boolean printable = s.chars().allMatch(c -> c >= 32 && c != 127 && c != 0xFFFD || c == '\t');
-        if (!printable) {
-            return "<" + payload.length + " bytes, not text>";
+    /**
+     * Goes on only with {@code --yes}, or when a person at the terminal answers yes; without a
+     * terminal and without {@code --yes} it is a usage error, so a script never acts on every
+     * dead letter by accident.
+     */
+    private static void confirm(Main.Context ctx, boolean yes, String command, String action) {
+        if (yes) {
+            return;
         }
-        return s.length() > 200 ? s.substring(0, 200) + "... (" + payload.length + " bytes)" : s;
+        if (!ctx.terminal().interactive()) {
+            throw new Main.Usage(command + " would " + action + ": add --yes to do it, or --dry-run to see what it would do;"
+                    + " nothing was changed");
+        }
+        String answer = ctx.terminal().readLine("queuekit: " + action + "? [y/N] ");
+        String a = answer == null ? "" : answer.trim().toLowerCase(Locale.ROOT);
+        if (!a.equals("y") && !a.equals("yes")) {
+            throw new Main.Failure("not confirmed; nothing was changed");
+        }
     }
 
-    /** The command could not be carried out; the message says why. */
-    static final class Failure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Failure(String message) {
-            super(message);
+    private static void checkRange(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new Main.Usage(option + " must be " + min + " to " + max + ": " + value);
         }
+    }
+
+    private static MessageQueue<byte[]> open(UnifiedJedis jedis, RedisKeys keys, QueueType type) {
+        return type == QueueType.LIST
+                ? RedisListQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build()
+                : RedisDelayQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build();
     }
 }

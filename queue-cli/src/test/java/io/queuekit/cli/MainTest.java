@@ -114,10 +114,10 @@ class MainTest {
 
             outBytes.reset();
             assertThat(run("dead", "list", "--redis", uri, "--queue", name)).isZero();
-            assertThat(out()).contains("reason: bad input").contains("first");
+            assertThat(out()).contains("reason: \"bad input\"").contains("\"first\"");
 
             outBytes.reset();
-            assertThat(run("dead", "requeue", "--redis", uri, "--queue", name)).isZero();
+            assertThat(run("dead", "requeue", "--yes", "--redis", uri, "--queue", name)).isZero();
             assertThat(out()).contains("requeued 1");
             assertThat(q.stats().ready()).isEqualTo(3);
             assertThat(q.stats().dead()).isZero();
@@ -137,7 +137,7 @@ class MainTest {
             assertThat(out()).contains("later").contains("due ");
 
             outBytes.reset();
-            assertThat(run("dead", "purge", "--redis", uri, "--queue", name)).isZero();
+            assertThat(run("dead", "purge", "--yes", "--redis", uri, "--queue", name)).isZero();
             assertThat(out()).contains("purged 1");
             assertThat(q.stats().dead()).isZero();
             assertThat(q.stats().delayed()).isEqualTo(1);
