@@ -137,10 +137,18 @@ final class Demo {
         }
     }
 
+    /**
+     * A queue name of its own for each transport: a list queue and a delay queue keep their
+     * messages in different layouts, and neither opens the other's keys.
+     */
+    private static String queueName(String base, String label) {
+        return base + "." + label.replaceAll("[^A-Za-z0-9_-]+", "-").replaceAll("^-|-$", "");
+    }
+
     /** Send, a consumer that dies holding messages, then several workers; count what arrives. */
     private Row queue(String label, Function<String, MessageQueue<String>> open, List<Semantics> semantics) {
         step(label, "sending " + messages);
-        try (MessageQueue<String> q = open.apply("orders")) {
+        try (MessageQueue<String> q = open.apply(queueName("orders", label))) {
             semantics.add(q.semantics());
             List<String> payloads = new ArrayList<>(messages);
             for (int i = 0; i < messages; i++) {
@@ -179,7 +187,7 @@ final class Demo {
     private Row delays(Row row, Function<String, DelayQueue<String>> open) {
         int count = Math.min(messages, 500);
         step(row.label, "scheduling " + count + " messages due at random over the next 2 s");
-        try (DelayQueue<String> q = open.apply("reminders")) {
+        try (DelayQueue<String> q = open.apply(queueName("reminders", row.label))) {
             Map<String, Long> due = new ConcurrentHashMap<>();
             for (int i = 0; i < count; i++) {
                 long delay = ThreadLocalRandom.current().nextLong(2000);

@@ -27,20 +27,24 @@ import redis.clients.jedis.resps.ScanResult;
  * claiming   list         -
  * delayed    zset         -
  * signal     -            list
- * inflight, dead: zset; body, att, reason: hash; seq: string (both)
+ * lease      -            hash
+ * inflight, dead: zset; body, att, reason: hash; seq, layout: string (both)
  * </pre>
- * A queue that holds only dead letters has none of the parts that differ, so its type cannot be
- * told and must be given.
+ * The queues record their type in {@code layout} ({@code list} or {@code zset}) once they store a
+ * waiting message; where it exists it decides. A queue without it that holds only dead letters has
+ * none of the parts that differ, so its type cannot be told and must be given.
  */
 final class QueueLayout {
     private static final Map<String, String> SHARED = Map.of(
-            "inflight", "zset", "dead", "zset", "body", "hash", "att", "hash", "reason", "hash", "seq", "string");
+            "inflight", "zset", "dead", "zset", "body", "hash", "att", "hash", "reason", "hash", "seq", "string",
+            "layout", "string");
     private static final Map<QueueType, Map<String, String>> OWN = Map.of(
             QueueType.LIST, Map.of("ready", "list", "claiming", "list", "delayed", "zset"),
-            QueueType.ZSET, Map.of("ready", "zset", "signal", "list"));
+            QueueType.ZSET, Map.of("ready", "zset", "signal", "list", "lease", "hash"));
     /** Every part either layout has, in the order messages name them. */
     private static final List<String> PARTS = List.of(
-            "ready", "claiming", "delayed", "signal", "inflight", "dead", "body", "att", "reason", "seq");
+            "ready", "claiming", "delayed", "signal", "lease", "inflight", "dead", "body", "att", "reason", "seq",
+            "layout");
 
     private QueueLayout() {}
 
@@ -74,6 +78,17 @@ final class QueueLayout {
                 fits.add(t);
             }
         }
+        if (found.containsKey("layout")) {
+            // the queue's own record of its type; the other keys must agree with it
+            String recorded = jedis.get(keys.key("layout"));
+            QueueType t = fits.stream().filter(f -> f.word().equals(recorded)).findFirst().orElse(null);
+            if (t == null) {
+                throw new Main.Failure("queue '" + keys.name() + "' records its type as '" + Text.escape(recorded)
+                        + "' in " + keys.key("layout") + ", which its other keys do not fit; refusing to touch them,"
+                        + " nothing was changed");
+            }
+            fits.retainAll(Set.of(t));
+        }
         if (fits.isEmpty()) {
             List<String> why = new ArrayList<>();
             for (QueueType t : QueueType.values()) {
@@ -84,8 +99,12 @@ final class QueueLayout {
         }
         if (given != null) {
             if (!fits.contains(given)) {
+                String why = misfit(given, found, keys);
+                if (why == null) {
+                    why = keys.key("layout") + " says " + fits.iterator().next().word();
+                }
                 throw new Main.Usage("--type " + given.word() + " contradicts the keys of queue '" + keys.name() + "', which are a "
-                        + fits.iterator().next().word() + " queue's (" + misfit(given, found, keys) + "); nothing was changed");
+                        + fits.iterator().next().word() + " queue's (" + why + "); nothing was changed");
             }
             return given;
         }
