@@ -502,6 +502,11 @@ final class Subscriber<T> {
                 log.warn("{}: the listener threw on a message from {}; the subscription carries on{}", name,
                         from, more(held), t);
             }
+        } finally {
+            if (!closing) {
+                // a listener that left its thread interrupted must not interrupt the next call
+                Thread.interrupted();
+            }
         }
     }
 
