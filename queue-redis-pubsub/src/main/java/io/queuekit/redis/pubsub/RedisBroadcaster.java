@@ -271,12 +271,20 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * with this broadcaster's codec. Otherwise it behaves exactly like {@link #subscribe}: confirmed
      * before it returns, its own connection and thread, resubscribed after a loss.
      *
+     * <p>The pattern only ever reaches broadcaster channels under this key prefix: every
+     * {@code [} must be closed by a {@code ]} within it (read as Redis reads it: the first
+     * {@code ]} after {@code [} or {@code [^} closes, and a range {@code a-]} ends with that
+     * {@code ]}), and a message from a channel the glob matches but that is not a broadcaster
+     * channel (another client's {@code <keyPrefix>:{a b}}, say) is skipped and logged, never
+     * handed to the listener.
+     *
      * @param pattern 1 to 100 letters, digits, {@code . _ - :} and the glob characters
-     *     {@code * ? [ ] ^}
+     *     {@code * ? [ ] ^}, with every {@code [...]} set closed
      * @param listener receives each message with the name of its channel
      * @return the subscription, already confirmed by Redis; close it to stop
      * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException if the pattern holds anything else
+     * @throws IllegalArgumentException if the pattern holds anything else, or leaves a set open or
+     *     closes one it did not open
      * @throws TransportException as for {@link #subscribe}
      * @throws QueueClosedException after {@link #close()}
      */
@@ -285,11 +293,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         Objects.requireNonNull(listener, "listener");
         String head = keyPrefix + ":{";
         byte[] key = (head + pattern + "}").getBytes(StandardCharsets.UTF_8);
-        return start(key, true, pattern, listener, channelBytes -> {
-            String channel = new String(channelBytes, StandardCharsets.UTF_8);
-            return channel.startsWith(head) && channel.endsWith("}")
-                    ? channel.substring(head.length(), channel.length() - 1) : channel;
-        });
+        return start(key, true, pattern, listener,
+                channelBytes -> channelName(head, new String(channelBytes, StandardCharsets.UTF_8)));
     }
 
     private RedisSubscription start(byte[] target, boolean pattern, String channel,
@@ -400,7 +405,65 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
                         + ": " + pattern.replaceAll("\\p{Cntrl}", "?"));
             }
         }
+        checkBrackets(pattern);
         return pattern;
+    }
+
+    /**
+     * Refuses a pattern whose {@code [...]} sets are not closed within it, reading them as Redis's
+     * glob matcher does: a {@code ^} right after {@code [} negates, the first {@code ]} closes (so
+     * {@code []} is an empty set), and {@code x-y} is a range whose end may itself be {@code ]}.
+     * An open set would take the closing brace of {@code <keyPrefix>:{<pattern>}} into it, and the
+     * pattern could then match channels outside the broadcaster's namespace.
+     */
+    private static void checkBrackets(String pattern) {
+        String subscribed = pattern + "}"; // what Redis reads after the pattern: the hash tag's closing brace
+        int i = 0;
+        while (i < pattern.length()) {
+            char c = pattern.charAt(i);
+            if (c == ']') {
+                throw new IllegalArgumentException("pattern has a ']' at index " + i + " that closes no '[': "
+                        + pattern);
+            }
+            if (c != '[') {
+                i++;
+                continue;
+            }
+            int open = i++;
+            if (subscribed.charAt(i) == '^') {
+                i++;
+            }
+            while (true) {
+                if (i >= pattern.length()) {
+                    throw new IllegalArgumentException("pattern has a '[' at index " + open + " that no ']' closes"
+                            + " (in a range such as a-] the ']' is the range's end): " + pattern + "; Redis would "
+                            + "read the channel's closing brace into the set and could match channels that are "
+                            + "not this broadcaster's");
+                }
+                if (subscribed.charAt(i) == ']') {
+                    i++;
+                    break;
+                }
+                i += subscribed.length() - i >= 3 && subscribed.charAt(i + 1) == '-' ? 3 : 1;
+            }
+        }
+    }
+
+    /**
+     * The name in a broadcaster channel ({@code head}, a valid channel name, a closing brace), or
+     * null if {@code channel} is not one: a glob's {@code *}, {@code ?} or negated set also matches braces and other
+     * characters no channel name holds, so a pattern can match channels that other clients made.
+     */
+    static String channelName(String head, String channel) {
+        if (!channel.startsWith(head) || !channel.endsWith("}")) {
+            return null;
+        }
+        String name = channel.substring(head.length(), channel.length() - 1);
+        try {
+            return Checks.name(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**

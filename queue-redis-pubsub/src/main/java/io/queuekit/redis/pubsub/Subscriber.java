@@ -60,6 +60,7 @@ final class Subscriber<T> {
     private final String owner;
     private final Codec<T> codec;
     private final PatternListener<? super T> listener;
+    /** The name of a pattern subscription's channel, or null for a channel that is not a broadcaster's. */
     private final Function<byte[], String> channelNames;
     private final Settings settings;
     private final Counters counters;
@@ -72,6 +73,7 @@ final class Subscriber<T> {
     private final Object writeLock = new Object();
     private final LogLimiter listenerLog = new LogLimiter(10, TimeUnit.SECONDS);
     private final LogLimiter decodeLog = new LogLimiter(10, TimeUnit.SECONDS);
+    private final LogLimiter foreignLog = new LogLimiter(60, TimeUnit.SECONDS);
     private final LogLimiter backlogLog = new LogLimiter(60, TimeUnit.SECONDS);
     private final LogLimiter silenceLog = new LogLimiter(60, TimeUnit.SECONDS);
     private final LogLimiter stillDownLog = new LogLimiter(60, TimeUnit.SECONDS);
@@ -471,6 +473,15 @@ final class Subscriber<T> {
 
     private void deliver(Envelope e) {
         String from = e.channel == null ? channel : channelNames.apply(e.channel);
+        if (from == null) {
+            long held = foreignLog.tryAcquire();
+            if (held >= 0) {
+                log.warn("{} skipped a message from {}: the pattern {} matches that channel, but it is not a "
+                        + "broadcaster channel{}", name, new String(e.channel, StandardCharsets.UTF_8)
+                        .replaceAll("\\p{Cntrl}", "?"), channel, more(held));
+            }
+            return;
+        }
         T value;
         try {
             value = codec.decode(e.payload);

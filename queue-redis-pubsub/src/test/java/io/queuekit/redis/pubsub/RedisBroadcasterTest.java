@@ -269,6 +269,50 @@ class RedisBroadcasterTest {
     }
 
     @Nested
+    @DisplayName("a pattern reaches only broadcaster channels under its key prefix")
+    class PatternNamespace {
+
+        @ParameterizedTest
+        @ValueSource(strings = {"*[^", "a[", "[a", "a[^", "x[a-]", "[]]", "a]", "*]*", "[a-z]x["})
+        void patternsThatLeaveASetOpen_orCloseOneNeverOpened_areRefused(String pattern) {
+            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("open"))) {
+                assertThatThrownBy(() -> b.subscribePattern(pattern, (c, m) -> {}))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("pattern has a")
+                        .hasMessageContaining(pattern);
+            }
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"a[]b*", "a[^]*", "[a-z]*", "[[]*", "[a-]]*", "[^-]*", "*"})
+        void closedSets_areAccepted(String pattern) {
+            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("closed"))) {
+                b.subscribePattern(pattern, (c, m) -> {}).close();
+            }
+        }
+
+        @Test
+        void aChannelTheGlobMatches_butNoBroadcasterCouldHave_isNotDelivered() {
+            String prefix = Clients.uniqueChannel("ns");
+            try (RedisBroadcaster<String> a1 = RedisBroadcaster.builder(client, "a1", Codec.utf8())
+                    .keyPrefix(prefix).build()) {
+                List<String> got = new CopyOnWriteArrayList<>();
+                a1.subscribePattern("a*", (channel, m) -> got.add(channel + "=" + m));
+
+                // other clients' channels that "<prefix>:{a*}" matches, none of them a broadcaster's
+                assertThat(client.publish(prefix + ":{a}b}", "brace in the name")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a b}", "space in the name")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a}:{b}", "two hash tags")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a" + "x".repeat(100) + "}", "name too long")).isEqualTo(1);
+                assertThat(a1.publish("mine")).isEqualTo(1);
+
+                await().atMost(WAIT).until(() -> got.contains("a1=mine"));
+                assertThat(got).containsExactly("a1=mine");
+            }
+        }
+    }
+
+    @Nested
     @DisplayName("bad input is refused with a clear exception before anything is sent")
     class BadInput {
 
