@@ -10,13 +10,18 @@ import io.queuekit.Broadcaster;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -38,10 +43,11 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>Each test uses its own channel and closes its broadcasters afterwards. Messages are awaited
  * with a bound, and absences are checked after a message published later has arrived, so the suite
- * takes about as long on a server as in memory. Promises made by
- * {@link Broadcaster#semantics()} are asserted both ways: a broadcaster that does not retain is
- * shown to drop a message published while no one listens, a fan-out broadcaster is shown to
- * deliver every message to every subscriber.
+ * takes about as long on a server as in memory; the one exception is the idle test, which must
+ * let time pass (three times the client's longest timeout, see {@link #idleSetup(String)}).
+ * Promises made by {@link Broadcaster#semantics()} are asserted both ways: a broadcaster that
+ * does not retain is shown to drop a message published while no one listens, a fan-out
+ * broadcaster is shown to deliver every message to every subscriber.
  *
  * <p>{@link Broadcaster#publish} must count every subscription (one per subscribed connection on
  * Redis): with three subscriptions in this process it returns 3.
@@ -88,6 +94,32 @@ public abstract class BroadcasterContractTest {
 
     static List<String> messages(int n) {
         return IntStream.range(0, n).mapToObj(i -> "m" + i).collect(Collectors.toList());
+    }
+
+    /**
+     * For {@code healthyIdleSubscription_reportsNoGap_overLongerThanEveryClientTimeout}: a new
+     * broadcaster on {@code channel} whose connections use the shortest timeouts its client
+     * allows (for Redis: a client whose socket, blocking-socket and connection timeouts are all
+     * {@link IdleSetup#longestClientTimeout()}), with a way to read how many gaps its
+     * subscriptions have reported. The default skips that test: a transport with nothing to
+     * disconnect has no notion of a gap.
+     */
+    protected IdleSetup idleSetup(String channel) {
+        return Assumptions.abort("this transport reports no gaps in what it delivers: nothing to disconnect");
+    }
+
+    /**
+     * A broadcaster whose client times out after at most {@code longestClientTimeout}, and the
+     * number of gaps (lost and re-established subscriptions) it has reported so far.
+     */
+    public record IdleSetup(Broadcaster<String> broadcaster, Duration longestClientTimeout, LongSupplier gapsReported) {
+        public IdleSetup {
+            Objects.requireNonNull(broadcaster, "broadcaster");
+            Objects.requireNonNull(gapsReported, "gapsReported");
+            if (longestClientTimeout == null || longestClientTimeout.isNegative() || longestClientTimeout.isZero()) {
+                throw new IllegalArgumentException("longestClientTimeout must be positive: " + longestClientTimeout);
+            }
+        }
     }
 
     @Nested
@@ -348,6 +380,28 @@ public abstract class BroadcasterContractTest {
 
             await().untilAsserted(() -> assertThat(received).containsExactlyElementsOf(sent));
             assertThat(interruptedOnEntry).as("listener calls that began with the thread interrupted").isEmpty();
+        }
+
+        @Test
+        void healthyIdleSubscription_reportsNoGap_overLongerThanEveryClientTimeout() {
+            IdleSetup setup = idleSetup(Tck.uniqueName(testInfo));
+            Broadcaster<String> b = setup.broadcaster();
+            created.add(b);
+            Recorder r = record(b);
+            b.publish("before");
+            await().untilAsserted(() -> assertThat(r.received).containsExactly("before"));
+            Duration idle = setup.longestClientTimeout().multipliedBy(3);
+
+            Awaitility.await("no gap while idle for " + idle)
+                    .pollInterval(Duration.ofMillis(10))
+                    .failFast("a gap was reported", () -> setup.gapsReported().getAsLong() > 0)
+                    .during(idle)
+                    .atMost(idle.plus(Tck.GENEROUS))
+                    .until(() -> setup.gapsReported().getAsLong() == 0 && r.subscription.isActive());
+
+            b.publish("after");
+            await().untilAsserted(() -> assertThat(r.received).containsExactly("before", "after"));
+            assertThat(setup.gapsReported().getAsLong()).as("gaps reported").isZero();
         }
     }
 

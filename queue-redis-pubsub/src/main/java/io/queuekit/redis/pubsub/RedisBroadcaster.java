@@ -65,21 +65,32 @@ import redis.clients.jedis.exceptions.JedisException;
  * {@link #subscribe} and {@link #subscribePattern} block until Redis has confirmed the subscription
  * (at most {@link Builder#subscribeTimeout(Duration)}, 10 s by default), so a message published
  * after they return is received. Each subscription holds one connection of the client you passed
- * for as long as it runs, taken from the client's own connection provider by
- * {@link UnifiedJedis#subscribe(redis.clients.jedis.BinaryJedisPubSub, byte[]...)}: from the pool of
- * a {@code RedisClient}, from the current master's pool of a {@code RedisSentinelClient} (so a
- * resubscription after a failover reaches the new master), from any node of a
- * {@code RedisClusterClient} (classic PUB/SUB messages reach subscribers on every node). <b>Size the
- * client's pool for it</b>: {@code maxTotal} at least the number of subscriptions plus the
+ * for as long as it runs. It borrows that connection itself from the client's pools: the pool of a
+ * {@code RedisClient}; the current master's pool of a {@code RedisSentinelClient} (so a
+ * resubscription after a failover reaches the new master); any node's pool of a
+ * {@code RedisClusterClient} (classic PUB/SUB messages reach subscribers on every node). A borrowed
+ * connection must answer PING first, so a stale one left in the pool by a Redis restart is
+ * discarded rather than failing the subscription, and the wait for a free connection ends after
+ * {@code subscribeTimeout} (or when the subscription is closed) whatever the pool's
+ * {@code maxWait}. When the subscription ends, the connection goes back with its own settings, or,
+ * after a failure that may have left it subscribed, as broken, so the pool destroys it. <b>Size
+ * the client's pool for it</b>: {@code maxTotal} at least the number of subscriptions plus the
  * connections your publishers use at once. Jedis's default of 8 with an unbounded wait makes a
- * ninth subscription time out and publishers wait.
+ * ninth subscription time out and publishers wait. With any other {@link UnifiedJedis}, the
+ * subscription takes its connection through
+ * {@link UnifiedJedis#subscribe(redis.clients.jedis.BinaryJedisPubSub, byte[]...)} instead (see
+ * the keep-alive rule below).
  *
  * <p>Each subscription runs two daemon threads: {@code queuekit-<channel>-subscriber-<n>}, which
  * calls the listener one message at a time, and {@code queuekit-<channel>-subscriber-<n>-redis},
  * which reads the connection and puts messages in a bounded buffer between the two
- * ({@link Builder#bufferCapacity(int)}, 1024 by default). A listener that throws is logged
- * (rate-limited) and counted ({@link RedisSubscription#listenerFailures()}) and receives the next
- * message; other subscriptions are never affected.
+ * ({@link Builder#bufferCapacity(int)}, 1024 by default). One more daemon thread per broadcaster,
+ * {@code queuekit-<channel>-keepalive}, sends the keep-alives of all its subscriptions; it ends
+ * about a second after the last subscription closed, and with {@link #close()}. A listener that
+ * throws (an {@link Error} included) is logged (rate-limited) and counted
+ * ({@link RedisSubscription#listenerFailures()}) and receives the next message; a listener that
+ * leaves its thread interrupted has the flag cleared before the next call; other subscriptions are
+ * never affected.
  *
  * <h2>Slow listeners</h2>
  * When a listener cannot keep up and its buffer is full, the reading thread stops reading: the
@@ -90,11 +101,27 @@ import redis.clients.jedis.exceptions.JedisException;
  * the gap and after it; none is dropped silently in between. A WARN line, at most once a minute,
  * says when a buffer has stayed full for over a second.
  *
- * <h2>Keep-alive</h2>
- * An idle subscribed connection repeats its {@code SUBSCRIBE} every
- * {@link Builder#keepAliveInterval(Duration)} (30 s by default; harmless to the server, and unlike
- * {@code PING} safe with RESP3 in Jedis), so that NATs and load balancers do not drop it unnoticed
- * and TCP detects a server that vanished without closing the connection.
+ * <h2>Keep-alive, and dead connections</h2>
+ * A subscribed connection that has read nothing for {@link Builder#keepAliveInterval(Duration)}
+ * (30 s by default) repeats its {@code SUBSCRIBE} (harmless to the server, and unlike {@code PING}
+ * safe with RESP3 in Jedis), so that NATs and load balancers do not drop it unnoticed. The
+ * keep-alive goes out from the broadcaster's keep-alive thread, so a listener that runs for
+ * minutes does not hold it back. The rule that follows, for the three client classes above:
+ * <ul>
+ *   <li>once Redis confirmed the subscription, its connection's read timeout is the keep-alive
+ *       interval plus the same again, at least 2 s ({@code deadAfter}: 60 s by default), whatever
+ *       the client's {@code socketTimeoutMillis} and {@code blockingSocketTimeoutMillis}. A healthy
+ *       connection always reads the answer to a keep-alive before that, so <b>a healthy idle
+ *       subscription never reconnects</b>, however short the client's timeouts are;</li>
+ *   <li>a connection that goes silent (a vanished host, a frozen network path, a hung server) is
+ *       given up after {@code deadAfter} without a byte, replaced, and the gap reported; a
+ *       subscription Redis does not confirm within {@code deadAfter} is given up too;</li>
+ *   <li>a connection going back to the pool gets its own socket timeout back.</li>
+ * </ul>
+ * With any other {@link UnifiedJedis} the subscription's connection keeps the client's
+ * {@code blockingSocketTimeoutMillis} as its read timeout: make that 0 (a dead connection is then
+ * noticed when TCP gives up) or longer than the keep-alive interval plus a round trip, else an idle
+ * subscription reconnects each time it runs out (the WARN line says so).
  *
  * <h2>Nulls, threads, closing</h2>
  * Null arguments are refused with {@link NullPointerException}, bad ones with
@@ -118,6 +145,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
             Semantics.Ordering.PUBLISH_ORDER, false, true, false);
 
     private final UnifiedJedis client;
+    private final ConnectionSource connections;
+    private final Heartbeat heartbeat;
     private final String name;
     private final String keyPrefix;
     private final String channelKey;
@@ -133,7 +162,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
     private RedisBroadcaster(Builder<T> b) {
         this.client = b.client;
+        this.connections = ConnectionSource.of(b.client);
         this.name = b.channel;
+        this.heartbeat = new Heartbeat("queuekit-" + name + "-keepalive");
         this.keyPrefix = b.keyPrefix;
         this.channelKey = RedisKeys.of(keyPrefix, name).base();
         this.channelKeyBytes = channelKey.getBytes(StandardCharsets.UTF_8);
@@ -301,7 +332,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
             PatternListener<? super T> listener, Function<byte[], String> channelNames) {
         checkOpen();
         String threadName = "queuekit-" + name + "-subscriber-" + subscriberNumbers.incrementAndGet();
-        Subscriber<T> s = new Subscriber<>(client, target, pattern, channel, threadName, closedName, codec,
+        Subscriber<T> s = new Subscriber<>(client, connections, heartbeat, target, pattern, channel, threadName, closedName, codec,
                 listener, channelNames, settings, new Counters(totals), subscribers::remove);
         subscribers.add(s);
         if (closed.get()) {
@@ -355,6 +386,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         for (Subscriber<T> s : all) {
             s.awaitTermination(deadline);
         }
+        heartbeat.close(deadline);
     }
 
     @Override
@@ -660,7 +692,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
         /**
          * How long a subscribed connection may be quiet before it sends a keep-alive (a repeated
-         * SUBSCRIBE); 30 s by default, 1 ms to 1 day.
+         * SUBSCRIBE); 30 s by default, 1 ms to 1 day. It also sets how soon a silent connection is
+         * given up: after this interval plus the same again, at least 2 s, without a byte read
+         * (see "Keep-alive, and dead connections" in the class comment).
          */
         public Builder<T> keepAliveInterval(Duration keepAliveInterval) {
             this.keepAliveInterval = Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1),

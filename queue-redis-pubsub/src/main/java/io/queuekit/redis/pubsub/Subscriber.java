@@ -25,33 +25,44 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.Future;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.util.Pool;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * One subscription's machinery. An I/O thread holds one of the client's connections in SUBSCRIBE
  * (or PSUBSCRIBE) and subscribes again after the connection is lost; a delivery thread decodes
- * and runs the listener. A bounded buffer sits between them, so no listener runs on the thread
- * that reads the socket. When the listener falls behind and the buffer is full, the I/O thread
- * stops reading: the backlog then waits in Redis, which cuts the connection once it passes the
- * server's {@code client-output-buffer-limit pubsub}; that loss is recovered and reported like any
- * other.
+ * and runs the listener; the broadcaster's keep-alive thread sends keep-alives and watches for a
+ * subscription that Redis never confirms. A bounded buffer sits between the I/O and delivery
+ * threads, so no listener runs on the thread that reads the socket. When the listener falls behind
+ * and the buffer is full, the I/O thread stops reading: the backlog then waits in Redis, which cuts
+ * the connection once it passes the server's {@code client-output-buffer-limit pubsub}; that loss
+ * is recovered and reported like any other.
+ *
+ * <p>With a client whose pools it can reach ({@link ConnectionSource}), the subscription borrows
+ * its connection itself and, once Redis confirmed, sets the connection's read timeout to
+ * {@link Settings#deadAfter()}: long enough that the answer to a keep-alive always arrives first on
+ * a healthy connection, whatever the client's own timeouts, and short enough that a silently dead
+ * connection is replaced in bounded time. A connection whose subscription ended cleanly goes back
+ * with its own timeout restored; after any failure it goes back broken, so the pool destroys it
+ * rather than lend a connection that may still be subscribed. With any other client, Jedis lends
+ * the connection and the client's {@code blockingSocketTimeoutMillis} is its read timeout.
  *
  * <p>The I/O thread is never interrupted. Jedis ends its read loop on an interrupt even while the
- * connection is still subscribed, and would hand that connection back to the client's pool in
- * subscribed state; the thread is stopped with UNSUBSCRIBE instead.
+ * connection is still subscribed; the thread is stopped with UNSUBSCRIBE instead.
  */
 final class Subscriber<T> {
     private static final Logger log = LoggerFactory.getLogger(RedisBroadcaster.class);
     private static final long SLOW_LISTENER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final UnifiedJedis client;
+    /** Null when Jedis lends the connection (a client whose pools are out of reach). */
+    private final ConnectionSource source;
+    private final Heartbeat heartbeat;
     private final byte[] target;
     private final String targetText;
     private final boolean pattern;
@@ -82,6 +93,7 @@ final class Subscriber<T> {
 
     private volatile boolean closing;
     private PubSub current; // guarded by writeLock
+    private Future<?> keepAliveChecks; // guarded by writeLock
     private volatile boolean connected;
     private volatile boolean ioWaitingForBuffer;
     private volatile long lastReadNanos = System.nanoTime();
@@ -89,6 +101,8 @@ final class Subscriber<T> {
 
     Subscriber(
             UnifiedJedis client,
+            ConnectionSource source,
+            Heartbeat heartbeat,
             byte[] target,
             boolean pattern,
             String channel,
@@ -101,6 +115,8 @@ final class Subscriber<T> {
             Counters counters,
             Consumer<? super Subscriber<T>> onClosed) {
         this.client = client;
+        this.source = source;
+        this.heartbeat = heartbeat;
         this.target = target;
         this.targetText = new String(target, StandardCharsets.UTF_8);
         this.pattern = pattern;
@@ -149,6 +165,11 @@ final class Subscriber<T> {
     void start() {
         ioThread.start();
         deliveryThread.start();
+        synchronized (writeLock) {
+            if (!closing) {
+                keepAliveChecks = heartbeat.every(settings.checkPeriodNanos(), this::checkConnection);
+            }
+        }
         Duration timeout = settings.subscribeTimeout();
         try {
             firstSubscribe.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -185,10 +206,18 @@ final class Subscriber<T> {
                 return false;
             }
             closing = true;
+            if (keepAliveChecks != null) {
+                keepAliveChecks.cancel(false);
+            }
             if (current != null && current.confirmed) {
                 unsubscribe(current);
+            } else if (current != null && current.connection != null) {
+                // our own connection, not yet confirmed: it may never be (a dead connection, a full
+                // server); closing it ends the I/O thread's wait, and the pool destroys it
+                forceDisconnect(current);
             }
-            // an unconfirmed subscription is ended by subscribed() when its confirmation arrives
+            // an unconfirmed subscription on a connection Jedis lent is ended by subscribed() when
+            // its confirmation arrives
         }
         connected = false;
         closeSignal.countDown();
@@ -243,32 +272,12 @@ final class Subscriber<T> {
             Throwable lostCause = null;
             while (!closing) {
                 PubSub ps = new PubSub(lostAt, lostCause);
-                synchronized (writeLock) {
-                    current = ps;
-                }
-                Throwable failure = null;
-                try {
-                    // Borrows a connection from the client's own provider and holds it until the
-                    // subscription ends: the pool for RedisClient, the current master's pool for
-                    // RedisSentinelClient (so a resubscription follows a failover), any node for
-                    // RedisClusterClient (PUBLISH reaches subscribers on every node).
-                    if (pattern) {
-                        client.psubscribe(ps, target);
-                    } else {
-                        client.subscribe(ps, target);
-                    }
-                } catch (RuntimeException e) {
-                    failure = e;
-                }
+                Throwable failure = source != null ? runOnOwnConnection(ps) : runOnLentConnection(ps);
                 boolean wasConfirmed;
                 synchronized (writeLock) {
-                    current = null;
                     wasConfirmed = ps.confirmed;
                 }
                 connected = false;
-                if (wasConfirmed && failure != null && !(failure instanceof JedisConnectionException)) {
-                    discardIdleConnections(failure);
-                }
                 if (closing) {
                     break;
                 }
@@ -280,12 +289,13 @@ final class Subscriber<T> {
                     return;
                 }
                 if (wasConfirmed) {
-                    lostAt = settings.clock().instant();
+                    lostAt = ps.endedAt != null ? ps.endedAt : settings.clock().instant();
                     lostCause = failure;
                     backoff = settings.initialBackoff();
                     stillDownLog.holdOff();
                     log.warn("{} lost its subscription to {}: {}; subscribing again. Messages published "
-                            + "until it is back are not received", name, describe(), failure.toString());
+                            + "until it is back are not received{}", name, describe(), failure.toString(),
+                            hint(failure));
                 } else {
                     long held = stillDownLog.tryAcquire();
                     if (held >= 0) {
@@ -315,30 +325,117 @@ final class Subscriber<T> {
     }
 
     /**
-     * Jedis hands a subscription's connection back to the client's pool when its read loop ends
-     * with anything but a connection error, even while the connection is still subscribed; a command
-     * that borrowed it next would read pushed messages as its reply. Destroying the pools' idle
-     * connections takes that one out; the others are simply opened again when needed.
+     * One subscription attempt on a connection borrowed from the client's pools; returns its
+     * failure, or null if it ended with UNSUBSCRIBE (or closing stopped it before it began).
      */
-    private void discardIdleConnections(Throwable failure) {
-        List<Pool<Connection>> pools = new ArrayList<>();
-        if (client instanceof RedisClient c) {
-            pools.add(c.getPool());
-        } else if (client instanceof RedisSentinelClient c) {
-            pools.addAll(c.getPrimaryNodesConnectionMap().values());
-        } else if (client instanceof RedisClusterClient c) {
-            pools.addAll(c.getClusterNodes().values());
+    private Throwable runOnOwnConnection(PubSub ps) {
+        ConnectionSource.Lease lease;
+        try {
+            lease = source.borrow(settings.subscribeTimeout(), settings.deadAfterMillis(), () -> closing);
+        } catch (RuntimeException e) {
+            return e;
         }
-        for (Pool<Connection> pool : pools) {
+        if (lease == null) {
+            return null;
+        }
+        Connection connection = lease.connection();
+        int ownTimeout = connection.getSoTimeout();
+        synchronized (writeLock) {
+            if (closing) {
+                lease.release();
+                return null;
+            }
+            ps.connection = connection;
+            ps.startedNanos = System.nanoTime();
+            current = ps;
+        }
+        Throwable failure = null;
+        try {
+            if (pattern) {
+                ps.proceedWithPatterns(connection, target);
+            } else {
+                ps.proceed(connection, target);
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            synchronized (writeLock) {
+                current = null; // from here on no other thread touches the connection
+            }
+            // before the release: giving back a broken connection makes the pool open a new one, which
+            // can take as long as the client's connect and socket timeouts
+            connected = false;
+            ps.endedAt = settings.clock().instant();
+        }
+        if (failure == null && !connection.isBroken()) {
             try {
-                pool.clear();
+                connection.setSoTimeout(ownTimeout); // unsubscribed: as the pool lent it
             } catch (RuntimeException e) {
-                log.debug("{}: could not clear a connection pool: {}", name, e.toString());
+                connection.setBroken();
+            }
+        } else {
+            // a failure may leave it subscribed, or in the middle of a reply: never lend it again
+            connection.setBroken();
+        }
+        lease.release();
+        return failure;
+    }
+
+    /** One subscription attempt on a connection Jedis lends; returns as {@link #runOnOwnConnection}. */
+    private Throwable runOnLentConnection(PubSub ps) {
+        synchronized (writeLock) {
+            current = ps;
+        }
+        try {
+            if (pattern) {
+                client.psubscribe(ps, target);
+            } else {
+                client.subscribe(ps, target);
+            }
+            return null;
+        } catch (RuntimeException e) {
+            if (ps.confirmed && !(e instanceof JedisConnectionException)) {
+                log.warn("{}: Jedis ended the subscription with {} and may have returned the still subscribed "
+                        + "connection to the client's pool; a command that borrows it could read a pushed "
+                        + "message as its reply", name, e.toString());
+            }
+            return e;
+        } finally {
+            synchronized (writeLock) {
+                current = null;
             }
         }
-        log.warn("{}: Jedis ended the subscription with {}, possibly returning the still subscribed "
-                + "connection to the client's pool; discarded the idle connections of {} pool(s)", name,
-                failure.toString(), pools.size());
+    }
+
+    /** What to tell the operator about a lost subscription, beyond the failure itself. */
+    private String hint(Throwable failure) {
+        if (!isReadTimeout(failure)) {
+            return "";
+        }
+        if (source != null) {
+            return " (nothing read for " + settings.deadAfter() + ", not even the answer to a keep-alive)";
+        }
+        return " (the read timed out: this client is not one whose connections the subscription can borrow "
+                + "itself, so it reads with the client's blockingSocketTimeoutMillis, which must be 0 or longer "
+                + "than keepAliveInterval, " + settings.keepAliveInterval() + ", plus a round trip)";
+    }
+
+    private static boolean isReadTimeout(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Called with writeLock held: closes the socket under a blocked read, which then fails. */
+    private void forceDisconnect(PubSub ps) {
+        try {
+            ps.connection.forceDisconnect();
+        } catch (IOException | RuntimeException e) {
+            log.debug("{}: closing the connection failed: {}", name, e.toString());
+        }
     }
 
     /** Spreads reconnection attempts of many subscribers after one server restart. */
@@ -350,6 +447,7 @@ final class Subscriber<T> {
     /** Called on the I/O thread when Redis confirms SUBSCRIBE or PSUBSCRIBE. */
     private void subscribed(PubSub ps) {
         lastReadNanos = System.nanoTime();
+        Connection own;
         synchronized (writeLock) {
             if (ps.confirmed) {
                 return; // the answer to a keep-alive
@@ -358,6 +456,15 @@ final class Subscriber<T> {
             if (closing) {
                 unsubscribe(ps);
                 return;
+            }
+            own = ps.connection;
+        }
+        if (own != null) {
+            try {
+                // Jedis set the client's blockingSocketTimeoutMillis; this one outlasts a keep-alive's answer
+                own.setSoTimeout(settings.deadAfterMillis());
+            } catch (RuntimeException e) {
+                log.debug("{}: could not set the read timeout: {}", name, e.toString()); // the next read fails
             }
         }
         connected = true;
@@ -435,20 +542,15 @@ final class Subscriber<T> {
     private final List<Envelope> batch = new ArrayList<>(DRAIN);
 
     private void deliveryLoop() {
-        long pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), settings.keepAliveInterval().toNanos() / 2);
         while (!closing) {
             Envelope e;
             try {
-                e = buffer.poll(pollNanos, TimeUnit.NANOSECONDS);
+                e = buffer.take();
             } catch (InterruptedException ie) {
-                continue;
+                continue; // beginClose() interrupts to wake this thread
             }
             if (closing) {
                 break;
-            }
-            if (e == null) {
-                keepAlive();
-                continue;
             }
             handle(e);
             // take what else has arrived in one go: a burst then costs one wake-up, not one per message
@@ -538,29 +640,45 @@ final class Subscriber<T> {
     }
 
     /**
-     * Repeats SUBSCRIBE (or PSUBSCRIBE) on an idle connection: it stops NATs and load balancers from
-     * dropping a quiet connection unnoticed, and makes TCP find out when the server vanished without
-     * closing it. Not PING: on a RESP3 connection Jedis can read the PONG before it has registered
-     * the handler for it, fail, and hand the still-subscribed connection back to the pool.
-     * Subscribing again to the same channel changes nothing on the server and is answered with a
-     * subscription confirmation, which Jedis handles like any other.
+     * Runs on the broadcaster's keep-alive thread, never on the listener's, so that a listener
+     * that runs long cannot starve it.
+     *
+     * <p>Repeats SUBSCRIBE (or PSUBSCRIBE) on a connection that has read nothing for the keep-alive
+     * interval: it stops NATs and load balancers from dropping a quiet connection unnoticed, and
+     * its answer keeps a healthy connection within its read timeout. Not PING: on a RESP3
+     * connection Jedis can read the PONG before it has registered the handler for it, fail, and end
+     * the subscription. Subscribing again to the same channel changes nothing on the server and is
+     * answered with a subscription confirmation, which Jedis handles like any other.
+     *
+     * <p>Also drops a connection of our own whose subscription Redis has not confirmed within
+     * {@link Settings#deadAfter()}: until the confirmation, Jedis reads it with the client's
+     * blocking timeout, which may be forever.
      */
-    private void keepAlive() {
+    private void checkConnection() {
         long now = System.nanoTime();
-        long interval = settings.keepAliveInterval().toNanos();
-        if (now - lastReadNanos < interval || now - lastKeepAliveNanos < interval) {
-            return;
-        }
-        if (lastKeepAliveNanos - lastReadNanos > 0 && connected && !ioWaitingForBuffer) {
-            if (silenceLog.tryAcquire() >= 0) {
-                log.warn("{}: no reply from Redis for {}; if the connection is dead, it is replaced once TCP "
-                        + "gives up on it", name, Duration.ofNanos(now - lastReadNanos));
-            }
-        }
         synchronized (writeLock) {
             PubSub ps = current;
-            if (ps == null || !ps.confirmed || closing) {
+            if (ps == null || closing) {
                 return;
+            }
+            if (!ps.confirmed) {
+                if (ps.connection != null && now - ps.startedNanos > settings.deadAfter().toNanos()) {
+                    log.warn("{}: Redis did not confirm the subscription to {} within {}; closing that connection "
+                            + "to subscribe again", name, describe(), settings.deadAfter());
+                    forceDisconnect(ps);
+                    ps.startedNanos = now; // once per deadAfter at most
+                }
+                return;
+            }
+            long interval = settings.keepAliveInterval().toNanos();
+            if (now - lastReadNanos < interval || now - lastKeepAliveNanos < interval) {
+                return;
+            }
+            if (source == null && lastKeepAliveNanos - lastReadNanos > 0 && connected && !ioWaitingForBuffer
+                    && silenceLog.tryAcquire() >= 0) {
+                log.warn("{}: no reply from Redis for {}; if the connection is dead, it is replaced once the "
+                        + "client's blockingSocketTimeoutMillis or TCP gives up on it", name,
+                        Duration.ofNanos(now - lastReadNanos));
             }
             try {
                 if (pattern) {
@@ -572,8 +690,8 @@ final class Subscriber<T> {
                 // the read on the I/O thread fails too and replaces the connection
                 log.debug("{}: keep-alive failed: {}", name, ex.toString());
             }
+            lastKeepAliveNanos = now;
         }
-        lastKeepAliveNanos = now;
     }
 
     private record Envelope(byte[] channel, byte[] payload, GapEvent gap, long arrivedNanos) {
@@ -584,6 +702,11 @@ final class Subscriber<T> {
         final Instant lostAt;
         final Throwable lostCause;
         boolean confirmed; // guarded by writeLock
+        /** The connection, when borrowed by this subscription rather than lent by Jedis. */
+        Connection connection; // guarded by writeLock
+        long startedNanos; // guarded by writeLock
+        /** When the I/O thread saw the subscription on its own connection end; I/O thread only. */
+        Instant endedAt;
 
         PubSub(Instant lostAt, Throwable lostCause) {
             this.lostAt = lostAt;
