@@ -50,11 +50,13 @@ import redis.clients.jedis.exceptions.JedisException;
  * lost, and nothing else is, when:
  * <ul>
  *   <li>no subscription is connected ({@link #publish} then returns 0);</li>
- *   <li>a subscription's connection is lost (Redis restart, failover, network): it subscribes again
- *       by itself with capped exponential backoff, and the gap is reported by a WARN log line, by
+ *   <li>a subscription's connection is lost (Redis restart, failover, network, a connection gone
+ *       silent), or reading from it fails in any other way (an error reply, an
+ *       {@link OutOfMemoryError} for a message too large for the heap): it subscribes again by
+ *       itself with capped exponential backoff, and the gap is reported by a WARN log line, by
  *       {@link RedisSubscription#reconnects()} and {@link #reconnects()}, and by the
  *       {@link Builder#onGap(Consumer) onGap} callback with the moment the connection was lost and
- *       the moment the subscription was back;</li>
+ *       the moment the subscription was back. Only closing ends a subscription;</li>
  *   <li>a listener falls so far behind that Redis disconnects it (see below), reported the same
  *       way;</li>
  *   <li>a message cannot be decoded ({@link RedisSubscription#decodeFailures()}, logged), or the
@@ -83,8 +85,9 @@ import redis.clients.jedis.exceptions.JedisException;
  *
  * <p>Each subscription runs two daemon threads: {@code queuekit-<channel>-subscriber-<n>}, which
  * calls the listener one message at a time, and {@code queuekit-<channel>-subscriber-<n>-redis},
- * which reads the connection and puts messages in a bounded buffer between the two
- * ({@link Builder#bufferCapacity(int)}, 1024 by default). One more daemon thread per broadcaster,
+ * which reads the connection and puts messages in a buffer between the two, bounded by
+ * {@link Builder#bufferCapacity(int)} (1024 messages by default) and
+ * {@link Builder#bufferBytes(int)} (8 MiB by default). One more daemon thread per broadcaster,
  * {@code queuekit-<channel>-keepalive}, sends the keep-alives of all its subscriptions; it ends
  * about a second after the last subscription closed, and with {@link #close()}. A listener that
  * throws (an {@link Error} included) is logged (rate-limited) and counted
@@ -93,9 +96,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * never affected.
  *
  * <h2>Slow listeners</h2>
- * When a listener cannot keep up and its buffer is full, the reading thread stops reading: the
- * backlog then waits in Redis, never in this JVM's heap beyond the buffer, and the other
- * subscriptions carry on. If the backlog passes the server's {@code client-output-buffer-limit
+ * When a listener cannot keep up and its buffer is full (by count or by bytes, whichever comes
+ * first), the reading thread stops reading: the backlog then waits in Redis, never in this JVM's
+ * heap beyond the buffer, and the other subscriptions carry on. If the backlog passes the server's {@code client-output-buffer-limit
  * pubsub} (by default 32 MB at once, or 8 MB for 60 s), Redis closes the connection; the
  * subscription subscribes again and reports the gap as above. Messages come in publish order up to
  * the gap and after it; none is dropped silently in between. A WARN line, at most once a minute,
@@ -141,6 +144,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     /** The default {@link Builder#maxPayloadBytes(int)}: 1 MiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
 
+    /** The default {@link Builder#bufferBytes(int)}: 8 MiB. */
+    public static final int DEFAULT_BUFFER_BYTES = 8 << 20;
+
     private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.PUBLISH_ORDER, false, true, false);
 
@@ -171,7 +177,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         this.codec = b.codec;
         this.maxPayloadBytes = b.maxPayloadBytes;
         this.settings = new Settings(b.subscribeTimeout, b.initialBackoff, b.maxBackoff, b.bufferCapacity,
-                b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock,
+                b.bufferBytes, b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock,
                 b.metrics.observe(name, SEMANTICS.transport(), null));
         this.closedName = "broadcaster " + name;
     }
@@ -597,6 +603,11 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
             return subscriber.counters().decodeFailures();
         }
 
+        /** Bytes received and not yet handed to the listener; for tests. */
+        long bufferedBytes() {
+            return subscriber.bufferedBytes();
+        }
+
         @Override
         public void close() {
             subscriber.close();
@@ -624,6 +635,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         private Duration initialBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(5);
         private int bufferCapacity = 1024;
+        private int bufferBytes = DEFAULT_BUFFER_BYTES;
         private Duration keepAliveInterval = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(5);
         private Consumer<? super GapEvent> onGap;
@@ -682,11 +694,23 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
         /**
          * How many received messages each subscription holds for its listener before it stops
-         * reading from Redis; 1024 by default. Memory use is at most this many messages per
-         * subscription.
+         * reading from Redis; 1024 by default, 1 to 16,777,216. The buffer is also bounded by
+         * {@link #bufferBytes(int)}; whichever bound is reached first stops the reading.
          */
         public Builder<T> bufferCapacity(int bufferCapacity) {
             this.bufferCapacity = Checks.inRange(bufferCapacity, 1, 1 << 24, "bufferCapacity");
+            return this;
+        }
+
+        /**
+         * How many bytes of received messages (payloads and, for pattern subscriptions, channel
+         * names) each subscription holds for its listener before it stops reading from Redis;
+         * 8 MiB by default, 1 to 1 GiB. A message larger than this is still taken once the
+         * buffer is empty, so a subscription holds at most this many bytes or one message,
+         * whichever is larger.
+         */
+        public Builder<T> bufferBytes(int bufferBytes) {
+            this.bufferBytes = Checks.inRange(bufferBytes, 1, 1 << 30, "bufferBytes");
             return this;
         }
 

@@ -11,6 +11,7 @@ record Settings(
         Duration initialBackoff,
         Duration maxBackoff,
         int bufferCapacity,
+        int bufferBytes,
         Duration keepAliveInterval,
         Duration closeTimeout,
         Consumer<? super RedisBroadcaster.GapEvent> onGap,

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -77,7 +75,7 @@ final class Subscriber<T> {
     private final Counters counters;
     private final Consumer<? super Subscriber<T>> onClosed;
 
-    private final BlockingQueue<Envelope> buffer;
+    private final Inbox<Envelope> buffer;
     private final CompletableFuture<Void> firstSubscribe = new CompletableFuture<>();
     private final CountDownLatch closeSignal = new CountDownLatch(1);
     /** Serialises our writes to the subscribed connection (keep-alive, UNSUBSCRIBE) with the close handshake. */
@@ -129,7 +127,7 @@ final class Subscriber<T> {
         this.settings = settings;
         this.counters = counters;
         this.onClosed = onClosed;
-        this.buffer = new ArrayBlockingQueue<>(settings.bufferCapacity());
+        this.buffer = new Inbox<>(settings.bufferCapacity(), settings.bufferBytes(), Envelope::size);
         // daemon threads: a forgotten subscription must not keep the JVM alive
         this.ioThread = new Thread(this::readLoop, name + "-redis");
         this.ioThread.setDaemon(true);
@@ -159,6 +157,11 @@ final class Subscriber<T> {
 
     Counters counters() {
         return counters;
+    }
+
+    /** The bytes of the messages waiting in the buffer for the listener (payloads and channel names). */
+    long bufferedBytes() {
+        return buffer.bytes();
     }
 
     /** Starts both threads and returns once Redis confirmed the subscription, or throws. */
@@ -265,11 +268,16 @@ final class Subscriber<T> {
     // ---------------------------------------------------------------------------------------------
     // I/O thread
 
+    /**
+     * Subscribes, and subscribes again after every failure, whatever it was (an {@link Error}
+     * while reading a message included), until the subscription is closed; only the first attempt's
+     * failure is final, thrown by {@link #start()}.
+     */
     private void readLoop() {
+        Duration backoff = settings.initialBackoff();
+        Instant lostAt = null;
+        Throwable lostCause = null;
         try {
-            Duration backoff = settings.initialBackoff();
-            Instant lostAt = null;
-            Throwable lostCause = null;
             while (!closing) {
                 PubSub ps = new PubSub(lostAt, lostCause);
                 Throwable failure = source != null ? runOnOwnConnection(ps) : runOnLentConnection(ps);
@@ -289,21 +297,14 @@ final class Subscriber<T> {
                     return;
                 }
                 if (wasConfirmed) {
-                    lostAt = ps.endedAt != null ? ps.endedAt : settings.clock().instant();
+                    lostAt = ps.endedAt != null ? ps.endedAt : now();
                     lostCause = failure;
                     backoff = settings.initialBackoff();
-                    stillDownLog.holdOff();
-                    log.warn("{} lost its subscription to {}: {}; subscribing again. Messages published "
-                            + "until it is back are not received{}", name, describe(), failure.toString(),
-                            hint(failure));
-                } else {
-                    long held = stillDownLog.tryAcquire();
-                    if (held >= 0) {
-                        log.warn("{} still cannot subscribe to {} since {}: {}", name, describe(), lostAt,
-                                failure.toString());
-                    } else {
-                        log.debug("{}: subscribing to {} failed: {}", name, describe(), failure.toString());
-                    }
+                }
+                try {
+                    reportFailure(wasConfirmed, failure, lostAt);
+                } catch (Throwable t) {
+                    // a logger that fails (out of memory, say) must not end the subscription
                 }
                 if (closeSignal.await(jitter(backoff), TimeUnit.NANOSECONDS)) {
                     break;
@@ -313,14 +314,36 @@ final class Subscriber<T> {
             }
         } catch (InterruptedException e) {
             // not expected: nothing interrupts this thread; leave quietly
-        } catch (Throwable t) {
-            // an Error from the JVM or Jedis: end the subscription visibly rather than leave it
-            // active with no one reading
-            log.error("{}: the subscription thread failed; the subscription is closed", name, t);
-            firstSubscribe.completeExceptionally(t);
-            beginClose();
         } finally {
             connected = false;
+        }
+    }
+
+    private void reportFailure(boolean wasConfirmed, Throwable failure, Instant lostAt) {
+        if (wasConfirmed) {
+            stillDownLog.holdOff();
+            log.warn("{} lost its subscription to {}: {}; subscribing again. Messages published until it is back "
+                    + "are not received{}", name, describe(), failure.toString(), hint(failure));
+            if (!(failure instanceof RuntimeException)) {
+                log.warn("{}: what ended the subscription", name, failure);
+            }
+            return;
+        }
+        long held = stillDownLog.tryAcquire();
+        if (held >= 0) {
+            log.warn("{} still cannot subscribe to {} since {}: {}", name, describe(), lostAt, failure.toString());
+        } else {
+            log.debug("{}: subscribing to {} failed: {}", name, describe(), failure.toString());
+        }
+    }
+
+    /** The builder's clock, or the system's if that one fails: a clock must not end the subscription. */
+    private Instant now() {
+        try {
+            return settings.clock().instant();
+        } catch (RuntimeException e) {
+            log.debug("{}: the clock failed: {}", name, e.toString());
+            return Instant.now();
         }
     }
 
@@ -332,7 +355,7 @@ final class Subscriber<T> {
         ConnectionSource.Lease lease;
         try {
             lease = source.borrow(settings.subscribeTimeout(), settings.deadAfterMillis(), () -> closing);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             return e;
         }
         if (lease == null) {
@@ -356,7 +379,8 @@ final class Subscriber<T> {
             } else {
                 ps.proceed(connection, target);
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // anything: a lost connection, an error reply, an OutOfMemoryError for a huge message
             failure = e;
         } finally {
             synchronized (writeLock) {
@@ -365,7 +389,7 @@ final class Subscriber<T> {
             // before the release: giving back a broken connection makes the pool open a new one, which
             // can take as long as the client's connect and socket timeouts
             connected = false;
-            ps.endedAt = settings.clock().instant();
+            ps.endedAt = now();
         }
         if (failure == null && !connection.isBroken()) {
             try {
@@ -393,7 +417,7 @@ final class Subscriber<T> {
                 client.subscribe(ps, target);
             }
             return null;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             if (ps.confirmed && !(e instanceof JedisConnectionException)) {
                 log.warn("{}: Jedis ended the subscription with {} and may have returned the still subscribed "
                         + "connection to the client's pool; a command that borrows it could read a pushed "
@@ -473,7 +497,7 @@ final class Subscriber<T> {
             return;
         }
         if (ps.lostAt != null) {
-            Instant back = settings.clock().instant();
+            Instant back = now();
             GapEvent gap = new GapEvent(name, channel, ps.lostAt, back, ps.lostCause);
             counters.reconnected();
             log.warn("{} subscribed to {} again after {} without a connection; messages published in that "
@@ -509,10 +533,10 @@ final class Subscriber<T> {
                 if (!warned && System.nanoTime() - since > SLOW_LISTENER_NANOS) {
                     warned = true;
                     if (backlogLog.tryAcquire() >= 0) {
-                        log.warn("{}: the listener is falling behind, its buffer of {} messages has been full "
-                                + "for over a second; Redis now holds the backlog and cuts the connection once "
-                                + "it passes client-output-buffer-limit pubsub (that gap is reported)", name,
-                                settings.bufferCapacity());
+                        log.warn("{}: the listener is falling behind, its buffer ({} messages or {} bytes) has "
+                                + "been full for over a second; Redis now holds the backlog and cuts the connection "
+                                + "once it passes client-output-buffer-limit pubsub (that gap is reported)", name,
+                                settings.bufferCapacity(), settings.bufferBytes());
                     }
                 }
             }
@@ -695,6 +719,9 @@ final class Subscriber<T> {
     }
 
     private record Envelope(byte[] channel, byte[] payload, GapEvent gap, long arrivedNanos) {
+        long size() {
+            return (payload == null ? 0 : payload.length) + (channel == null ? 0 : channel.length);
+        }
     }
 
     /** Jedis's callbacks for one connection attempt. They never throw, for the reason above. */

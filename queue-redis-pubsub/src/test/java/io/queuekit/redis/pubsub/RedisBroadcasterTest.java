@@ -406,6 +406,8 @@ class RedisBroadcasterTest {
             assertThatThrownBy(() -> b.reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max reconnect backoff");
             assertThatThrownBy(() -> b.bufferCapacity(0)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> b.bufferBytes(0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("bufferBytes must be 1 to 1073741824: 0");
             assertThatThrownBy(() -> b.keepAliveInterval(Duration.ofSeconds(-1)))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> b.onGap(null)).isInstanceOf(NullPointerException.class);
