@@ -6,6 +6,7 @@ import io.queuekit.MessageListener;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.spi.Checks;
 import io.queuekit.spi.QueueMetrics;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -24,11 +25,20 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Subscriptions.</b> {@link #subscribe(MessageListener)} returns once the subscription is
  * registered, so every message published afterwards reaches it. Each subscription has its own
- * unbounded queue and its own daemon thread, {@code queuekit-<channel>-subscriber-<n>}, that
- * calls the listener one message at a time; a slow listener delays only itself. A listener that
- * throws is logged (through {@link System.Logger}) and counted in {@link #listenerFailures()},
- * and receives the following messages; the failed message is not delivered again. Concurrent
- * publishes are ordered the same way for every subscriber.
+ * queue and its own daemon thread, {@code queuekit-<channel>-subscriber-<n>}, that calls the
+ * listener one message at a time; a slow listener delays only itself. A listener cannot end its
+ * subscription by failing: whatever it throws ({@link Error}s included) is logged (through
+ * {@link System.Logger}) and counted in {@link #listenerFailures()}, and it receives the following
+ * messages; the failed message is not delivered again. A listener that returns with its thread's
+ * interrupt flag set has the flag cleared before the next call. Concurrent publishes are ordered
+ * the same way for every subscriber.
+ *
+ * <p><b>Slow listeners.</b> A subscription's queue holds at most {@link Builder#inboxCapacity(int)}
+ * messages (100,000 unless set). A message published while it is full is dropped for that
+ * subscription alone, not counted in what {@link #publish} returns, counted in
+ * {@link #droppedMessages()} and logged (at most once every 10 s): the counterpart of Redis
+ * cutting a subscriber that fell too far behind, except that here the subscription keeps its
+ * place and gets the messages published once its listener has caught up.
  *
  * <p><b>Payloads.</b> Without a codec every subscriber receives the very object published. With
  * {@link Builder#codec(Codec)} the message is encoded once on publish (refused with
@@ -48,19 +58,26 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     private static final Semantics SEMANTICS = new Semantics("in-memory", Semantics.Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.PUBLISH_ORDER, false, true, false);
     private static final long JOIN_MILLIS = 10_000;
+    private static final long DROP_LOG_INTERVAL_NANOS = 10_000_000_000L;
     private static final Object STOP = new Object();
+
+    /** The default {@link Builder#inboxCapacity(int)}: 100,000 messages per subscription. */
+    public static final int DEFAULT_INBOX_CAPACITY = 100_000;
 
     private final String name;
     private final Bodies<T> bodies;
     private final List<Sub> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicInteger subscriberNumbers = new AtomicInteger();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final int inboxCapacity;
     private final Object publishLock = new Object();
     private final QueueMetrics.Observer observer;
     private volatile boolean closed;
 
-    private InMemoryBroadcaster(Settings<T> settings) {
+    private InMemoryBroadcaster(Settings<T> settings, int inboxCapacity) {
         this.name = settings.name;
+        this.inboxCapacity = inboxCapacity;
         this.bodies = settings.bodies();
         this.observer = settings.metrics.observe(name, SEMANTICS.transport(), null);
     }
@@ -91,7 +108,8 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     /**
      * {@inheritDoc}
      *
-     * @return the number of subscriptions the message was handed to
+     * @return the number of subscriptions the message was handed to (not those whose queue was
+     *     full, see {@link Builder#inboxCapacity(int)})
      * @throws NullPointerException if {@code message} is null
      * @throws QueueClosedException if the broadcaster is closed
      */
@@ -140,6 +158,14 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         return failures.get();
     }
 
+    /**
+     * How many times a message was dropped for a subscription whose queue was full, so far (one
+     * message dropped for two subscriptions counts twice).
+     */
+    public long droppedMessages() {
+        return dropped.get();
+    }
+
     @Override
     public void close() {
         synchronized (publishLock) {
@@ -170,45 +196,83 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     /** One subscription: a queue of bodies and the thread that feeds them to the listener. */
     private final class Sub implements Subscription {
         private final MessageListener<? super T> listener;
-        private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+        private final LinkedBlockingQueue<Object> inbox;
         private final AtomicBoolean active = new AtomicBoolean(true);
+        private long droppedSinceLog; // guarded by publishLock
+        private long lastDropLogNanos; // guarded by publishLock
         final Thread thread;
 
         Sub(MessageListener<? super T> listener, String threadName) {
             this.listener = listener;
+            // one more than the capacity: close() must always find room for STOP
+            this.inbox = new LinkedBlockingQueue<>(inboxCapacity + 1);
             this.thread = new Thread(this::run, threadName);
             this.thread.setDaemon(true);
         }
 
+        /** Called with publishLock held. */
         boolean offer(Posted posted) {
-            return active.get() && inbox.offer(posted);
+            if (!active.get()) {
+                return false;
+            }
+            if (inbox.size() < inboxCapacity && inbox.offer(posted)) {
+                return true;
+            }
+            dropped.incrementAndGet();
+            droppedSinceLog++;
+            long now = System.nanoTime();
+            if (lastDropLogNanos == 0 || now - lastDropLogNanos > DROP_LOG_INTERVAL_NANOS) {
+                LOG.log(Level.WARNING, "queuekit " + name + ": the listener on " + thread.getName() + " is "
+                        + inboxCapacity + " messages behind (inboxCapacity); dropped " + droppedSinceLog
+                        + " message(s) for it since the last report");
+                lastDropLogNanos = now;
+                droppedSinceLog = 0;
+            }
+            return false;
         }
 
         private void run() {
-            while (active.get()) {
-                Object body;
-                try {
-                    body = inbox.take();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                if (body == STOP || !active.get()) {
-                    return;
-                }
-                Posted posted = (Posted) body;
-                long start = System.nanoTime();
-                observer.delivered(Duration.ofNanos(start - posted.nanos()));
-                try {
-                    listener.onMessage(bodies.load(posted.body()));
-                    observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
-                } catch (Exception | AssertionError e) {
-                    observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
-                    if (e instanceof InterruptedException) {
-                        Thread.currentThread().interrupt();
+            try {
+                while (active.get()) {
+                    Object body;
+                    try {
+                        body = inbox.take();
+                    } catch (InterruptedException e) {
+                        continue; // only close() ends this thread; it leaves STOP in the queue
                     }
-                    failures.incrementAndGet();
+                    if (body == STOP || !active.get()) {
+                        return;
+                    }
+                    deliver((Posted) body);
+                    // a listener that left the flag set must not interrupt the next one
+                    Thread.interrupted();
+                }
+            } finally {
+                if (active.get()) {
+                    // not reached through close(): stop counting this subscription rather than hold a dead one
+                    LOG.log(Level.ERROR, "queuekit " + name + ": " + thread.getName() + " ended unexpectedly; "
+                            + "its subscription is closed");
+                    active.set(false);
+                    subscriptions.remove(this);
+                    inbox.clear();
+                }
+            }
+        }
+
+        private void deliver(Posted posted) {
+            long start = System.nanoTime();
+            try {
+                observer.delivered(Duration.ofNanos(start - posted.nanos()));
+                listener.onMessage(bodies.load(posted.body()));
+                observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
+            } catch (Throwable e) {
+                failures.incrementAndGet();
+                try {
+                    observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
                     LOG.log(Level.WARNING, "queuekit " + name + ": listener on " + thread.getName()
                             + " failed; carrying on with the next message", e);
+                } catch (Throwable ignored) {
+                    // an observer or logger that fails too: the subscription still carries on
                 }
             }
         }
@@ -220,12 +284,15 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
 
         @Override
         public void close() {
-            if (!active.compareAndSet(true, false)) {
-                return;
+            synchronized (publishLock) {
+                // under the lock: no publish is between its active check and its offer
+                if (!active.compareAndSet(true, false)) {
+                    return;
+                }
+                subscriptions.remove(this);
+                inbox.clear();
+                inbox.offer(STOP);
             }
-            subscriptions.remove(this);
-            inbox.clear();
-            inbox.offer(STOP);
             if (Thread.currentThread() == thread) {
                 return;
             }
@@ -250,18 +317,19 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
      */
     public static final class Builder<T> {
         private final Settings<T> settings;
+        private int inboxCapacity = DEFAULT_INBOX_CAPACITY;
 
         private Builder(String channel) {
             this.settings = new Settings<>(channel);
         }
 
-        /** Round-trips every message through this codec, as Redis would; none by default. */
         /** Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by default. */
         public Builder<T> metrics(QueueMetrics metrics) {
             settings.metrics(metrics);
             return this;
         }
 
+        /** Round-trips every message through this codec, as Redis would; none by default. */
         public Builder<T> codec(Codec<T> codec) {
             settings.codec(codec);
             return this;
@@ -273,8 +341,18 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             return this;
         }
 
+        /**
+         * How many messages each subscription holds for a listener that has not caught up;
+         * 100,000 ({@link InMemoryBroadcaster#DEFAULT_INBOX_CAPACITY}) by default, 1 to 16,777,216. A message published while a
+         * subscription's queue is full is dropped for that subscription (see the class comment).
+         */
+        public Builder<T> inboxCapacity(int capacity) {
+            this.inboxCapacity = Checks.inRange(capacity, 1, 1 << 24, "inboxCapacity");
+            return this;
+        }
+
         public InMemoryBroadcaster<T> build() {
-            return new InMemoryBroadcaster<>(settings);
+            return new InMemoryBroadcaster<>(settings, inboxCapacity);
         }
     }
 }

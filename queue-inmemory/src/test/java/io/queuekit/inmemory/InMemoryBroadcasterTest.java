@@ -1,15 +1,20 @@
 package io.queuekit.inmemory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -102,5 +107,65 @@ class InMemoryBroadcasterTest {
 
         assertThat(b.publish("second")).isZero();
         assertThat(received).containsExactly("first");
+    }
+
+    @Test
+    void slowListener_queueHoldsAtMostItsCapacity_andPublishCountsOnlyTheSubscriptionsThatGotIt() throws Exception {
+        InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("news").inboxCapacity(10).build();
+        broadcaster = b;
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> slow = new CopyOnWriteArrayList<>();
+        b.subscribe(m -> {
+            slow.add(m);
+            holding.countDown();
+            release.await(5, TimeUnit.SECONDS);
+        });
+        assertThat(b.publish("m0")).isEqualTo(1);
+        assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+
+        List<Long> reached = new ArrayList<>();
+        for (int i = 1; i <= 15; i++) {
+            reached.add(b.publish("m" + i));
+        }
+        release.countDown();
+
+        assertThat(reached.subList(0, 10)).containsOnly(1L);
+        assertThat(reached.subList(10, 15)).containsOnly(0L);
+        assertThat(b.droppedMessages()).isEqualTo(5);
+        await().atMost(Duration.ofSeconds(5)).until(() -> slow.size() == 11);
+        assertThat(slow).containsExactlyElementsOf(IntStream.rangeClosed(0, 10).mapToObj(i -> "m" + i).toList());
+        assertThat(b.publish("after catching up")).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> slow.contains("after catching up"));
+    }
+
+    @Test
+    void byDefault_aSubscriptionsQueueIsBounded() throws Exception {
+        int capacity = 100_000; // InMemoryBroadcaster.DEFAULT_INBOX_CAPACITY
+        InMemoryBroadcaster<String> b = InMemoryBroadcaster.create("news");
+        broadcaster = b;
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        b.subscribe(m -> {
+            holding.countDown();
+            release.await(5, TimeUnit.SECONDS);
+        });
+        b.publish("held");
+        assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+
+        long reached = 0;
+        for (int i = 0; i < capacity + 100; i++) {
+            reached += b.publish("m" + i);
+        }
+        release.countDown();
+
+        assertThat(reached).as("messages queued behind the held one").isEqualTo(capacity);
+    }
+
+    @Test
+    void inboxCapacity_isValidated() {
+        assertThatThrownBy(() -> InMemoryBroadcaster.builder("news").inboxCapacity(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("inboxCapacity must be 1 to 16777216: 0");
     }
 }

@@ -10,13 +10,18 @@ import io.queuekit.Broadcaster;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -36,12 +41,13 @@ import org.junit.jupiter.api.Timeout;
  * }
  * }</pre>
  *
- * <p>Each test uses its own channel and closes its broadcasters afterwards. Nothing here waits on
- * a clock: messages are awaited with a bound, and absences are checked after a message published
- * later has arrived, so the suite takes about as long on a server as in memory. Promises made by
- * {@link Broadcaster#semantics()} are asserted both ways: a broadcaster that does not retain is
- * shown to drop a message published while no one listens, a fan-out broadcaster is shown to
- * deliver every message to every subscriber.
+ * <p>Each test uses its own channel and closes its broadcasters afterwards. Messages are awaited
+ * with a bound, and absences are checked after a message published later has arrived, so the suite
+ * takes about as long on a server as in memory; the one exception is the idle test, which must
+ * let time pass (three times the client's longest timeout, see {@link #idleSetup(String)}).
+ * Promises made by {@link Broadcaster#semantics()} are asserted both ways: a broadcaster that
+ * does not retain is shown to drop a message published while no one listens, a fan-out
+ * broadcaster is shown to deliver every message to every subscriber.
  *
  * <p>{@link Broadcaster#publish} must count every subscription (one per subscribed connection on
  * Redis): with three subscriptions in this process it returns 3.
@@ -88,6 +94,32 @@ public abstract class BroadcasterContractTest {
 
     static List<String> messages(int n) {
         return IntStream.range(0, n).mapToObj(i -> "m" + i).collect(Collectors.toList());
+    }
+
+    /**
+     * For {@code healthyIdleSubscription_reportsNoGap_overLongerThanEveryClientTimeout}: a new
+     * broadcaster on {@code channel} whose connections use the shortest timeouts its client
+     * allows (for Redis: a client whose socket, blocking-socket and connection timeouts are all
+     * {@link IdleSetup#longestClientTimeout()}), with a way to read how many gaps its
+     * subscriptions have reported. The default skips that test: a transport with nothing to
+     * disconnect has no notion of a gap.
+     */
+    protected IdleSetup idleSetup(String channel) {
+        return Assumptions.abort("this transport reports no gaps in what it delivers: nothing to disconnect");
+    }
+
+    /**
+     * A broadcaster whose client times out after at most {@code longestClientTimeout}, and the
+     * number of gaps (lost and re-established subscriptions) it has reported so far.
+     */
+    public record IdleSetup(Broadcaster<String> broadcaster, Duration longestClientTimeout, LongSupplier gapsReported) {
+        public IdleSetup {
+            Objects.requireNonNull(broadcaster, "broadcaster");
+            Objects.requireNonNull(gapsReported, "gapsReported");
+            if (longestClientTimeout == null || longestClientTimeout.isNegative() || longestClientTimeout.isZero()) {
+                throw new IllegalArgumentException("longestClientTimeout must be positive: " + longestClientTimeout);
+            }
+        }
     }
 
     @Nested
@@ -298,22 +330,127 @@ public abstract class BroadcasterContractTest {
     }
 
     @Nested
+    @DisplayName("a subscription outlives its listener's failures and its own idleness")
+    class Resilience {
+
+        @Test
+        void listenerThrowingAnError_orLeavingItsThreadInterrupted_keepsReceiving() {
+            Broadcaster<String> b = newBroadcaster();
+            List<String> received = new CopyOnWriteArrayList<>();
+            Subscription s = b.subscribe(m -> {
+                received.add(m);
+                switch (m) {
+                    case "error" -> throw new StackOverflowError("thrown by the listener on purpose");
+                    case "linkage" -> throw new LinkageError("thrown by the listener on purpose");
+                    case "interrupt-flag" -> Thread.currentThread().interrupt();
+                    case "interrupted" -> throw new InterruptedException("thrown by the listener on purpose");
+                    default -> { }
+                }
+            });
+            List<String> sent = List.of("error", "after-error", "linkage", "after-linkage", "interrupt-flag",
+                    "after-flag", "interrupted", "after-interrupted");
+
+            for (String m : sent) {
+                // one at a time: each publish counts a subscription that survived the one before
+                assertThat(b.publish(m)).as("subscriptions that \"%s\" reached", m).isEqualTo(1);
+                await().untilAsserted(() -> assertThat(received).contains(m));
+            }
+
+            assertThat(received).containsExactlyElementsOf(sent);
+            assertThat(s.isActive()).isTrue();
+        }
+
+        @Test
+        void listenerLeavingItsThreadInterrupted_doesNotInterruptTheNextCall() {
+            Broadcaster<String> b = newBroadcaster();
+            List<String> interruptedOnEntry = new CopyOnWriteArrayList<>();
+            List<String> received = new CopyOnWriteArrayList<>();
+            b.subscribe(m -> {
+                if (Thread.currentThread().isInterrupted()) {
+                    interruptedOnEntry.add(m);
+                }
+                received.add(m);
+                if (m.startsWith("flag")) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            List<String> sent = List.of("flag-1", "next-1", "flag-2", "next-2", "flag-3", "next-3");
+
+            sent.forEach(b::publish);
+
+            await().untilAsserted(() -> assertThat(received).containsExactlyElementsOf(sent));
+            assertThat(interruptedOnEntry).as("listener calls that began with the thread interrupted").isEmpty();
+        }
+
+        @Test
+        void healthyIdleSubscription_reportsNoGap_overLongerThanEveryClientTimeout() {
+            IdleSetup setup = idleSetup(Tck.uniqueName(testInfo));
+            Broadcaster<String> b = setup.broadcaster();
+            created.add(b);
+            Recorder r = record(b);
+            b.publish("before");
+            await().untilAsserted(() -> assertThat(r.received).containsExactly("before"));
+            Duration idle = setup.longestClientTimeout().multipliedBy(3);
+
+            Awaitility.await("no gap while idle for " + idle)
+                    .pollInterval(Duration.ofMillis(10))
+                    .failFast("a gap was reported", () -> setup.gapsReported().getAsLong() > 0)
+                    .during(idle)
+                    .atMost(idle.plus(Tck.GENEROUS))
+                    .until(() -> setup.gapsReported().getAsLong() == 0 && r.subscription.isActive());
+
+            b.publish("after");
+            await().untilAsserted(() -> assertThat(r.received).containsExactly("before", "after"));
+            assertThat(setup.gapsReported().getAsLong()).as("gaps reported").isZero();
+        }
+    }
+
+    @Nested
     @DisplayName("close() ends every subscription and is final")
     class Closing {
 
         @Test
-        void close_closesEverySubscription_andLaterCallsThrow() {
+        void close_endsEverySubscription_dropsWhatItHasNotDelivered_andLaterCallsThrow() throws Exception {
             Broadcaster<String> b = newBroadcaster();
-            Recorder r1 = record(b);
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> busy = new CopyOnWriteArrayList<>();
+            List<String> busyThread = new CopyOnWriteArrayList<>();
+            Subscription s1 = b.subscribe(m -> {
+                busy.add(m);
+                busyThread.add(Thread.currentThread().getName());
+                holding.countDown();
+                release.await(Tck.GENEROUS_MS, MILLISECONDS);
+            });
             Recorder r2 = record(b);
+            List<String> sent = messages(3);
+            sent.forEach(b::publish);
+            // the other subscription received all three, so they reached the busy one too (or are on their way)
+            await().untilAsserted(() -> assertThat(r2.received).containsExactlyElementsOf(sent));
+            assertThat(holding.await(Tck.GENEROUS_MS, MILLISECONDS)).as("the busy listener holds m0").isTrue();
 
-            b.close();
+            Tck.Calls calls = new Tck.Calls();
+            try {
+                Tck.Call<Void> closing = calls.start("close", () -> {
+                    b.close();
+                    return null;
+                });
+                await().until(() -> !s1.isActive());
+                release.countDown();
+                closing.get();
+            } finally {
+                release.countDown();
+                calls.stopAll();
+            }
 
-            assertThat(r1.subscription.isActive()).isFalse();
+            assertThat(s1.isActive()).isFalse();
             assertThat(r2.subscription.isActive()).isFalse();
+            await().until(() -> !Tck.threadAlive(busyThread.get(0)));
+            assertThat(busy).as("what the busy subscription's listener was handed: nothing after close")
+                    .containsExactly("m0");
             assertThatThrownBy(() -> b.publish("x")).isInstanceOf(QueueClosedException.class);
             assertThatThrownBy(() -> b.subscribe(m -> { })).isInstanceOf(QueueClosedException.class);
-            assertThat(r1.received).isEmpty();
+            assertThat(r2.received).containsExactlyElementsOf(sent);
         }
 
         @Test

@@ -50,11 +50,13 @@ import redis.clients.jedis.exceptions.JedisException;
  * lost, and nothing else is, when:
  * <ul>
  *   <li>no subscription is connected ({@link #publish} then returns 0);</li>
- *   <li>a subscription's connection is lost (Redis restart, failover, network): it subscribes again
- *       by itself with capped exponential backoff, and the gap is reported by a WARN log line, by
+ *   <li>a subscription's connection is lost (Redis restart, failover, network, a connection gone
+ *       silent), or reading from it fails in any other way (an error reply, an
+ *       {@link OutOfMemoryError} for a message too large for the heap): it subscribes again by
+ *       itself with capped exponential backoff, and the gap is reported by a WARN log line, by
  *       {@link RedisSubscription#reconnects()} and {@link #reconnects()}, and by the
  *       {@link Builder#onGap(Consumer) onGap} callback with the moment the connection was lost and
- *       the moment the subscription was back;</li>
+ *       the moment the subscription was back. Only closing ends a subscription;</li>
  *   <li>a listener falls so far behind that Redis disconnects it (see below), reported the same
  *       way;</li>
  *   <li>a message cannot be decoded ({@link RedisSubscription#decodeFailures()}, logged), or the
@@ -65,36 +67,64 @@ import redis.clients.jedis.exceptions.JedisException;
  * {@link #subscribe} and {@link #subscribePattern} block until Redis has confirmed the subscription
  * (at most {@link Builder#subscribeTimeout(Duration)}, 10 s by default), so a message published
  * after they return is received. Each subscription holds one connection of the client you passed
- * for as long as it runs, taken from the client's own connection provider by
- * {@link UnifiedJedis#subscribe(redis.clients.jedis.BinaryJedisPubSub, byte[]...)}: from the pool of
- * a {@code RedisClient}, from the current master's pool of a {@code RedisSentinelClient} (so a
- * resubscription after a failover reaches the new master), from any node of a
- * {@code RedisClusterClient} (classic PUB/SUB messages reach subscribers on every node). <b>Size the
- * client's pool for it</b>: {@code maxTotal} at least the number of subscriptions plus the
+ * for as long as it runs. It borrows that connection itself from the client's pools: the pool of a
+ * {@code RedisClient}; the current master's pool of a {@code RedisSentinelClient} (so a
+ * resubscription after a failover reaches the new master); any node's pool of a
+ * {@code RedisClusterClient} (classic PUB/SUB messages reach subscribers on every node). A borrowed
+ * connection must answer PING first, so a stale one left in the pool by a Redis restart is
+ * discarded rather than failing the subscription, and the wait for a free connection ends after
+ * {@code subscribeTimeout} (or when the subscription is closed) whatever the pool's
+ * {@code maxWait}. When the subscription ends, the connection goes back with its own settings, or,
+ * after a failure that may have left it subscribed, as broken, so the pool destroys it. <b>Size
+ * the client's pool for it</b>: {@code maxTotal} at least the number of subscriptions plus the
  * connections your publishers use at once. Jedis's default of 8 with an unbounded wait makes a
- * ninth subscription time out and publishers wait.
+ * ninth subscription time out and publishers wait. With any other {@link UnifiedJedis}, the
+ * subscription takes its connection through
+ * {@link UnifiedJedis#subscribe(redis.clients.jedis.BinaryJedisPubSub, byte[]...)} instead (see
+ * the keep-alive rule below).
  *
  * <p>Each subscription runs two daemon threads: {@code queuekit-<channel>-subscriber-<n>}, which
  * calls the listener one message at a time, and {@code queuekit-<channel>-subscriber-<n>-redis},
- * which reads the connection and puts messages in a bounded buffer between the two
- * ({@link Builder#bufferCapacity(int)}, 1024 by default). A listener that throws is logged
- * (rate-limited) and counted ({@link RedisSubscription#listenerFailures()}) and receives the next
- * message; other subscriptions are never affected.
+ * which reads the connection and puts messages in a buffer between the two, bounded by
+ * {@link Builder#bufferCapacity(int)} (1024 messages by default) and
+ * {@link Builder#bufferBytes(int)} (8 MiB by default). One more daemon thread per broadcaster,
+ * {@code queuekit-<channel>-keepalive}, sends the keep-alives of all its subscriptions; it ends
+ * about a second after the last subscription closed, and with {@link #close()}. A listener that
+ * throws (an {@link Error} included) is logged (rate-limited) and counted
+ * ({@link RedisSubscription#listenerFailures()}) and receives the next message; a listener that
+ * leaves its thread interrupted has the flag cleared before the next call; other subscriptions are
+ * never affected.
  *
  * <h2>Slow listeners</h2>
- * When a listener cannot keep up and its buffer is full, the reading thread stops reading: the
- * backlog then waits in Redis, never in this JVM's heap beyond the buffer, and the other
- * subscriptions carry on. If the backlog passes the server's {@code client-output-buffer-limit
+ * When a listener cannot keep up and its buffer is full (by count or by bytes, whichever comes
+ * first), the reading thread stops reading: the backlog then waits in Redis, never in this JVM's
+ * heap beyond the buffer, and the other subscriptions carry on. If the backlog passes the server's {@code client-output-buffer-limit
  * pubsub} (by default 32 MB at once, or 8 MB for 60 s), Redis closes the connection; the
  * subscription subscribes again and reports the gap as above. Messages come in publish order up to
  * the gap and after it; none is dropped silently in between. A WARN line, at most once a minute,
  * says when a buffer has stayed full for over a second.
  *
- * <h2>Keep-alive</h2>
- * An idle subscribed connection repeats its {@code SUBSCRIBE} every
- * {@link Builder#keepAliveInterval(Duration)} (30 s by default; harmless to the server, and unlike
- * {@code PING} safe with RESP3 in Jedis), so that NATs and load balancers do not drop it unnoticed
- * and TCP detects a server that vanished without closing the connection.
+ * <h2>Keep-alive, and dead connections</h2>
+ * A subscribed connection that has read nothing for {@link Builder#keepAliveInterval(Duration)}
+ * (30 s by default) repeats its {@code SUBSCRIBE} (harmless to the server, and unlike {@code PING}
+ * safe with RESP3 in Jedis), so that NATs and load balancers do not drop it unnoticed. The
+ * keep-alive goes out from the broadcaster's keep-alive thread, so a listener that runs for
+ * minutes does not hold it back. The rule that follows, for the three client classes above:
+ * <ul>
+ *   <li>once Redis confirmed the subscription, its connection's read timeout is the keep-alive
+ *       interval plus the same again, at least 2 s ({@code deadAfter}: 60 s by default), whatever
+ *       the client's {@code socketTimeoutMillis} and {@code blockingSocketTimeoutMillis}. A healthy
+ *       connection always reads the answer to a keep-alive before that, so <b>a healthy idle
+ *       subscription never reconnects</b>, however short the client's timeouts are;</li>
+ *   <li>a connection that goes silent (a vanished host, a frozen network path, a hung server) is
+ *       given up after {@code deadAfter} without a byte, replaced, and the gap reported; a
+ *       subscription Redis does not confirm within {@code deadAfter} is given up too;</li>
+ *   <li>a connection going back to the pool gets its own socket timeout back.</li>
+ * </ul>
+ * With any other {@link UnifiedJedis} the subscription's connection keeps the client's
+ * {@code blockingSocketTimeoutMillis} as its read timeout: make that 0 (a dead connection is then
+ * noticed when TCP gives up) or longer than the keep-alive interval plus a round trip, else an idle
+ * subscription reconnects each time it runs out (the WARN line says so).
  *
  * <h2>Nulls, threads, closing</h2>
  * Null arguments are refused with {@link NullPointerException}, bad ones with
@@ -114,10 +144,15 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     /** The default {@link Builder#maxPayloadBytes(int)}: 1 MiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
 
+    /** The default {@link Builder#bufferBytes(int)}: 8 MiB. */
+    public static final int DEFAULT_BUFFER_BYTES = 8 << 20;
+
     private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.PUBLISH_ORDER, false, true, false);
 
     private final UnifiedJedis client;
+    private final ConnectionSource connections;
+    private final Heartbeat heartbeat;
     private final String name;
     private final String keyPrefix;
     private final String channelKey;
@@ -133,14 +168,16 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
     private RedisBroadcaster(Builder<T> b) {
         this.client = b.client;
+        this.connections = ConnectionSource.of(b.client);
         this.name = b.channel;
+        this.heartbeat = new Heartbeat("queuekit-" + name + "-keepalive");
         this.keyPrefix = b.keyPrefix;
         this.channelKey = RedisKeys.of(keyPrefix, name).base();
         this.channelKeyBytes = channelKey.getBytes(StandardCharsets.UTF_8);
         this.codec = b.codec;
         this.maxPayloadBytes = b.maxPayloadBytes;
         this.settings = new Settings(b.subscribeTimeout, b.initialBackoff, b.maxBackoff, b.bufferCapacity,
-                b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock,
+                b.bufferBytes, b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock,
                 b.metrics.observe(name, SEMANTICS.transport(), null));
         this.closedName = "broadcaster " + name;
     }
@@ -271,12 +308,20 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * with this broadcaster's codec. Otherwise it behaves exactly like {@link #subscribe}: confirmed
      * before it returns, its own connection and thread, resubscribed after a loss.
      *
+     * <p>The pattern only ever reaches broadcaster channels under this key prefix: every
+     * {@code [} must be closed by a {@code ]} within it (read as Redis reads it: the first
+     * {@code ]} after {@code [} or {@code [^} closes, and a range {@code a-]} ends with that
+     * {@code ]}), and a message from a channel the glob matches but that is not a broadcaster
+     * channel (another client's {@code <keyPrefix>:{a b}}, say) is skipped and logged, never
+     * handed to the listener.
+     *
      * @param pattern 1 to 100 letters, digits, {@code . _ - :} and the glob characters
-     *     {@code * ? [ ] ^}
+     *     {@code * ? [ ] ^}, with every {@code [...]} set closed
      * @param listener receives each message with the name of its channel
      * @return the subscription, already confirmed by Redis; close it to stop
      * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException if the pattern holds anything else
+     * @throws IllegalArgumentException if the pattern holds anything else, or leaves a set open or
+     *     closes one it did not open
      * @throws TransportException as for {@link #subscribe}
      * @throws QueueClosedException after {@link #close()}
      */
@@ -285,18 +330,15 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         Objects.requireNonNull(listener, "listener");
         String head = keyPrefix + ":{";
         byte[] key = (head + pattern + "}").getBytes(StandardCharsets.UTF_8);
-        return start(key, true, pattern, listener, channelBytes -> {
-            String channel = new String(channelBytes, StandardCharsets.UTF_8);
-            return channel.startsWith(head) && channel.endsWith("}")
-                    ? channel.substring(head.length(), channel.length() - 1) : channel;
-        });
+        return start(key, true, pattern, listener,
+                channelBytes -> channelName(head, new String(channelBytes, StandardCharsets.UTF_8)));
     }
 
     private RedisSubscription start(byte[] target, boolean pattern, String channel,
             PatternListener<? super T> listener, Function<byte[], String> channelNames) {
         checkOpen();
         String threadName = "queuekit-" + name + "-subscriber-" + subscriberNumbers.incrementAndGet();
-        Subscriber<T> s = new Subscriber<>(client, target, pattern, channel, threadName, closedName, codec,
+        Subscriber<T> s = new Subscriber<>(client, connections, heartbeat, target, pattern, channel, threadName, closedName, codec,
                 listener, channelNames, settings, new Counters(totals), subscribers::remove);
         subscribers.add(s);
         if (closed.get()) {
@@ -350,6 +392,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         for (Subscriber<T> s : all) {
             s.awaitTermination(deadline);
         }
+        heartbeat.close(deadline);
     }
 
     @Override
@@ -400,7 +443,65 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
                         + ": " + pattern.replaceAll("\\p{Cntrl}", "?"));
             }
         }
+        checkBrackets(pattern);
         return pattern;
+    }
+
+    /**
+     * Refuses a pattern whose {@code [...]} sets are not closed within it, reading them as Redis's
+     * glob matcher does: a {@code ^} right after {@code [} negates, the first {@code ]} closes (so
+     * {@code []} is an empty set), and {@code x-y} is a range whose end may itself be {@code ]}.
+     * An open set would take the closing brace of {@code <keyPrefix>:{<pattern>}} into it, and the
+     * pattern could then match channels outside the broadcaster's namespace.
+     */
+    private static void checkBrackets(String pattern) {
+        String subscribed = pattern + "}"; // what Redis reads after the pattern: the hash tag's closing brace
+        int i = 0;
+        while (i < pattern.length()) {
+            char c = pattern.charAt(i);
+            if (c == ']') {
+                throw new IllegalArgumentException("pattern has a ']' at index " + i + " that closes no '[': "
+                        + pattern);
+            }
+            if (c != '[') {
+                i++;
+                continue;
+            }
+            int open = i++;
+            if (subscribed.charAt(i) == '^') {
+                i++;
+            }
+            while (true) {
+                if (i >= pattern.length()) {
+                    throw new IllegalArgumentException("pattern has a '[' at index " + open + " that no ']' closes"
+                            + " (in a range such as a-] the ']' is the range's end): " + pattern + "; Redis would "
+                            + "read the channel's closing brace into the set and could match channels that are "
+                            + "not this broadcaster's");
+                }
+                if (subscribed.charAt(i) == ']') {
+                    i++;
+                    break;
+                }
+                i += subscribed.length() - i >= 3 && subscribed.charAt(i + 1) == '-' ? 3 : 1;
+            }
+        }
+    }
+
+    /**
+     * The name in a broadcaster channel ({@code head}, a valid channel name, a closing brace), or
+     * null if {@code channel} is not one: a glob's {@code *}, {@code ?} or negated set also matches braces and other
+     * characters no channel name holds, so a pattern can match channels that other clients made.
+     */
+    static String channelName(String head, String channel) {
+        if (!channel.startsWith(head) || !channel.endsWith("}")) {
+            return null;
+        }
+        String name = channel.substring(head.length(), channel.length() - 1);
+        try {
+            return Checks.name(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**
@@ -502,6 +603,11 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
             return subscriber.counters().decodeFailures();
         }
 
+        /** Bytes received and not yet handed to the listener; for tests. */
+        long bufferedBytes() {
+            return subscriber.bufferedBytes();
+        }
+
         @Override
         public void close() {
             subscriber.close();
@@ -529,6 +635,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         private Duration initialBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(5);
         private int bufferCapacity = 1024;
+        private int bufferBytes = DEFAULT_BUFFER_BYTES;
         private Duration keepAliveInterval = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(5);
         private Consumer<? super GapEvent> onGap;
@@ -587,8 +694,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
         /**
          * How many received messages each subscription holds for its listener before it stops
-         * reading from Redis; 1024 by default. Memory use is at most this many messages per
-         * subscription.
+         * reading from Redis; 1024 by default, 1 to 16,777,216. The buffer is also bounded by
+         * {@link #bufferBytes(int)}; whichever bound is reached first stops the reading.
          */
         public Builder<T> bufferCapacity(int bufferCapacity) {
             this.bufferCapacity = Checks.inRange(bufferCapacity, 1, 1 << 24, "bufferCapacity");
@@ -596,8 +703,22 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         }
 
         /**
+         * How many bytes of received messages (payloads and, for pattern subscriptions, channel
+         * names) each subscription holds for its listener before it stops reading from Redis;
+         * 8 MiB by default, 1 to 1 GiB. A message larger than this is still taken once the
+         * buffer is empty, so a subscription holds at most this many bytes or one message,
+         * whichever is larger.
+         */
+        public Builder<T> bufferBytes(int bufferBytes) {
+            this.bufferBytes = Checks.inRange(bufferBytes, 1, 1 << 30, "bufferBytes");
+            return this;
+        }
+
+        /**
          * How long a subscribed connection may be quiet before it sends a keep-alive (a repeated
-         * SUBSCRIBE); 30 s by default, 1 ms to 1 day.
+         * SUBSCRIBE); 30 s by default, 1 ms to 1 day. It also sets how soon a silent connection is
+         * given up: after this interval plus the same again, at least 2 s, without a byte read
+         * (see "Keep-alive, and dead connections" in the class comment).
          */
         public Builder<T> keepAliveInterval(Duration keepAliveInterval) {
             this.keepAliveInterval = Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1),

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -25,33 +23,44 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.Future;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.util.Pool;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * One subscription's machinery. An I/O thread holds one of the client's connections in SUBSCRIBE
  * (or PSUBSCRIBE) and subscribes again after the connection is lost; a delivery thread decodes
- * and runs the listener. A bounded buffer sits between them, so no listener runs on the thread
- * that reads the socket. When the listener falls behind and the buffer is full, the I/O thread
- * stops reading: the backlog then waits in Redis, which cuts the connection once it passes the
- * server's {@code client-output-buffer-limit pubsub}; that loss is recovered and reported like any
- * other.
+ * and runs the listener; the broadcaster's keep-alive thread sends keep-alives and watches for a
+ * subscription that Redis never confirms. A bounded buffer sits between the I/O and delivery
+ * threads, so no listener runs on the thread that reads the socket. When the listener falls behind
+ * and the buffer is full, the I/O thread stops reading: the backlog then waits in Redis, which cuts
+ * the connection once it passes the server's {@code client-output-buffer-limit pubsub}; that loss
+ * is recovered and reported like any other.
+ *
+ * <p>With a client whose pools it can reach ({@link ConnectionSource}), the subscription borrows
+ * its connection itself and, once Redis confirmed, sets the connection's read timeout to
+ * {@link Settings#deadAfter()}: long enough that the answer to a keep-alive always arrives first on
+ * a healthy connection, whatever the client's own timeouts, and short enough that a silently dead
+ * connection is replaced in bounded time. A connection whose subscription ended cleanly goes back
+ * with its own timeout restored; after any failure it goes back broken, so the pool destroys it
+ * rather than lend a connection that may still be subscribed. With any other client, Jedis lends
+ * the connection and the client's {@code blockingSocketTimeoutMillis} is its read timeout.
  *
  * <p>The I/O thread is never interrupted. Jedis ends its read loop on an interrupt even while the
- * connection is still subscribed, and would hand that connection back to the client's pool in
- * subscribed state; the thread is stopped with UNSUBSCRIBE instead.
+ * connection is still subscribed; the thread is stopped with UNSUBSCRIBE instead.
  */
 final class Subscriber<T> {
     private static final Logger log = LoggerFactory.getLogger(RedisBroadcaster.class);
     private static final long SLOW_LISTENER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final UnifiedJedis client;
+    /** Null when Jedis lends the connection (a client whose pools are out of reach). */
+    private final ConnectionSource source;
+    private final Heartbeat heartbeat;
     private final byte[] target;
     private final String targetText;
     private final boolean pattern;
@@ -60,18 +69,20 @@ final class Subscriber<T> {
     private final String owner;
     private final Codec<T> codec;
     private final PatternListener<? super T> listener;
+    /** The name of a pattern subscription's channel, or null for a channel that is not a broadcaster's. */
     private final Function<byte[], String> channelNames;
     private final Settings settings;
     private final Counters counters;
     private final Consumer<? super Subscriber<T>> onClosed;
 
-    private final BlockingQueue<Envelope> buffer;
+    private final Inbox<Envelope> buffer;
     private final CompletableFuture<Void> firstSubscribe = new CompletableFuture<>();
     private final CountDownLatch closeSignal = new CountDownLatch(1);
     /** Serialises our writes to the subscribed connection (keep-alive, UNSUBSCRIBE) with the close handshake. */
     private final Object writeLock = new Object();
     private final LogLimiter listenerLog = new LogLimiter(10, TimeUnit.SECONDS);
     private final LogLimiter decodeLog = new LogLimiter(10, TimeUnit.SECONDS);
+    private final LogLimiter foreignLog = new LogLimiter(60, TimeUnit.SECONDS);
     private final LogLimiter backlogLog = new LogLimiter(60, TimeUnit.SECONDS);
     private final LogLimiter silenceLog = new LogLimiter(60, TimeUnit.SECONDS);
     private final LogLimiter stillDownLog = new LogLimiter(60, TimeUnit.SECONDS);
@@ -80,6 +91,7 @@ final class Subscriber<T> {
 
     private volatile boolean closing;
     private PubSub current; // guarded by writeLock
+    private Future<?> keepAliveChecks; // guarded by writeLock
     private volatile boolean connected;
     private volatile boolean ioWaitingForBuffer;
     private volatile long lastReadNanos = System.nanoTime();
@@ -87,6 +99,8 @@ final class Subscriber<T> {
 
     Subscriber(
             UnifiedJedis client,
+            ConnectionSource source,
+            Heartbeat heartbeat,
             byte[] target,
             boolean pattern,
             String channel,
@@ -99,6 +113,8 @@ final class Subscriber<T> {
             Counters counters,
             Consumer<? super Subscriber<T>> onClosed) {
         this.client = client;
+        this.source = source;
+        this.heartbeat = heartbeat;
         this.target = target;
         this.targetText = new String(target, StandardCharsets.UTF_8);
         this.pattern = pattern;
@@ -111,7 +127,7 @@ final class Subscriber<T> {
         this.settings = settings;
         this.counters = counters;
         this.onClosed = onClosed;
-        this.buffer = new ArrayBlockingQueue<>(settings.bufferCapacity());
+        this.buffer = new Inbox<>(settings.bufferCapacity(), settings.bufferBytes(), Envelope::size);
         // daemon threads: a forgotten subscription must not keep the JVM alive
         this.ioThread = new Thread(this::readLoop, name + "-redis");
         this.ioThread.setDaemon(true);
@@ -143,10 +159,20 @@ final class Subscriber<T> {
         return counters;
     }
 
+    /** The bytes of the messages waiting in the buffer for the listener (payloads and channel names). */
+    long bufferedBytes() {
+        return buffer.bytes();
+    }
+
     /** Starts both threads and returns once Redis confirmed the subscription, or throws. */
     void start() {
         ioThread.start();
         deliveryThread.start();
+        synchronized (writeLock) {
+            if (!closing) {
+                keepAliveChecks = heartbeat.every(settings.checkPeriodNanos(), this::checkConnection);
+            }
+        }
         Duration timeout = settings.subscribeTimeout();
         try {
             firstSubscribe.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -183,10 +209,18 @@ final class Subscriber<T> {
                 return false;
             }
             closing = true;
+            if (keepAliveChecks != null) {
+                keepAliveChecks.cancel(false);
+            }
             if (current != null && current.confirmed) {
                 unsubscribe(current);
+            } else if (current != null && current.connection != null) {
+                // our own connection, not yet confirmed: it may never be (a dead connection, a full
+                // server); closing it ends the I/O thread's wait, and the pool destroys it
+                forceDisconnect(current);
             }
-            // an unconfirmed subscription is ended by subscribed() when its confirmation arrives
+            // an unconfirmed subscription on a connection Jedis lent is ended by subscribed() when
+            // its confirmation arrives
         }
         connected = false;
         closeSignal.countDown();
@@ -234,39 +268,24 @@ final class Subscriber<T> {
     // ---------------------------------------------------------------------------------------------
     // I/O thread
 
+    /**
+     * Subscribes, and subscribes again after every failure, whatever it was (an {@link Error}
+     * while reading a message included), until the subscription is closed; only the first attempt's
+     * failure is final, thrown by {@link #start()}.
+     */
     private void readLoop() {
+        Duration backoff = settings.initialBackoff();
+        Instant lostAt = null;
+        Throwable lostCause = null;
         try {
-            Duration backoff = settings.initialBackoff();
-            Instant lostAt = null;
-            Throwable lostCause = null;
             while (!closing) {
                 PubSub ps = new PubSub(lostAt, lostCause);
-                synchronized (writeLock) {
-                    current = ps;
-                }
-                Throwable failure = null;
-                try {
-                    // Borrows a connection from the client's own provider and holds it until the
-                    // subscription ends: the pool for RedisClient, the current master's pool for
-                    // RedisSentinelClient (so a resubscription follows a failover), any node for
-                    // RedisClusterClient (PUBLISH reaches subscribers on every node).
-                    if (pattern) {
-                        client.psubscribe(ps, target);
-                    } else {
-                        client.subscribe(ps, target);
-                    }
-                } catch (RuntimeException e) {
-                    failure = e;
-                }
+                Throwable failure = source != null ? runOnOwnConnection(ps) : runOnLentConnection(ps);
                 boolean wasConfirmed;
                 synchronized (writeLock) {
-                    current = null;
                     wasConfirmed = ps.confirmed;
                 }
                 connected = false;
-                if (wasConfirmed && failure != null && !(failure instanceof JedisConnectionException)) {
-                    discardIdleConnections(failure);
-                }
                 if (closing) {
                     break;
                 }
@@ -278,20 +297,14 @@ final class Subscriber<T> {
                     return;
                 }
                 if (wasConfirmed) {
-                    lostAt = settings.clock().instant();
+                    lostAt = ps.endedAt != null ? ps.endedAt : now();
                     lostCause = failure;
                     backoff = settings.initialBackoff();
-                    stillDownLog.holdOff();
-                    log.warn("{} lost its subscription to {}: {}; subscribing again. Messages published "
-                            + "until it is back are not received", name, describe(), failure.toString());
-                } else {
-                    long held = stillDownLog.tryAcquire();
-                    if (held >= 0) {
-                        log.warn("{} still cannot subscribe to {} since {}: {}", name, describe(), lostAt,
-                                failure.toString());
-                    } else {
-                        log.debug("{}: subscribing to {} failed: {}", name, describe(), failure.toString());
-                    }
+                }
+                try {
+                    reportFailure(wasConfirmed, failure, lostAt);
+                } catch (Throwable t) {
+                    // a logger that fails (out of memory, say) must not end the subscription
                 }
                 if (closeSignal.await(jitter(backoff), TimeUnit.NANOSECONDS)) {
                     break;
@@ -301,42 +314,152 @@ final class Subscriber<T> {
             }
         } catch (InterruptedException e) {
             // not expected: nothing interrupts this thread; leave quietly
-        } catch (Throwable t) {
-            // an Error from the JVM or Jedis: end the subscription visibly rather than leave it
-            // active with no one reading
-            log.error("{}: the subscription thread failed; the subscription is closed", name, t);
-            firstSubscribe.completeExceptionally(t);
-            beginClose();
         } finally {
             connected = false;
         }
     }
 
-    /**
-     * Jedis hands a subscription's connection back to the client's pool when its read loop ends
-     * with anything but a connection error, even while the connection is still subscribed; a command
-     * that borrowed it next would read pushed messages as its reply. Destroying the pools' idle
-     * connections takes that one out; the others are simply opened again when needed.
-     */
-    private void discardIdleConnections(Throwable failure) {
-        List<Pool<Connection>> pools = new ArrayList<>();
-        if (client instanceof RedisClient c) {
-            pools.add(c.getPool());
-        } else if (client instanceof RedisSentinelClient c) {
-            pools.addAll(c.getPrimaryNodesConnectionMap().values());
-        } else if (client instanceof RedisClusterClient c) {
-            pools.addAll(c.getClusterNodes().values());
+    private void reportFailure(boolean wasConfirmed, Throwable failure, Instant lostAt) {
+        if (wasConfirmed) {
+            stillDownLog.holdOff();
+            log.warn("{} lost its subscription to {}: {}; subscribing again. Messages published until it is back "
+                    + "are not received{}", name, describe(), failure.toString(), hint(failure));
+            if (!(failure instanceof RuntimeException)) {
+                log.warn("{}: what ended the subscription", name, failure);
+            }
+            return;
         }
-        for (Pool<Connection> pool : pools) {
+        long held = stillDownLog.tryAcquire();
+        if (held >= 0) {
+            log.warn("{} still cannot subscribe to {} since {}: {}", name, describe(), lostAt, failure.toString());
+        } else {
+            log.debug("{}: subscribing to {} failed: {}", name, describe(), failure.toString());
+        }
+    }
+
+    /** The builder's clock, or the system's if that one fails: a clock must not end the subscription. */
+    private Instant now() {
+        try {
+            return settings.clock().instant();
+        } catch (RuntimeException e) {
+            log.debug("{}: the clock failed: {}", name, e.toString());
+            return Instant.now();
+        }
+    }
+
+    /**
+     * One subscription attempt on a connection borrowed from the client's pools; returns its
+     * failure, or null if it ended with UNSUBSCRIBE (or closing stopped it before it began).
+     */
+    private Throwable runOnOwnConnection(PubSub ps) {
+        ConnectionSource.Lease lease;
+        try {
+            lease = source.borrow(settings.subscribeTimeout(), settings.deadAfterMillis(), () -> closing);
+        } catch (Throwable e) {
+            return e;
+        }
+        if (lease == null) {
+            return null;
+        }
+        Connection connection = lease.connection();
+        int ownTimeout = connection.getSoTimeout();
+        synchronized (writeLock) {
+            if (closing) {
+                lease.release();
+                return null;
+            }
+            ps.connection = connection;
+            ps.startedNanos = System.nanoTime();
+            current = ps;
+        }
+        Throwable failure = null;
+        try {
+            if (pattern) {
+                ps.proceedWithPatterns(connection, target);
+            } else {
+                ps.proceed(connection, target);
+            }
+        } catch (Throwable e) {
+            // anything: a lost connection, an error reply, an OutOfMemoryError for a huge message
+            failure = e;
+        } finally {
+            synchronized (writeLock) {
+                current = null; // from here on no other thread touches the connection
+            }
+            // before the release: giving back a broken connection makes the pool open a new one, which
+            // can take as long as the client's connect and socket timeouts
+            connected = false;
+            ps.endedAt = now();
+        }
+        if (failure == null && !connection.isBroken()) {
             try {
-                pool.clear();
+                connection.setSoTimeout(ownTimeout); // unsubscribed: as the pool lent it
             } catch (RuntimeException e) {
-                log.debug("{}: could not clear a connection pool: {}", name, e.toString());
+                connection.setBroken();
+            }
+        } else {
+            // a failure may leave it subscribed, or in the middle of a reply: never lend it again
+            connection.setBroken();
+        }
+        lease.release();
+        return failure;
+    }
+
+    /** One subscription attempt on a connection Jedis lends; returns as {@link #runOnOwnConnection}. */
+    private Throwable runOnLentConnection(PubSub ps) {
+        synchronized (writeLock) {
+            current = ps;
+        }
+        try {
+            if (pattern) {
+                client.psubscribe(ps, target);
+            } else {
+                client.subscribe(ps, target);
+            }
+            return null;
+        } catch (Throwable e) {
+            if (ps.confirmed && !(e instanceof JedisConnectionException)) {
+                log.warn("{}: Jedis ended the subscription with {} and may have returned the still subscribed "
+                        + "connection to the client's pool; a command that borrows it could read a pushed "
+                        + "message as its reply", name, e.toString());
+            }
+            return e;
+        } finally {
+            synchronized (writeLock) {
+                current = null;
             }
         }
-        log.warn("{}: Jedis ended the subscription with {}, possibly returning the still subscribed "
-                + "connection to the client's pool; discarded the idle connections of {} pool(s)", name,
-                failure.toString(), pools.size());
+    }
+
+    /** What to tell the operator about a lost subscription, beyond the failure itself. */
+    private String hint(Throwable failure) {
+        if (!isReadTimeout(failure)) {
+            return "";
+        }
+        if (source != null) {
+            return " (nothing read for " + settings.deadAfter() + ", not even the answer to a keep-alive)";
+        }
+        return " (the read timed out: this client is not one whose connections the subscription can borrow "
+                + "itself, so it reads with the client's blockingSocketTimeoutMillis, which must be 0 or longer "
+                + "than keepAliveInterval, " + settings.keepAliveInterval() + ", plus a round trip)";
+    }
+
+    private static boolean isReadTimeout(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Called with writeLock held: closes the socket under a blocked read, which then fails. */
+    private void forceDisconnect(PubSub ps) {
+        try {
+            ps.connection.forceDisconnect();
+        } catch (IOException | RuntimeException e) {
+            log.debug("{}: closing the connection failed: {}", name, e.toString());
+        }
     }
 
     /** Spreads reconnection attempts of many subscribers after one server restart. */
@@ -348,6 +471,7 @@ final class Subscriber<T> {
     /** Called on the I/O thread when Redis confirms SUBSCRIBE or PSUBSCRIBE. */
     private void subscribed(PubSub ps) {
         lastReadNanos = System.nanoTime();
+        Connection own;
         synchronized (writeLock) {
             if (ps.confirmed) {
                 return; // the answer to a keep-alive
@@ -357,6 +481,15 @@ final class Subscriber<T> {
                 unsubscribe(ps);
                 return;
             }
+            own = ps.connection;
+        }
+        if (own != null) {
+            try {
+                // Jedis set the client's blockingSocketTimeoutMillis; this one outlasts a keep-alive's answer
+                own.setSoTimeout(settings.deadAfterMillis());
+            } catch (RuntimeException e) {
+                log.debug("{}: could not set the read timeout: {}", name, e.toString()); // the next read fails
+            }
         }
         connected = true;
         if (firstSubscribe.complete(null)) {
@@ -364,7 +497,7 @@ final class Subscriber<T> {
             return;
         }
         if (ps.lostAt != null) {
-            Instant back = settings.clock().instant();
+            Instant back = now();
             GapEvent gap = new GapEvent(name, channel, ps.lostAt, back, ps.lostCause);
             counters.reconnected();
             log.warn("{} subscribed to {} again after {} without a connection; messages published in that "
@@ -400,10 +533,10 @@ final class Subscriber<T> {
                 if (!warned && System.nanoTime() - since > SLOW_LISTENER_NANOS) {
                     warned = true;
                     if (backlogLog.tryAcquire() >= 0) {
-                        log.warn("{}: the listener is falling behind, its buffer of {} messages has been full "
-                                + "for over a second; Redis now holds the backlog and cuts the connection once "
-                                + "it passes client-output-buffer-limit pubsub (that gap is reported)", name,
-                                settings.bufferCapacity());
+                        log.warn("{}: the listener is falling behind, its buffer ({} messages or {} bytes) has "
+                                + "been full for over a second; Redis now holds the backlog and cuts the connection "
+                                + "once it passes client-output-buffer-limit pubsub (that gap is reported)", name,
+                                settings.bufferCapacity(), settings.bufferBytes());
                     }
                 }
             }
@@ -433,20 +566,15 @@ final class Subscriber<T> {
     private final List<Envelope> batch = new ArrayList<>(DRAIN);
 
     private void deliveryLoop() {
-        long pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), settings.keepAliveInterval().toNanos() / 2);
         while (!closing) {
             Envelope e;
             try {
-                e = buffer.poll(pollNanos, TimeUnit.NANOSECONDS);
+                e = buffer.take();
             } catch (InterruptedException ie) {
-                continue;
+                continue; // beginClose() interrupts to wake this thread
             }
             if (closing) {
                 break;
-            }
-            if (e == null) {
-                keepAlive();
-                continue;
             }
             handle(e);
             // take what else has arrived in one go: a burst then costs one wake-up, not one per message
@@ -471,6 +599,15 @@ final class Subscriber<T> {
 
     private void deliver(Envelope e) {
         String from = e.channel == null ? channel : channelNames.apply(e.channel);
+        if (from == null) {
+            long held = foreignLog.tryAcquire();
+            if (held >= 0) {
+                log.warn("{} skipped a message from {}: the pattern {} matches that channel, but it is not a "
+                        + "broadcaster channel{}", name, new String(e.channel, StandardCharsets.UTF_8)
+                        .replaceAll("\\p{Cntrl}", "?"), channel, more(held));
+            }
+            return;
+        }
         T value;
         try {
             value = codec.decode(e.payload);
@@ -502,6 +639,11 @@ final class Subscriber<T> {
                 log.warn("{}: the listener threw on a message from {}; the subscription carries on{}", name,
                         from, more(held), t);
             }
+        } finally {
+            if (!closing) {
+                // a listener that left its thread interrupted must not interrupt the next call
+                Thread.interrupted();
+            }
         }
     }
 
@@ -522,29 +664,45 @@ final class Subscriber<T> {
     }
 
     /**
-     * Repeats SUBSCRIBE (or PSUBSCRIBE) on an idle connection: it stops NATs and load balancers from
-     * dropping a quiet connection unnoticed, and makes TCP find out when the server vanished without
-     * closing it. Not PING: on a RESP3 connection Jedis can read the PONG before it has registered
-     * the handler for it, fail, and hand the still-subscribed connection back to the pool.
-     * Subscribing again to the same channel changes nothing on the server and is answered with a
-     * subscription confirmation, which Jedis handles like any other.
+     * Runs on the broadcaster's keep-alive thread, never on the listener's, so that a listener
+     * that runs long cannot starve it.
+     *
+     * <p>Repeats SUBSCRIBE (or PSUBSCRIBE) on a connection that has read nothing for the keep-alive
+     * interval: it stops NATs and load balancers from dropping a quiet connection unnoticed, and
+     * its answer keeps a healthy connection within its read timeout. Not PING: on a RESP3
+     * connection Jedis can read the PONG before it has registered the handler for it, fail, and end
+     * the subscription. Subscribing again to the same channel changes nothing on the server and is
+     * answered with a subscription confirmation, which Jedis handles like any other.
+     *
+     * <p>Also drops a connection of our own whose subscription Redis has not confirmed within
+     * {@link Settings#deadAfter()}: until the confirmation, Jedis reads it with the client's
+     * blocking timeout, which may be forever.
      */
-    private void keepAlive() {
+    private void checkConnection() {
         long now = System.nanoTime();
-        long interval = settings.keepAliveInterval().toNanos();
-        if (now - lastReadNanos < interval || now - lastKeepAliveNanos < interval) {
-            return;
-        }
-        if (lastKeepAliveNanos - lastReadNanos > 0 && connected && !ioWaitingForBuffer) {
-            if (silenceLog.tryAcquire() >= 0) {
-                log.warn("{}: no reply from Redis for {}; if the connection is dead, it is replaced once TCP "
-                        + "gives up on it", name, Duration.ofNanos(now - lastReadNanos));
-            }
-        }
         synchronized (writeLock) {
             PubSub ps = current;
-            if (ps == null || !ps.confirmed || closing) {
+            if (ps == null || closing) {
                 return;
+            }
+            if (!ps.confirmed) {
+                if (ps.connection != null && now - ps.startedNanos > settings.deadAfter().toNanos()) {
+                    log.warn("{}: Redis did not confirm the subscription to {} within {}; closing that connection "
+                            + "to subscribe again", name, describe(), settings.deadAfter());
+                    forceDisconnect(ps);
+                    ps.startedNanos = now; // once per deadAfter at most
+                }
+                return;
+            }
+            long interval = settings.keepAliveInterval().toNanos();
+            if (now - lastReadNanos < interval || now - lastKeepAliveNanos < interval) {
+                return;
+            }
+            if (source == null && lastKeepAliveNanos - lastReadNanos > 0 && connected && !ioWaitingForBuffer
+                    && silenceLog.tryAcquire() >= 0) {
+                log.warn("{}: no reply from Redis for {}; if the connection is dead, it is replaced once the "
+                        + "client's blockingSocketTimeoutMillis or TCP gives up on it", name,
+                        Duration.ofNanos(now - lastReadNanos));
             }
             try {
                 if (pattern) {
@@ -556,11 +714,14 @@ final class Subscriber<T> {
                 // the read on the I/O thread fails too and replaces the connection
                 log.debug("{}: keep-alive failed: {}", name, ex.toString());
             }
+            lastKeepAliveNanos = now;
         }
-        lastKeepAliveNanos = now;
     }
 
     private record Envelope(byte[] channel, byte[] payload, GapEvent gap, long arrivedNanos) {
+        long size() {
+            return (payload == null ? 0 : payload.length) + (channel == null ? 0 : channel.length);
+        }
     }
 
     /** Jedis's callbacks for one connection attempt. They never throw, for the reason above. */
@@ -568,6 +729,11 @@ final class Subscriber<T> {
         final Instant lostAt;
         final Throwable lostCause;
         boolean confirmed; // guarded by writeLock
+        /** The connection, when borrowed by this subscription rather than lent by Jedis. */
+        Connection connection; // guarded by writeLock
+        long startedNanos; // guarded by writeLock
+        /** When the I/O thread saw the subscription on its own connection end; I/O thread only. */
+        Instant endedAt;
 
         PubSub(Instant lostAt, Throwable lostCause) {
             this.lostAt = lostAt;

@@ -9,6 +9,7 @@ import io.queuekit.redis.server.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +22,8 @@ import redis.clients.jedis.RedisProtocol;
 
 /**
  * A quiet subscribed connection sends keep-alives, so that idle-connection reapers leave it alone,
- * and they never disturb the subscription or the client's pool, in either protocol.
+ * and they never disturb the subscription or the client's pool, in either protocol, nor wait for a
+ * busy listener.
  */
 class KeepAliveTest {
 
@@ -53,6 +55,46 @@ class KeepAliveTest {
             assertThat(got).filteredOn(m -> !m.startsWith("quiet=")).hasSize(20).first().isEqualTo("m0");
             assertThat(s.reconnects()).isZero();
             assertThat(ps.reconnects()).isZero();
+        }
+    }
+
+    /**
+     * Keep-alives go out on their own thread: a listener that holds its thread for far longer
+     * than the keep-alive interval does not stop them, so a subscription never depends on how
+     * long its listener runs.
+     */
+    @ParameterizedTest
+    @EnumSource(RedisProtocol.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void listenerBusyForManyIntervals_keepAlivesStillGoOut(RedisProtocol protocol) throws Exception {
+        try (RedisServer server = RedisServer.builder().start();
+             RedisClient client = Clients.forServer(server, protocol);
+             RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "busy", Codec.utf8())
+                     .keepAliveInterval(Duration.ofMillis(50))
+                     .build()) {
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> got = new CopyOnWriteArrayList<>();
+            RedisSubscription s = b.subscribe(m -> {
+                got.add(m);
+                holding.countDown();
+                release.await(30, TimeUnit.SECONDS);
+            });
+            b.publish("hold");
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+            try {
+                long before = calls(server, "subscribe");
+                // 20 keep-alive intervals and more, all while the listener holds its thread
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> calls(server, "subscribe") >= before + 20);
+                assertThat(holding.getCount()).isZero();
+                assertThat(got).containsExactly("hold");
+            } finally {
+                release.countDown();
+            }
+            b.publish("after");
+            await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("after"));
+            assertThat(s.reconnects()).isZero();
         }
     }
 

@@ -4,6 +4,7 @@ import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
 import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.BroadcasterContractTest;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import redis.clients.jedis.RedisClient;
@@ -14,20 +15,30 @@ import redis.clients.jedis.RedisProtocol;
  * RESP3 it negotiates by default.
  */
 class RedisBroadcasterResp2ContractTest extends BroadcasterContractTest {
+    private static final Duration SHORT = Duration.ofMillis(500);
     private static RedisClient client;
+    private static RedisClient shortTimeouts;
 
     @BeforeAll
     static void connect() {
         client = Clients.forServer(RedisServer.shared(), RedisProtocol.RESP2);
+        shortTimeouts = Clients.withTimeouts(RedisServer.shared(), RedisProtocol.RESP2, SHORT);
     }
 
     @AfterAll
     static void disconnect() {
         client.close();
+        shortTimeouts.close();
     }
 
     @Override
     protected Broadcaster<String> createBroadcaster(String channel) {
         return RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
+    }
+
+    @Override
+    protected IdleSetup idleSetup(String channel) {
+        RedisBroadcaster<String> b = RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8()).build();
+        return new IdleSetup(b, SHORT, b::reconnects);
     }
 }

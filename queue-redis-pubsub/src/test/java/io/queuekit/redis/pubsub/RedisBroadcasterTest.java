@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -106,22 +107,27 @@ class RedisBroadcasterTest {
         }
 
         @Test
-        void subscribe_whenThePoolHasNoConnectionLeft_timesOutSayingSo() {
+        void subscribe_whenThePoolHasNoConnectionLeft_timesOutSayingSo_andLeavesNoThreadWaiting() {
             ConnectionPoolConfig one = new ConnectionPoolConfig();
-            one.setMaxTotal(1);
+            one.setMaxTotal(1); // and the pool's default maxWait: forever
             String channel = Clients.uniqueChannel("pool");
             try (RedisClient small = Clients.forServer(RedisServer.shared(), one);
                  RedisBroadcaster<String> b = RedisBroadcaster.builder(small, channel, Codec.utf8())
                          .subscribeTimeout(Duration.ofMillis(300)).build()) {
                 RedisSubscription holdsTheOnlyConnection = b.subscribe(m -> {});
-                assertThatThrownBy(() -> b.subscribe(m -> {}))
-                        .isInstanceOf(TransportException.class)
-                        .hasMessageContaining("within PT0.3S")
-                        .hasMessageContaining("pool");
-                // the waiting thread gets the connection once it is free, sees it was given up, and leaves
+                for (int i = 2; i <= 4; i++) {
+                    assertThatThrownBy(() -> b.subscribe(m -> {}))
+                            .isInstanceOf(TransportException.class)
+                            .hasMessageContaining("PT0.3S")
+                            .hasMessageContaining("pool");
+                    String failed = "queuekit-" + channel + "-subscriber-" + i;
+                    // given up, while the only connection is still taken: no thread waits on for it
+                    await().atMost(WAIT).until(() -> !threadAlive(failed));
+                }
+                assertThat(holdsTheOnlyConnection.isConnected()).isTrue();
                 holdsTheOnlyConnection.close();
-                await().atMost(WAIT).until(() -> !threadAlive("queuekit-" + channel + "-"));
                 assertThat(small.getPool().getNumActive()).isZero();
+                assertThat(b.publish("to no one")).isZero();
             }
         }
     }
@@ -269,6 +275,50 @@ class RedisBroadcasterTest {
     }
 
     @Nested
+    @DisplayName("a pattern reaches only broadcaster channels under its key prefix")
+    class PatternNamespace {
+
+        @ParameterizedTest
+        @ValueSource(strings = {"*[^", "a[", "[a", "a[^", "x[a-]", "[]]", "a]", "*]*", "[a-z]x["})
+        void patternsThatLeaveASetOpen_orCloseOneNeverOpened_areRefused(String pattern) {
+            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("open"))) {
+                assertThatThrownBy(() -> b.subscribePattern(pattern, (c, m) -> {}))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("pattern has a")
+                        .hasMessageContaining(pattern);
+            }
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"a[]b*", "a[^]*", "[a-z]*", "[[]*", "[a-]]*", "[^-]*", "*"})
+        void closedSets_areAccepted(String pattern) {
+            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("closed"))) {
+                b.subscribePattern(pattern, (c, m) -> {}).close();
+            }
+        }
+
+        @Test
+        void aChannelTheGlobMatches_butNoBroadcasterCouldHave_isNotDelivered() {
+            String prefix = Clients.uniqueChannel("ns");
+            try (RedisBroadcaster<String> a1 = RedisBroadcaster.builder(client, "a1", Codec.utf8())
+                    .keyPrefix(prefix).build()) {
+                List<String> got = new CopyOnWriteArrayList<>();
+                a1.subscribePattern("a*", (channel, m) -> got.add(channel + "=" + m));
+
+                // other clients' channels that "<prefix>:{a*}" matches, none of them a broadcaster's
+                assertThat(client.publish(prefix + ":{a}b}", "brace in the name")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a b}", "space in the name")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a}:{b}", "two hash tags")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a" + "x".repeat(100) + "}", "name too long")).isEqualTo(1);
+                assertThat(a1.publish("mine")).isEqualTo(1);
+
+                await().atMost(WAIT).until(() -> got.contains("a1=mine"));
+                assertThat(got).containsExactly("a1=mine");
+            }
+        }
+    }
+
+    @Nested
     @DisplayName("bad input is refused with a clear exception before anything is sent")
     class BadInput {
 
@@ -356,6 +406,8 @@ class RedisBroadcasterTest {
             assertThatThrownBy(() -> b.reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max reconnect backoff");
             assertThatThrownBy(() -> b.bufferCapacity(0)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> b.bufferBytes(0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("bufferBytes must be 1 to 1073741824: 0");
             assertThatThrownBy(() -> b.keepAliveInterval(Duration.ofSeconds(-1)))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> b.onGap(null)).isInstanceOf(NullPointerException.class);
@@ -421,6 +473,32 @@ class RedisBroadcasterTest {
                 assertThat(b.publish("still here")).isEqualTo(1);
                 await().atMost(WAIT).until(() -> got.size() == 1);
                 assertThat(client.getPool().getNumActive()).isEqualTo(activeBefore + 1);
+            }
+        }
+
+        @Test
+        void aClosedSubscriptionsConnection_goesBackToThePoolAsItWasLent() {
+            ConnectionPoolConfig one = new ConnectionPoolConfig();
+            one.setMaxTotal(1);
+            one.setMaxWait(Duration.ofSeconds(5));
+            try (RedisClient small = Clients.withTimeouts(RedisServer.shared(), null, Duration.ofMillis(700));
+                 RedisClient single = Clients.forServer(RedisServer.shared(), one);
+                 RedisBroadcaster<String> b = RedisBroadcaster.builder(small, Clients.uniqueChannel("lent"),
+                         Codec.utf8()).build();
+                 RedisBroadcaster<String> c = RedisBroadcaster.builder(single, Clients.uniqueChannel("lent"),
+                         Codec.utf8()).build()) {
+                b.subscribe(m -> {}).close();
+                try (Connection lent = small.getPool().getResource()) {
+                    assertThat(lent.getSoTimeout()).as("the socket timeout it was lent with").isEqualTo(700);
+                    assertThat(lent.ping()).isTrue();
+                }
+                // with a pool of one, the same connection serves a subscription, a publish, another subscription
+                c.subscribe(m -> {}).close();
+                assertThat(c.publish("x")).isZero();
+                List<String> got = new CopyOnWriteArrayList<>();
+                c.subscribe(got::add);
+                assertThat(single.getPool().getCreatedCount()).isEqualTo(1);
+                assertThat(single.getPool().getDestroyedCount()).isZero();
             }
         }
 

@@ -111,6 +111,28 @@ class RedisRestartTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(RedisProtocol.class)
+    void afterARestart_theFirstSubscribe_doesNotFailOnStalePooledConnections(RedisProtocol protocol) {
+        client = Clients.forServer(server, protocol);
+        try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "stale", Codec.utf8()).build()) {
+            assertThat(b.publish("fills the pool")).isZero();
+            client.getPool().addObjects(3);
+            assertThat(client.getPool().getNumIdle()).isGreaterThanOrEqualTo(3);
+
+            server.kill();
+            server.restart();
+
+            // Redis answers; the pool's idle connections are all dead, and subscribe must not mind
+            List<String> got = new CopyOnWriteArrayList<>();
+            RedisSubscription s = b.subscribe(got::add);
+            assertThat(s.isConnected()).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> publishQuietly(b, "after") == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("after"));
+            assertThat(s.reconnects()).isZero();
+        }
+    }
+
     private static long publishQuietly(RedisBroadcaster<String> b, String message) {
         try {
             return b.publish(message);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
@@ -90,6 +91,46 @@ class SlowListenerTest {
             assertThat(b.reconnects()).isEqualTo(1);
             System.out.printf("slow listener: cut after %,d of %,d messages of %d bytes were read; gap of %s%n",
                     beforeGap.size(), published, MESSAGE_BYTES, gaps.get(0).duration());
+        }
+    }
+
+    /**
+     * The buffer between the reading thread and a slow listener is bounded by bytes, not only by
+     * message count: 1 MiB messages stop the reading at the byte bound (8 MiB by default), far
+     * below the 1024 messages the count would allow, and the rest wait in Redis.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void bigMessages_fillTheBufferOnlyUpToItsByteBound_andArriveInOrderOnceTheListenerCatchesUp() throws Exception {
+        int mib = 1 << 20;
+        long byteBound = 8L * mib; // RedisBroadcaster's default bufferBytes
+        int count = 40;
+        try (RedisServer server = RedisServer.builder()
+                     .config("client-output-buffer-limit", "pubsub 0 0 0") // Redis holds any backlog
+                     .start();
+             RedisClient client = Clients.forServer(server);
+             RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, "heavy", Codec.bytes()).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            List<Integer> got = new CopyOnWriteArrayList<>();
+            RedisSubscription s = b.subscribe(m -> {
+                release.await();
+                got.add(ByteBuffer.wrap(m).getInt());
+            });
+            for (int i = 0; i < count; i++) {
+                assertThat(b.publish(ByteBuffer.allocate(mib).putInt(i).array())).isEqualTo(1);
+            }
+
+            try {
+                await().atMost(Duration.ofSeconds(10)).until(() -> s.bufferedBytes() >= byteBound / 2);
+                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10))
+                        .until(() -> s.bufferedBytes() <= byteBound);
+            } finally {
+                release.countDown();
+            }
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> got.size() == count);
+            assertThat(got).isEqualTo(IntStream.range(0, count).boxed().toList());
+            assertThat(s.reconnects()).isZero();
         }
     }
 }

@@ -1,0 +1,47 @@
+package io.queuekit.redis.pubsub;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.Codec;
+import io.queuekit.redis.server.RedisServer;
+import io.queuekit.tck.BroadcasterContractTest;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The contract on a plain {@link UnifiedJedis}, a client whose pools a subscription cannot reach:
+ * Jedis lends each subscription its connection, read with the client's blocking timeout. The idle
+ * test follows the rule the Javadoc gives for such clients: a keep-alive interval well within
+ * that timeout.
+ */
+class RedisBroadcasterPlainClientContractTest extends BroadcasterContractTest {
+    private static final Duration SHORT = Duration.ofMillis(500);
+    private static UnifiedJedis client;
+    private static UnifiedJedis shortTimeouts;
+
+    @BeforeAll
+    static void connect() {
+        client = Clients.plain(RedisServer.shared(), null);
+        shortTimeouts = Clients.plain(RedisServer.shared(), SHORT);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        client.close();
+        shortTimeouts.close();
+    }
+
+    @Override
+    protected Broadcaster<String> createBroadcaster(String channel) {
+        return RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
+    }
+
+    @Override
+    protected IdleSetup idleSetup(String channel) {
+        RedisBroadcaster<String> b = RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8())
+                .keepAliveInterval(SHORT.dividedBy(4))
+                .build();
+        return new IdleSetup(b, SHORT, b::reconnects);
+    }
+}
