@@ -19,7 +19,9 @@ import java.time.Instant;
  * Scheduling with a caller-chosen {@link MessageId} stores one message per id: while a message with
  * that id is stored (waiting, ready, in flight or dead), a second schedule with the same id is
  * <b>ignored</b> and returns {@code false}; the first payload and due time stand. Once the message
- * is acked, purged or cancelled, the id may be used again.
+ * is acked, purged or cancelled, the id may be used again. A chosen id may not begin with
+ * {@link MessageId#GENERATED_MARK}, which marks the ids the queue generates, so chosen and generated
+ * ids never meet; a delivery of an earlier message under a reused id can never settle the new one.
  *
  * <h2>Limits</h2>
  * Delays and due times must lie within {@link #MAX_DELAY} of now; further ones are refused with
@@ -51,6 +53,7 @@ public interface DelayQueue<T> extends MessageQueue<T> {
      * Stores a message under a caller-chosen id, unless one with that id is already stored.
      *
      * @return {@code true} if stored, {@code false} if ignored because the id exists
+     * @throws IllegalArgumentException if the id begins with {@link MessageId#GENERATED_MARK}
      */
     boolean schedule(MessageId id, T payload, Duration delay);
 

@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * manual clock never moves. A due time in the past means now: the message joins the ready ones
  * behind those already ready.
  *
- * <p><b>Ids.</b> While a message is stored in any state (waiting, ready, in flight or dead), a
+ * <p><b>Ids.</b> Generated ids are {@code @} and a counter, as on Redis; a chosen id may not begin
+ * with {@code @}. While a message is stored in any state (waiting, ready, in flight or dead), a
  * second schedule with its id is ignored and returns {@code false}; once it is acked, cancelled,
  * purged or dropped by the dead-letter retention, the id is free again.
  *

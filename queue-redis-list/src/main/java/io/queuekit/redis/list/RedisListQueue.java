@@ -84,11 +84,12 @@ import redis.clients.jedis.UnifiedJedis;
  * Null payloads and arguments are refused with {@link NullPointerException}, payloads above
  * {@linkplain RedisQueueBuilder#maxPayloadBytes the size limit} with
  * {@link IllegalArgumentException}; refused calls store nothing. Redis failures are
- * {@link io.queuekit.TransportException}s. All methods are thread-safe. {@link #close()} stops the
- * workers started by {@code consume}, makes blocked callers throw
- * {@link io.queuekit.QueueClosedException} within a block timeout (a message their last blocking
- * command took is put back first), and makes later calls throw it; it is idempotent and keeps
- * stored messages. The client stays the caller's to close.
+ * {@link io.queuekit.TransportException}s. All methods are thread-safe. {@link #close()} is
+ * graceful: blocked callers throw {@link io.queuekit.QueueClosedException} within a block timeout
+ * (a message their last blocking command took is put back first), the workers started by
+ * {@code consume} stop fetching and their running handlers finish and settle (within
+ * {@link io.queuekit.ConsumeOptions#shutdownTimeout()}), and only then do all calls throw it; it is
+ * idempotent and keeps stored messages. The client stays the caller's to close.
  *
  * @param <T> the payload type
  */

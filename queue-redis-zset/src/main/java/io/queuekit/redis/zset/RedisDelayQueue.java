@@ -56,7 +56,9 @@ import redis.clients.jedis.UnifiedJedis;
  * plus {@code MAX_DELAY}, with {@link IllegalArgumentException}; negative delays likewise.
  *
  * <h2>Ids and idempotence</h2>
- * {@code send} and {@code schedule} generate ids. {@link #schedule(MessageId, Object, Duration)} and
+ * {@code send} and {@code schedule} generate ids: {@code @} and a counter of the queue's, so they
+ * never equal an id a caller chooses, which may not begin with {@code @}.
+ * {@link #schedule(MessageId, Object, Duration)} and
  * {@link #scheduleAt(MessageId, Object, Instant)} store a message under the caller's id unless a
  * message with that id is stored in any state (waiting, ready, in flight or dead): a second call is
  * <b>ignored</b> and returns {@code false}, and the first payload and due time stand. Once the
@@ -96,9 +98,11 @@ import redis.clients.jedis.UnifiedJedis;
  * {@code pollBatch} or a {@link #consume} worker holds one connection of the client's pool while it
  * waits; every other call borrows one for a single round trip, so size the pool for the consumers
  * plus the producers. The client stays the caller's: {@link #close()} does not close it. Closing
- * stops the workers started by {@code consume}, wakes blocked callers with
- * {@link io.queuekit.QueueClosedException} within the block timeout, and makes later calls throw
- * it; stored messages stay in Redis. Keys are {@code <prefix>:{<name>}:<part>}, all in one Redis
+ * is graceful: blocked callers get {@link io.queuekit.QueueClosedException} within the block
+ * timeout, the workers started by {@code consume} stop fetching and their running handlers finish
+ * and settle (within {@link io.queuekit.ConsumeOptions#shutdownTimeout()}), then later calls
+ * throw it; stored messages stay in Redis. Managed workers renew the leases of what they hold every
+ * third of the visibility timeout, one thread per {@code consume} call. Keys are {@code <prefix>:{<name>}:<part>}, all in one Redis
  * Cluster slot.
  *
  * @param <T> the payload type
