@@ -15,8 +15,9 @@ import redis.clients.jedis.RedisClient;
  * <ul>
  *   <li>{@code connectionTimeoutMillis} and {@code socketTimeoutMillis} bound every ordinary
  *       command, so {@code send} fails fast when Redis is gone;</li>
- *   <li>{@code blockingSocketTimeoutMillis} bounds BLMOVE, BLPOP, BRPOP and SUBSCRIBE reads (Jedis'
- *       default 0 waits forever); it must exceed the queue's block timeout;</li>
+ *   <li>{@code blockingSocketTimeoutMillis} bounds BLMOVE, BLPOP and BRPOP reads (Jedis' default 0
+ *       waits forever); it must exceed the queue's block timeout. Subscriptions read with a
+ *       timeout of their own, derived from the keep-alive interval;</li>
  *   <li>the pool's {@code maxWait} bounds the wait for a free connection (the default waits
  *       forever).</li>
  * </ul>

@@ -100,15 +100,23 @@ end
 
 -- Sorted-set scores that keep insertion order within a millisecond: (ms - 2025-01-01) * 4096
 -- + tie, where tie is one more than the highest tie already used for that millisecond (0 for
--- the first), up to 4095; scores stay exact doubles (below 2^53) until 2094.
+-- the first), up to 4095; scores stay exact doubles (below 2^53) until 2094. Used as
+--   local hi, lo = ms_range(ms)
+--   local score = ordered_score(ms, redis.call('ZREVRANGEBYSCORE', K_X, hi, lo, 'WITHSCORES', 'LIMIT', 0, 1))
 local EPOCH = 1735689600000
 local TIE = 4096
 
-local function ordered_score(key, ms)
+-- the highest and lowest score of a millisecond
+local function ms_range(ms)
   local base = (ms - EPOCH) * TIE
-  local last = redis.call('ZREVRANGEBYSCORE', key, base + TIE - 1, base, 'WITHSCORES', 'LIMIT', 0, 1)
-  if last[2] then
-    return base + math.min(tonumber(last[2]) - base + 1, TIE - 1)
+  return base + TIE - 1, base
+end
+
+-- the next score for ms, given the highest one already used in its range (a WITHSCORES reply)
+local function ordered_score(ms, highest)
+  local base = (ms - EPOCH) * TIE
+  if highest[2] then
+    return base + math.min(tonumber(highest[2]) - base + 1, TIE - 1)
   end
   return base
 end
@@ -143,7 +151,8 @@ end
 -- Dead-letter an id that is no longer ready or in flight, then trim to the retention,
 -- deleting the oldest dead letters with their bodies.
 local function bury(id, reason, now, retention)
-  redis.call('ZADD', K_DEAD, ordered_score(K_DEAD, now), id)
+  local hi, lo = ms_range(now)
+  redis.call('ZADD', K_DEAD, ordered_score(now, redis.call('ZREVRANGEBYSCORE', K_DEAD, hi, lo, 'WITHSCORES', 'LIMIT', 0, 1)), id)
   redis.call('HSET', K_REASON, id, reason)
   local excess = redis.call('ZCARD', K_DEAD) - retention
   if excess > 0 then

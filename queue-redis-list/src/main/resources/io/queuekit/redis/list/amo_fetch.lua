@@ -5,6 +5,7 @@
 -- ARGV[1] n, ARGV[2] lease ms, ARGV[3] max attempts, ARGV[4] dead-letter retention.
 -- Returns {now, next event ms or -1, element1, element2, ...}.
 check_layout()
+mark_layout()
 local now = now_ms()
 promote(now)
 sweep(now, tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))

@@ -5,6 +5,7 @@
 -- ARGV[5] reason, ARGV[6] retention.
 -- Returns 1, or 0 if the envelope was no longer in flight (its lease expired and it was returned).
 check_layout()
+mark_layout()
 local id = ARGV[2]
 if ARGV[1] ~= '' then
   if redis.call('LREM', K_CLAIMING, -1, ARGV[1]) == 0 then

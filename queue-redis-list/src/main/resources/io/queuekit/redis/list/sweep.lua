@@ -5,6 +5,7 @@
 -- ARGV[1] lease ms, ARGV[2] max attempts, ARGV[3] dead-letter retention.
 -- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered}.
 check_layout()
+mark_layout()
 local now = now_ms()
 promote(now)
 local returned, buried = sweep(now, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))

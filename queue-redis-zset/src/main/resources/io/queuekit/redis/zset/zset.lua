@@ -28,7 +28,8 @@ end
 push_delayed = function(id, due, now)
   mark_layout()
   local first = redis.call('ZRANGE', K_READY, 0, 0, 'WITHSCORES')
-  local s = ordered_score(K_READY, due)
+  local hi, lo = ms_range(due)
+  local s = ordered_score(due, redis.call('ZREVRANGEBYSCORE', K_READY, hi, lo, 'WITHSCORES', 'LIMIT', 0, 1))
   redis.call('ZADD', K_READY, s, id)
   if due <= now or not first[2] or s < tonumber(first[2]) then
     wake()
