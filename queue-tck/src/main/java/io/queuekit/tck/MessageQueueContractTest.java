@@ -329,6 +329,17 @@ public abstract class MessageQueueContractTest {
         }
 
         @Test
+        void pollWithTimeoutsOfAMillisecondOrLess_returnPromptly() throws Exception {
+            // Redis 6.2 reads a blocking command's timeout of about a millisecond as "forever"
+            MessageQueue<String> q = newQueue();
+            for (int i = 0; i < 5; i++) {
+                assertThat(calls.start("poll", () -> q.poll(1, MILLISECONDS)).get()).isNull();
+                assertThat(calls.start("poll", () -> q.poll(500, TimeUnit.MICROSECONDS)).get()).isNull();
+                assertThat(calls.start("pollBatch", () -> q.pollBatch(5, 1, MILLISECONDS)).get()).isEmpty();
+            }
+        }
+
+        @Test
         void pollWithTimeout_returnsAMessageSentWhileWaiting() throws Exception {
             MessageQueue<String> q = newQueue();
             Call<Delivery<String>> poll = calls.start("poll", () -> q.poll(GENEROUS_MS, MILLISECONDS));
