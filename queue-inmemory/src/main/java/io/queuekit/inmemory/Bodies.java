@@ -1,7 +1,7 @@
 package io.queuekit.inmemory;
 
 import io.queuekit.Codec;
-import io.queuekit.SerializationException;
+import io.queuekit.spi.Codecs;
 
 /**
  * How payloads are stored: as the objects themselves, or, with a codec, as encoded bytes decoded
@@ -22,17 +22,7 @@ final class Bodies<T> {
         if (codec == null) {
             return payload;
         }
-        byte[] bytes;
-        try {
-            bytes = codec.encode(payload);
-        } catch (SerializationException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new SerializationException("could not encode payload with " + codec + ": " + e, e);
-        }
-        if (bytes == null) {
-            throw new SerializationException(codec + " encoded a payload as null", null);
-        }
+        byte[] bytes = Codecs.encode(codec, payload);
         if (bytes.length > maxBytes) {
             throw new IllegalArgumentException("payload is " + bytes.length
                     + " bytes encoded, more than the limit of " + maxBytes + " bytes");
@@ -45,17 +35,6 @@ final class Bodies<T> {
         if (codec == null) {
             return (T) body;
         }
-        T payload;
-        try {
-            payload = codec.decode(((byte[]) body).clone());
-        } catch (SerializationException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new SerializationException("could not decode payload with " + codec + ": " + e, e);
-        }
-        if (payload == null) {
-            throw new SerializationException(codec + " decoded a payload as null", null);
-        }
-        return payload;
+        return Codecs.decode(codec, ((byte[]) body).clone());
     }
 }

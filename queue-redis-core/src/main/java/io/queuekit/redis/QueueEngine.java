@@ -11,6 +11,7 @@ import io.queuekit.MessageHandler;
 import io.queuekit.MessageQueue;
 import io.queuekit.Subscription;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.Codecs;
 import io.queuekit.spi.Consumers;
 import io.queuekit.spi.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
@@ -146,7 +147,7 @@ public final class QueueEngine<T> {
     public List<byte[]> encodeAll(List<? extends T> payloads) {
         List<byte[]> out = new ArrayList<>(payloads.size());
         for (int i = 0; i < payloads.size(); i++) {
-            byte[] b = codec.encode(payloads.get(i));
+            byte[] b = Codecs.encode(codec, payloads.get(i));
             if (b.length > settings.maxPayloadBytes()) {
                 throw new IllegalArgumentException(label + ": payload" + (payloads.size() > 1 ? " at index " + i : "")
                         + " is " + b.length + " bytes encoded, above the limit of " + settings.maxPayloadBytes()
@@ -326,14 +327,19 @@ public final class QueueEngine<T> {
     }
 
     T decode(byte[] payload) {
-        return codec.decode(payload);
+        return Codecs.decode(codec, payload);
     }
 
     // ---- inspection
 
     public QueueStats stats() {
-        List<?> r = (List<?>) eval("stats", op("stats.lua"), List.of());
+        List<?> r = (List<?>) eval("stats", op("stats.lua"), List.of(maxAttempts));
         return new QueueStats((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    /** The queue's maximum attempts and dead-letter retention, as script arguments. */
+    public List<byte[]> reapArgs() {
+        return List.of(maxAttempts, retention);
     }
 
     public DeadLetters<T> deadLetters() {

@@ -1,5 +1,6 @@
 package io.queuekit.tck;
 
+import io.queuekit.Codec;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,12 +14,17 @@ import java.util.Objects;
  * @param deadLetterRetention dead letters kept, the oldest dropped first
  * @param metrics where the queue reports what it does: the suite reads it to check what a queue
  *     settled after it was closed
+ * @param codec how payloads are stored ({@link Codec#utf8()} unless a test needs a codec that
+ *     fails); a transport that can also store objects without a codec may run the suite once
+ *     without one, declaring so with {@link MessageQueueContractTest#appliesCodec()}
  */
-public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics) {
+public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics,
+        Codec<String> codec) {
 
     public QueueConfig {
         Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(codec, "codec");
         if (visibilityTimeout.isNegative() || visibilityTimeout.isZero()) {
             throw new IllegalArgumentException("visibility timeout must be positive: " + visibilityTimeout);
         }
@@ -30,18 +36,23 @@ public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadL
         }
     }
 
-    /** Settings without metrics. */
+    /** Settings without metrics, storing payloads as UTF-8. */
     public QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention) {
-        this(visibilityTimeout, maxAttempts, deadLetterRetention, QueueMetrics.NONE);
+        this(visibilityTimeout, maxAttempts, deadLetterRetention, QueueMetrics.NONE, Codec.utf8());
     }
 
     /** The same with a different maximum of attempts. */
     public QueueConfig withMaxAttempts(int maxAttempts) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
     }
 
     /** The same with a different dead-letter retention. */
     public QueueConfig withDeadLetterRetention(int deadLetterRetention) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
+    }
+
+    /** The same with a different codec. */
+    public QueueConfig withCodec(Codec<String> codec) {
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
     }
 }

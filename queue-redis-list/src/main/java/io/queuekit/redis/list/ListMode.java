@@ -9,6 +9,7 @@ import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisCalls;
 import io.queuekit.redis.RedisKeys;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.Codecs;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -66,7 +67,8 @@ abstract class ListMode<T> {
         this.maxAttempts = QueueEngine.num(engine.settings().maxAttempts());
         this.retention = QueueEngine.num(engine.settings().deadLetterRetention());
         this.retryKeys = List.of(claiming, keys.keyBytes("inflight"), ready, keys.keyBytes("delayed"));
-        this.statsKeys = List.of(ready, claiming, keys.keyBytes("delayed"), keys.keyBytes("dead"));
+        this.statsKeys = List.of(ready, claiming, keys.keyBytes("delayed"), keys.keyBytes("dead"),
+                keys.keyBytes("inflight"));
         this.retry = standalone("retry.lua");
         this.renew = standalone("renew.lua");
         this.renewKeys = List.of(claiming, keys.keyBytes("inflight"));
@@ -119,7 +121,7 @@ abstract class ListMode<T> {
         return acked;
     }
 
-    final QueueStats stats() {
+    QueueStats stats() {
         List<?> r = (List<?>) run("stats", stats, statsKeys, List.of());
         return new QueueStats((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
     }
@@ -224,7 +226,7 @@ abstract class ListMode<T> {
     }
 
     final T decode(byte[] payload) {
-        return codec.decode(payload);
+        return Codecs.decode(codec, payload);
     }
 
     final String label() {
