@@ -48,8 +48,8 @@ class AclTest {
             // broadcasts
             "publish", "subscribe", "unsubscribe",
             // called from the scripts
-            "time", "incr", "hset", "hget", "hdel", "hexists", "hincrby",
-            "llen", "lrange", "lrem", "ltrim",
+            "time", "incr", "incrby", "get", "set", "type", "exists", "hset", "hget", "hdel", "hexists", "hincrby",
+            "llen", "lrange", "lrem", "ltrim", "lpos",
             "zadd", "zrem", "zcard", "zcount", "zscore", "zrange", "zrangebyscore", "zrevrangebyscore");
 
     /** The rules of the user {@code orders}, as one redis.conf / ACL file line after "user orders". */
@@ -92,6 +92,11 @@ class AclTest {
     @EnumSource(Transport.class)
     void restrictedUser_runsEveryQueueOperation(Transport transport) throws Exception {
         resetAclLog();
+        // the user may touch one queue name; the transports keep their messages in different layouts
+        Set<String> left = admin.keys("queuekit:{orders}:*");
+        if (!left.isEmpty()) {
+            admin.del(left.toArray(String[]::new));
+        }
         try (RedisClient client = clientAs("orders", "orders-secret");
                 MessageQueue<String> q = transport.build(client, "orders", Codec.utf8(), b -> b
                         .blockTimeout(Duration.ofMillis(100)).visibilityTimeout(Duration.ofMillis(300)).maxAttempts(2))) {

@@ -105,7 +105,7 @@ class TlsTest {
     @EnumSource(Transport.class)
     void queue_sendsAndReceivesOverTls(Transport transport) throws Exception {
         try (RedisClient client = tlsClient(trustingTheCa());
-                MessageQueue<String> q = transport.build(client, "tls", Codec.utf8(), b -> b.blockTimeout(Duration.ofMillis(200)))) {
+                MessageQueue<String> q = transport.build(client, "tls-" + transport.name().toLowerCase(java.util.Locale.ROOT), Codec.utf8(), b -> b.blockTimeout(Duration.ofMillis(200)))) {
             q.sendAll(List.of("secret-1", "secret-2"));
             Delivery<String> first = q.poll(5, TimeUnit.SECONDS);
             Delivery<String> second = q.poll(5, TimeUnit.SECONDS);

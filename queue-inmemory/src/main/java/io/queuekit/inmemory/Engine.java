@@ -84,6 +84,7 @@ final class Engine<T> {
     private final Duration visibilityTimeout;
     private final int maxAttempts;
     private final int deadLetterRetention;
+    private final int claimBatch;
     private final Bodies<T> bodies;
     private final boolean leases;
     private final Semantics semantics;
@@ -102,6 +103,9 @@ final class Engine<T> {
     private long sequence;
     private long leaseSequence;
     private long idSequence;
+    /** Threads waiting in fetch, and the event time they timed their wait to (null: none known). */
+    private int waiters;
+    private Instant timedWake;
     private volatile Phase phase = Phase.OPEN;
 
     Engine(Settings<T> s, Semantics semantics) {
@@ -111,6 +115,7 @@ final class Engine<T> {
         this.visibilityTimeout = s.visibilityTimeout;
         this.maxAttempts = s.maxAttempts;
         this.deadLetterRetention = s.deadLetterRetention;
+        this.claimBatch = s.claimBatch;
         this.bodies = s.bodies();
         this.leases = semantics.redelivers();
         this.semantics = semantics;
@@ -316,7 +321,7 @@ final class Engine<T> {
                 Instant now = now();
                 promote(now);
                 if (!ready.isEmpty()) {
-                    return deliver(max, now);
+                    return deliver(Math.min(max, claimBatch), now);
                 }
                 long wait = Long.MAX_VALUE;
                 if (!forever) {
@@ -326,12 +331,18 @@ final class Engine<T> {
                     }
                 }
                 if (manualClock == null) {
-                    wait = Math.min(wait, nanosUntilNextEvent(now));
+                    timedWake = nextEvent();
+                    wait = Math.min(wait, nanosUntil(now, timedWake));
                 }
-                if (wait == Long.MAX_VALUE) {
-                    changed.await();
-                } else {
-                    changed.awaitNanos(wait);
+                waiters++;
+                try {
+                    if (wait == Long.MAX_VALUE) {
+                        changed.await();
+                    } else {
+                        changed.awaitNanos(wait);
+                    }
+                } finally {
+                    waiters--;
                 }
             }
         } finally {
@@ -339,7 +350,8 @@ final class Engine<T> {
         }
     }
 
-    private long nanosUntilNextEvent(Instant now) {
+    /** When the next delayed message falls due or lease expires; null if none. */
+    private Instant nextEvent() {
         Instant next = null;
         if (!delayed.isEmpty()) {
             next = delayed.first().dueAt;
@@ -347,6 +359,10 @@ final class Engine<T> {
         if (!leased.isEmpty() && (next == null || leased.first().leaseExpiry.isBefore(next))) {
             next = leased.first().leaseExpiry;
         }
+        return next;
+    }
+
+    private static long nanosUntil(Instant now, Instant next) {
         if (next == null) {
             return Long.MAX_VALUE;
         }
@@ -354,6 +370,19 @@ final class Engine<T> {
             return Math.max(1, Duration.between(now, next).toNanos());
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Something will become ready at {@code at} (a lease expires, a delayed message falls due).
+     * Waiters on the system clock timed their wait to the earliest such time they knew of; one
+     * earlier than that wakes them to wait again, so none waits past it. A manual clock wakes them
+     * itself when it advances.
+     */
+    private void eventAt(Instant at) {
+        if (manualClock == null && waiters > 0 && (timedWake == null || at.isBefore(timedWake))) {
+            timedWake = at;
+            changed.signalAll();
         }
     }
 
@@ -371,6 +400,7 @@ final class Engine<T> {
                 m.leaseExpiry = now.plus(visibilityTimeout);
                 lease = m.lease;
                 leased.add(m);
+                eventAt(m.leaseExpiry);
             } else {
                 stored.remove(m.id);
             }
@@ -458,6 +488,7 @@ final class Engine<T> {
             leased.remove(m);
             m.leaseExpiry = now.plus(duration);
             leased.add(m);
+            eventAt(m.leaseExpiry);
             return true;
         } finally {
             lock.unlock();
@@ -488,6 +519,7 @@ final class Engine<T> {
                     leased.remove(m);
                     m.leaseExpiry = until;
                     leased.add(m);
+                    eventAt(m.leaseExpiry);
                 }
                 m.held = true;
             } finally {
@@ -510,6 +542,7 @@ final class Engine<T> {
                     leased.remove(m);
                     m.leaseExpiry = renewed;
                     leased.add(m);
+                    eventAt(m.leaseExpiry);
                 }
             } finally {
                 lock.unlock();
@@ -579,6 +612,7 @@ final class Engine<T> {
             m.dueAt = dueAt;
             m.seq = ++sequence;
             delayed.add(m);
+            eventAt(m.dueAt);
         } else {
             // a due time in the past means now: behind what is already ready
             promote(now);
@@ -679,6 +713,9 @@ final class Engine<T> {
         return clock.instant();
     }
 
+    /** A dead letter as it was when listed. */
+    private record Buried(MessageId id, Object body, int attempts, String reason, Instant deadAt) {}
+
     private final class Dead implements DeadLetters<T> {
 
         @Override
@@ -698,7 +735,8 @@ final class Engine<T> {
             if (limit < 1) {
                 throw new IllegalArgumentException("limit must be positive: " + limit);
             }
-            List<Msg> copy = new ArrayList<>(Math.min(limit, 1024));
+            // the fields are read under the lock: a concurrent requeue clears them
+            List<Buried> copy = new ArrayList<>(Math.min(limit, 1024));
             lock.lock();
             try {
                 ensureOpen();
@@ -707,21 +745,21 @@ final class Engine<T> {
                     if (copy.size() == limit) {
                         break;
                     }
-                    copy.add(m);
+                    copy.add(new Buried(m.id, m.body, m.attempts, m.reason, m.deadAt));
                 }
             } finally {
                 lock.unlock();
             }
             List<DeadLetter<T>> out = new ArrayList<>(copy.size());
-            for (Msg m : copy) {
+            for (Buried m : copy) {
                 T payload = null;
-                String reason = m.reason;
+                String reason = m.reason();
                 try {
-                    payload = bodies.load(m.body);
+                    payload = bodies.load(m.body());
                 } catch (SerializationException e) {
                     reason = reason + " (payload could not be decoded: " + e.getMessage() + ")";
                 }
-                out.add(new DeadLetter<>(m.id, payload, m.attempts, reason, m.deadAt));
+                out.add(new DeadLetter<>(m.id(), payload, m.attempts(), reason, m.deadAt()));
             }
             return out;
         }

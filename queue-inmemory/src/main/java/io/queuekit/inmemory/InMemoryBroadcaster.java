@@ -335,7 +335,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             return this;
         }
 
-        /** Largest encoded message, checked only with a codec; positive, 1 MiB by default. */
+        /** Largest encoded message, checked only with a codec; 1 byte to 256 MiB, 1 MiB by default. */
         public Builder<T> maxPayloadBytes(int bytes) {
             settings.maxPayloadBytes(bytes);
             return this;

@@ -180,25 +180,31 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
             return this;
         }
 
-        /** Dead letters kept, the oldest dropped first; positive, 10,000 by default. */
+        /** Dead letters kept, the oldest dropped first; 0 (keep none) to 100,000,000, 10,000 by default. */
         public Builder<T> deadLetterRetention(int messages) {
             settings.deadLetterRetention(messages);
             return this;
         }
 
-        /** Round-trips every payload through this codec, as Redis would; none by default. */
+        /** Most messages one {@code pollBatch} hands out, as on Redis; 1 to 10,000, 100 by default. */
+        public Builder<T> claimBatch(int messages) {
+            settings.claimBatch(messages);
+            return this;
+        }
+
         /** Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by default. */
         public Builder<T> metrics(QueueMetrics metrics) {
             settings.metrics(metrics);
             return this;
         }
 
+        /** Round-trips every payload through this codec, as Redis would; none by default. */
         public Builder<T> codec(Codec<T> codec) {
             settings.codec(codec);
             return this;
         }
 
-        /** Largest encoded payload, checked only with a codec; positive, 1 MiB by default. */
+        /** Largest encoded payload, checked only with a codec; 1 byte to 256 MiB, 1 MiB by default. */
         public Builder<T> maxPayloadBytes(int bytes) {
             settings.maxPayloadBytes(bytes);
             return this;

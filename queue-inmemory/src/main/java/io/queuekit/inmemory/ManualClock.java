@@ -1,5 +1,6 @@
 package io.queuekit.inmemory;
 
+import java.lang.ref.WeakReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,8 +58,13 @@ public final class ManualClock extends Clock {
             throw new IllegalArgumentException("a manual clock cannot go back: " + amount);
         }
         shared.now.updateAndGet(t -> t.plus(amount));
-        for (Runnable listener : shared.listeners) {
-            listener.run();
+        for (WeakReference<Runnable> ref : shared.listeners) {
+            Runnable listener = ref.get();
+            if (listener == null) {
+                shared.listeners.remove(ref);
+            } else {
+                listener.run();
+            }
         }
     }
 
@@ -77,13 +83,17 @@ public final class ManualClock extends Clock {
         return new ManualClock(shared, Objects.requireNonNull(zone, "zone"));
     }
 
-    /** Called after every advance, on the advancing thread; must not block. */
+    /**
+     * Called after every advance, on the advancing thread; must not block. Held weakly, so that
+     * a queue nobody closed can still be collected: its owner must hold the listener.
+     */
     void addListener(Runnable listener) {
-        shared.listeners.add(listener);
+        shared.listeners.removeIf(ref -> ref.get() == null);
+        shared.listeners.add(new WeakReference<>(listener));
     }
 
     void removeListener(Runnable listener) {
-        shared.listeners.remove(listener);
+        shared.listeners.removeIf(ref -> ref.get() == null || ref.get() == listener);
     }
 
     @Override
@@ -93,7 +103,7 @@ public final class ManualClock extends Clock {
 
     private static final class Shared {
         final AtomicReference<Instant> now;
-        final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+        final List<WeakReference<Runnable>> listeners = new CopyOnWriteArrayList<>();
 
         Shared(Instant start) {
             this.now = new AtomicReference<>(start);

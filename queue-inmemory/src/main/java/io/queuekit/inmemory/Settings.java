@@ -15,6 +15,7 @@ final class Settings<T> {
     static final int MAX_MAX_ATTEMPTS = 1000;
     static final int DEFAULT_DEAD_LETTER_RETENTION = 10_000;
     static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+    static final int DEFAULT_CLAIM_BATCH = 100;
 
     final String name;
     Clock clock = Clock.systemUTC();
@@ -23,6 +24,7 @@ final class Settings<T> {
     int deadLetterRetention = DEFAULT_DEAD_LETTER_RETENTION;
     Codec<T> codec;
     int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    int claimBatch = DEFAULT_CLAIM_BATCH;
     Semantics.Guarantee guarantee = Semantics.Guarantee.AT_LEAST_ONCE;
     QueueMetrics metrics = QueueMetrics.NONE;
 
@@ -43,8 +45,13 @@ final class Settings<T> {
         this.maxAttempts = Checks.inRange(attempts, 1, MAX_MAX_ATTEMPTS, "max attempts");
     }
 
+    // the Redis transports' bounds, so that a test cannot pass here with a value Redis refuses, or fail with one it takes
     void deadLetterRetention(int retention) {
-        this.deadLetterRetention = positive(retention, "dead-letter retention");
+        this.deadLetterRetention = Checks.inRange(retention, 0, 100_000_000, "dead-letter retention");
+    }
+
+    void claimBatch(int messages) {
+        this.claimBatch = Checks.inRange(messages, 1, 10_000, "claim batch");
     }
 
     void codec(Codec<T> codec) {
@@ -52,7 +59,7 @@ final class Settings<T> {
     }
 
     void maxPayloadBytes(int bytes) {
-        this.maxPayloadBytes = positive(bytes, "max payload bytes");
+        this.maxPayloadBytes = Checks.inRange(bytes, 1, 256 << 20, "max payload bytes");
     }
 
     void guarantee(Semantics.Guarantee guarantee) {
@@ -65,12 +72,5 @@ final class Settings<T> {
 
     Bodies<T> bodies() {
         return new Bodies<>(codec, maxPayloadBytes);
-    }
-
-    private static int positive(int value, String what) {
-        if (value < 1) {
-            throw new IllegalArgumentException(what + " must be positive: " + value);
-        }
-        return value;
     }
 }

@@ -1,6 +1,5 @@
 package io.queuekit.inmemory;
 
-import io.queuekit.Codec;
 import io.queuekit.MessageQueue;
 import io.queuekit.Semantics;
 import io.queuekit.tck.MessageQueueContractTest;
@@ -15,7 +14,7 @@ class InMemoryAtMostOnceMessageQueueContractTest extends MessageQueueContractTes
     protected MessageQueue<String> createQueue(String name, QueueConfig config) {
         return InMemoryMessageQueue.<String>builder(name)
                 .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
-                .codec(Codec.utf8())
+                .codec(config.codec())
                 .clock(clock)
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())

@@ -1,6 +1,5 @@
 package io.queuekit.inmemory;
 
-import io.queuekit.Codec;
 import io.queuekit.DelayQueue;
 import io.queuekit.tck.DelayQueueContractTest;
 import io.queuekit.tck.QueueConfig;
@@ -12,7 +11,7 @@ class InMemoryDelayQueueContractTest extends DelayQueueContractTest {
     @Override
     protected DelayQueue<String> createQueue(String name, QueueConfig config) {
         return InMemoryDelayQueue.<String>builder(name)
-                .codec(Codec.utf8())
+                .codec(config.codec())
                 .clock(clock)
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())

@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -260,13 +262,37 @@ class InMemoryMessageQueueTest {
         }
 
         @Test
-        void deadLetterRetention_andPayloadLimit_mustBePositive() {
-            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").deadLetterRetention(0))
+        void deadLetterRetention_payloadLimit_andClaimBatch_takeTheRangesOfTheRedisQueues() {
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").deadLetterRetention(-1))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("dead-letter retention must be positive: 0");
+                    .hasMessage("dead-letter retention must be 0 to 100000000: -1");
+            assertThatThrownBy(() -> InMemoryDelayQueue.builder("q").claimBatch(10_001))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("claim batch must be 1 to 10000: 10001");
             assertThatThrownBy(() -> InMemoryBroadcaster.builder("q").maxPayloadBytes(-5))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("max payload bytes must be positive: -5");
+                    .hasMessage("max payload bytes must be 1 to 268435456: -5");
+        }
+
+        @Test
+        void deadLetterRetentionOfZero_keepsNoDeadLetter_asOnRedis() throws Exception {
+            InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("q").deadLetterRetention(0).build();
+            q.send("x");
+            assertThat(q.poll().deadLetter("gone")).isTrue();
+
+            assertThat(q.stats().total()).isZero();
+            assertThat(q.deadLetters().list(10)).isEmpty();
+        }
+
+        @Test
+        void pollBatch_handsOutAtMostTheClaimBatch_asOnRedis() throws Exception {
+            InMemoryMessageQueue<String> q = InMemoryMessageQueue.create("q");
+            q.sendAll(java.util.Collections.nCopies(500, "x"));
+
+            assertThat(q.pollBatch(500, 0, java.util.concurrent.TimeUnit.SECONDS)).hasSize(100);
+            InMemoryMessageQueue<String> wide = InMemoryMessageQueue.<String>builder("wide").claimBatch(500).build();
+            wide.sendAll(java.util.Collections.nCopies(500, "x"));
+            assertThat(wide.pollBatch(500, 0, java.util.concurrent.TimeUnit.SECONDS)).hasSize(500);
         }
 
         @Test
@@ -285,6 +311,43 @@ class InMemoryMessageQueueTest {
             assertThatThrownBy(() -> InMemoryMessageQueue.<String>builder("q").codec(null)).isInstanceOf(NullPointerException.class);
             assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").guarantee(null)).isInstanceOf(NullPointerException.class);
         }
+    }
+
+    @Test
+    @Timeout(30)
+    void deadLetterListing_neverShowsHalfARequeue() throws Exception {
+        InMemoryMessageQueue<String> q = InMemoryMessageQueue.create("torn");
+        q.sendAll(List.of("a", "b", "c", "d"));
+        List<Delivery<String>> held = q.pollBatch(4, 1, java.util.concurrent.TimeUnit.SECONDS);
+        held.forEach(d -> d.deadLetter("dead"));
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger listings = new AtomicInteger();
+        List<String> torn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread lister = new Thread(() -> {
+            while (!done.get()) {
+                for (DeadLetter<String> dl : q.deadLetters().list(10)) {
+                    if (dl.reason() == null || dl.deadAt() == null) {
+                        torn.add(dl.toString());
+                    }
+                }
+                listings.incrementAndGet();
+            }
+        });
+        lister.start();
+        try {
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+            while (System.nanoTime() < until && torn.isEmpty()) {
+                q.deadLetters().requeueAll();
+                for (Delivery<String> d : q.pollBatch(4, 1, java.util.concurrent.TimeUnit.SECONDS)) {
+                    d.deadLetter("dead");
+                }
+            }
+        } finally {
+            done.set(true);
+            lister.join(5_000);
+        }
+        assertThat(listings.get()).isPositive();
+        assertThat(torn).as("dead letters listed with no reason or time").isEmpty();
     }
 
     /** UTF-8, except that it cannot encode "unencodable" nor decode "undecodable". */

@@ -3,6 +3,7 @@ package io.queuekit.inmemory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -32,6 +33,22 @@ class ManualClockTest {
                 .hasMessage("a manual clock cannot go back: PT-0.001S");
         assertThatThrownBy(() -> clock.advance(null)).isInstanceOf(NullPointerException.class);
         assertThat(clock.instant()).isEqualTo(ManualClock.DEFAULT_START);
+    }
+
+    @Test
+    void aQueueNobodyClosed_canBeCollected_thoughItsClockLives() throws Exception {
+        ManualClock clock = new ManualClock();
+        WeakReference<InMemoryDelayQueue<byte[]>> queue = new WeakReference<>(
+                InMemoryDelayQueue.<byte[]>builder("forgotten").clock(clock).build());
+        queue.get().send(new byte[1 << 20]);
+
+        for (int i = 0; i < 100 && queue.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+
+        assertThat(queue.get()).as("the queue, held only by its clock's listeners").isNull();
+        clock.advance(Duration.ofSeconds(1)); // its listener is gone quietly
     }
 
     @Test

@@ -143,6 +143,23 @@ public abstract class DelayQueueContractTest extends MessageQueueContractTest {
         }
 
         @Test
+        void everyWaiter_reachesAMessageScheduledWhileItWaits() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            // the short poll waits longest, so a wake-up for one waiter goes to it, not to take()
+            Call<Delivery<String>> shortPoll = calls.start("poll", () -> q.poll(quietPeriod().toMillis(), MILLISECONDS));
+            Tck.awaitParked(shortPoll.thread, quietPeriod());
+            Call<Delivery<String>> take = calls.start("take", q::take);
+            Tck.awaitParked(take.thread, quietPeriod());
+
+            q.schedule("due", delay());
+            advancePast(delay());
+
+            Delivery<String> polled = shortPoll.get();
+            Delivery<String> got = polled != null ? polled : take.get();
+            assertThat(got.payload()).isEqualTo("due");
+        }
+
+        @Test
         void schedule_returnsADistinctIdForEveryMessage() {
             DelayQueue<String> q = newDelayQueue();
             Set<MessageId> ids = new HashSet<>();
@@ -231,6 +248,20 @@ public abstract class DelayQueueContractTest extends MessageQueueContractTest {
 
             assertThat(q.poll()).isNull();
             assertThat(q.stats().total()).isZero();
+        }
+
+        @Test
+        void cancel_ofAMessageWhoseLeaseExpired_returnsTrue_andTheMessageIsNeverDeliveredAgain() throws Exception {
+            DelayQueue<String> q = newDelayQueue();
+            MessageId id = q.schedule("abandoned", Duration.ZERO);
+            Delivery<String> stale = next(q);
+
+            advancePastLease();
+
+            assertThat(q.cancel(id)).as("waiting again once its lease expired").isTrue();
+            assertThat(q.stats().total()).isZero();
+            assertThat(stale.ack()).isFalse();
+            assertNothingDelivered(q);
         }
 
         @Test

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
 import io.queuekit.DelayQueue;
@@ -20,6 +21,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
+import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
 import io.queuekit.tck.Tck.Call;
 import io.queuekit.tck.Tck.Calls;
@@ -126,9 +128,18 @@ public abstract class MessageQueueContractTest {
         calls.stopAll();
     }
 
-    /** The settings most tests use: the visibility timeout, 5 attempts, 10,000 dead letters. */
+    /**
+     * Whether {@link #createQueue} stores payloads with {@code config.codec()}. A transport that
+     * can also keep objects as they are (in memory) may run the suite once that way and return
+     * false there: the tests of codec failures are then skipped.
+     */
+    protected boolean appliesCodec() {
+        return true;
+    }
+
+    /** The settings most tests use: the visibility timeout, 5 attempts, 10,000 dead letters, UTF-8. */
     QueueConfig config() {
-        return new QueueConfig(visibilityTimeout(), 5, 10_000, metrics);
+        return new QueueConfig(visibilityTimeout(), 5, 10_000, metrics, Codec.utf8());
     }
 
     /** What {@code q} reported to its metrics so far. */
@@ -637,6 +648,22 @@ public abstract class MessageQueueContractTest {
                 assertNothingDelivered(q);
                 assertThat(q.stats().total()).as("at-most-once: gone once handed out").isZero();
             }
+        }
+
+        @Test
+        void take_reachesAMessageWhoseLeaseExpiresWhileItWaits() throws Exception {
+            MessageQueue<String> q = newQueue();
+            assumeLeases(q);
+            q.send("abandoned");
+            next(q);
+            Call<Delivery<String>> take = calls.start("take", q::take);
+            Tck.awaitParked(take.thread, quietPeriod());
+
+            advancePastLease();
+
+            Delivery<String> d = take.get();
+            assertThat(d.payload()).isEqualTo("abandoned");
+            assertThat(d.attempt()).isEqualTo(2);
         }
 
         @Test
@@ -1262,6 +1289,86 @@ public abstract class MessageQueueContractTest {
         }
     }
 
+    /** UTF-8, except that it cannot encode "unencodable..." nor decode what "undecodable..." became. */
+    static final Codec<String> PICKY = new Codec<>() {
+        @Override
+        public byte[] encode(String payload) {
+            if (payload.startsWith("unencodable")) {
+                throw new IllegalStateException("the picky codec cannot encode " + payload);
+            }
+            return Codec.utf8().encode(payload);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            String s = Codec.utf8().decode(bytes);
+            if (s.startsWith("undecodable")) {
+                throw new IllegalStateException("the picky codec cannot decode " + s);
+            }
+            return s;
+        }
+
+        @Override
+        public String toString() {
+            return "the contract's picky codec";
+        }
+    };
+
+    @Nested
+    @DisplayName("a payload its codec cannot handle fails the same way on every transport")
+    class CodecFailures {
+
+        MessageQueue<String> pickyQueue() {
+            assumeTrue(appliesCodec(), "this run of the transport stores payloads without a codec");
+            return newQueue(config().withCodec(PICKY));
+        }
+
+        @Test
+        void send_ofAPayloadTheCodecCannotEncode_throwsSerializationException_andStoresNothing() {
+            MessageQueue<String> q = pickyQueue();
+
+            assertThatThrownBy(() -> q.send("unencodable")).isInstanceOf(SerializationException.class)
+                    .hasMessageContaining("picky codec");
+            assertThatThrownBy(() -> q.sendAll(List.of("fine", "unencodable"))).isInstanceOf(SerializationException.class);
+
+            assertThat(q.stats().total()).isZero();
+        }
+
+        @Test
+        void payload_ofAnUndecodableMessage_throwsSerializationException_andItCanStillBeSettled() throws Exception {
+            MessageQueue<String> q = pickyQueue();
+            MessageId id = q.send("undecodable");
+            Delivery<String> d = next(q);
+
+            assertThatThrownBy(d::payload).isInstanceOf(SerializationException.class).hasMessageContaining("picky codec");
+
+            assertThat(d.deadLetter("cannot read it")).isTrue();
+            List<DeadLetter<String>> dead = q.deadLetters().list(10);
+            assertThat(dead).hasSize(1);
+            assertThat(dead.get(0).id()).isEqualTo(id);
+            assertThat(dead.get(0).payload()).as("listed, with no payload").isNull();
+            assertThat(dead.get(0).reason()).startsWith("cannot read it");
+        }
+
+        @Test
+        void consume_deadLettersAnUndecodableMessageAtOnce_andServesTheOthers() throws Exception {
+            MessageQueue<String> q = pickyQueue();
+            List<String> handled = new CopyOnWriteArrayList<>();
+            closeLater(q.consume(d -> handled.add(d.payload()), quickOptions(1, Duration.ZERO)));
+
+            q.sendAll(List.of("undecodable", "fine"));
+
+            await().untilAsserted(() -> {
+                assertThat(handled).containsExactly("fine");
+                assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+            });
+            DeadLetter<String> dl = q.deadLetters().list(1).get(0);
+            assertThat(dl.attempts()).as("no retry can decode it").isEqualTo(1);
+            assertThat(dl.reason()).startsWith("undecodable");
+            assertThat(dl.payload()).isNull();
+        }
+    }
+
     @Nested
     @DisplayName("many consumers share the work without duplicates or loss")
     class Concurrency {
@@ -1327,6 +1434,31 @@ public abstract class MessageQueueContractTest {
             assertThat(s.total()).isEqualTo(leased ? 4 : 3);
             inFlight.ack();
             assertThat(q.stats()).isEqualTo(new QueueStats(1, 0, 1, 1));
+        }
+
+        @Test
+        void stats_countAMessageWhoseLeaseExpired_asReady() throws Exception {
+            MessageQueue<String> q = newQueue();
+            assumeLeases(q);
+            q.send("abandoned");
+            next(q);
+
+            advancePastLease();
+
+            await().untilAsserted(() -> assertThat(q.stats()).isEqualTo(new QueueStats(1, 0, 0, 0)));
+        }
+
+        @Test
+        void stats_countARetryThatFellDue_asReady() throws Exception {
+            MessageQueue<String> q = newQueue();
+            q.send("retried");
+            Duration delay = visibilityTimeout().dividedBy(2);
+            assertThat(next(q).retry(delay)).isTrue();
+            assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
+
+            advancePast(delay);
+
+            await().untilAsserted(() -> assertThat(q.stats()).isEqualTo(new QueueStats(1, 0, 0, 0)));
         }
     }
 

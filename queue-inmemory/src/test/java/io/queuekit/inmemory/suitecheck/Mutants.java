@@ -1,7 +1,6 @@
 package io.queuekit.inmemory.suitecheck;
 
 import io.queuekit.Broadcaster;
-import io.queuekit.Codec;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
@@ -35,7 +34,7 @@ final class Mutants {
     private Mutants() {}
 
     private static InMemoryMessageQueue.Builder<String> queue(String name, QueueConfig config, ManualClock clock) {
-        return InMemoryMessageQueue.<String>builder(name).clock(clock).codec(Codec.utf8())
+        return InMemoryMessageQueue.<String>builder(name).clock(clock).codec(config.codec())
                 .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics());
     }
@@ -50,7 +49,7 @@ final class Mutants {
 
         @Override
         protected DelayQueue<String> createQueue(String name, QueueConfig config) {
-            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name).clock(clock).codec(Codec.utf8())
+            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name).clock(clock).codec(config.codec())
                     .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
                     .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics()).build();
             return new Forwarding.Delays<>(inner) {

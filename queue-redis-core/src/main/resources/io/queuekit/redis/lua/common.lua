@@ -184,22 +184,33 @@ local function unlease(id)
   redis.call('HDEL', K_LEASE, id)
 end
 
--- Expired leases: back to ready, or to the dead letters once max attempts were used.
--- Returns how many went back and how many were buried.
+-- An id whose lease expired: back to ready, or to the dead letters once max attempts were used.
+-- Returns 'returned', 'buried', or nil if its body was gone.
+local function reap_one(id, now, max_attempts, retention)
+  unlease(id)
+  if redis.call('HEXISTS', K_BODY, id) == 0 then
+    return nil
+  end
+  local att = tonumber(redis.call('HGET', K_ATT, id) or '0')
+  if att >= max_attempts then
+    bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
+    return 'buried'
+  end
+  push_ready(id, now)
+  return 'returned'
+end
+
+-- Expired leases, up to limit of them, as reap_one. Returns how many went back and how many
+-- were buried.
 local function reap(now, max_attempts, retention, limit)
   local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, limit)
   local returned, buried = 0, 0
   for _, id in ipairs(expired) do
-    unlease(id)
-    if redis.call('HEXISTS', K_BODY, id) == 1 then
-      local att = tonumber(redis.call('HGET', K_ATT, id) or '0')
-      if att >= max_attempts then
-        bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
-        buried = buried + 1
-      else
-        push_ready(id, now)
-        returned = returned + 1
-      end
+    local what = reap_one(id, now, max_attempts, retention)
+    if what == 'returned' then
+      returned = returned + 1
+    elseif what == 'buried' then
+      buried = buried + 1
     end
   end
   return returned, buried

@@ -2,6 +2,7 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
+import io.queuekit.QueueStats;
 import io.queuekit.redis.LuaScript;
 import io.queuekit.redis.QueueEngine;
 import io.queuekit.redis.RedisCalls;
@@ -107,6 +108,16 @@ final class AtLeastOnce<T> extends ListMode<T> {
                 engine.checkReceiving();
             }
         }
+    }
+
+    /**
+     * {@inheritDoc} Runs the upkeep first when it is due, so that an envelope taken without a
+     * lease yet gets one, and leases that expired count as ready, as they do on every transport.
+     */
+    @Override
+    QueueStats stats() {
+        upkeep();
+        return super.stats();
     }
 
     /** Runs the upkeep if it is due and no other thread of this queue is running it. */

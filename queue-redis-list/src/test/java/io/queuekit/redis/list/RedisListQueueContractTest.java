@@ -1,6 +1,5 @@
 package io.queuekit.redis.list;
 
-import io.queuekit.Codec;
 import io.queuekit.MessageQueue;
 import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.MessageQueueContractTest;
@@ -15,7 +14,7 @@ class RedisListQueueContractTest extends MessageQueueContractTest {
 
     @Override
     protected MessageQueue<String> createQueue(String name, QueueConfig config) {
-        return RedisListQueue.builder(CLIENT, name, Codec.utf8())
+        return RedisListQueue.builder(CLIENT, name, config.codec())
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())

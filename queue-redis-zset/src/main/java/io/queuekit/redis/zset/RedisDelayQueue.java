@@ -18,6 +18,7 @@ import io.queuekit.redis.RedisQueueSettings;
 import io.queuekit.spi.Checks;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -222,7 +223,10 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public boolean cancel(MessageId id) {
         Objects.requireNonNull(id, "id");
-        return (Long) engine.eval("cancel", cancel, List.of(QueueEngine.bytes(id.value()))) == 1L;
+        List<byte[]> args = new ArrayList<>(3);
+        args.add(QueueEngine.bytes(id.value()));
+        args.addAll(engine.reapArgs());
+        return (Long) engine.eval("cancel", cancel, args) == 1L;
     }
 
     /** The delay in milliseconds, as {@link QueueEngine#delayMillis} rounds it; checked first. */

@@ -1,9 +1,15 @@
 -- Cancel a message that waits for its due time or is ready (a retried or returned message
--- waits again too) and delete it. O(log n).
--- ARGV[1] id.
+-- waits again too, as does one whose lease expired, unless that was its last attempt) and
+-- delete it. O(log n).
+-- ARGV[1] id, ARGV[2] max attempts, ARGV[3] dead-letter retention.
 -- Returns 1 if removed; 0 if no such message waits (never stored, in flight, acked or dead).
 check_layout()
 local id = ARGV[1]
+local now = now_ms()
+local deadline = redis.call('ZSCORE', K_INFLIGHT, id)
+if deadline and tonumber(deadline) <= now then
+  reap_one(id, now, tonumber(ARGV[2]), tonumber(ARGV[3]))
+end
 if not remove_waiting(id) then
   return 0
 end

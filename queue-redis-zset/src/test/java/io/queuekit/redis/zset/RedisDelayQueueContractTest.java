@@ -1,6 +1,5 @@
 package io.queuekit.redis.zset;
 
-import io.queuekit.Codec;
 import io.queuekit.DelayQueue;
 import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.DelayQueueContractTest;
@@ -15,7 +14,7 @@ class RedisDelayQueueContractTest extends DelayQueueContractTest {
 
     @Override
     protected DelayQueue<String> createQueue(String name, QueueConfig config) {
-        return RedisDelayQueue.builder(CLIENT, name, Codec.utf8())
+        return RedisDelayQueue.builder(CLIENT, name, config.codec())
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
