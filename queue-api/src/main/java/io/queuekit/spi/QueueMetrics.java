@@ -6,27 +6,31 @@ import java.util.function.Supplier;
 
 /**
  * Where a transport reports what it does, for metrics. A transport asks for one
- * {@link Observer} per queue or channel when it is built; without metrics configured it gets
- * {@link #NONE}, whose observer does nothing, so metrics cost nothing unless asked for. The
- * Micrometer implementation lives in the {@code queue-micrometer} module.
+ * {@link Observer} per queue or broadcaster when it is built and closes it when the queue
+ * closes; without metrics configured it gets {@link #NONE}, whose observer does nothing, so
+ * metrics cost nothing unless asked for. The Micrometer implementation lives in the
+ * {@code queue-micrometer} module.
  */
 public interface QueueMetrics {
 
     /** No metrics. */
-    QueueMetrics NONE = (name, transport, stats) -> Observer.NONE;
+    QueueMetrics NONE = (name, transport, namespace, stats) -> Observer.NONE;
 
     /**
      * The observer for one queue or channel.
      *
-     * @param name the queue or channel name (metrics are tagged with it)
+     * @param name the queue or channel name
      * @param transport the transport name, as in {@link io.queuekit.Semantics#transport()}
+     * @param namespace what else tells queues of that name apart: the key prefix on Redis, where
+     *     queues with the same prefix and name are one queue whichever process opens them;
+     *     {@code jvm} in memory
      * @param stats reads the queue's current counts, for gauges; null for broadcasters. It may make
-     *     a round trip to Redis, so read it rarely.
+     *     a round trip to Redis, so read it rarely, and not where a caller must not block.
      */
-    Observer observe(String name, String transport, Supplier<QueueStats> stats);
+    Observer observe(String name, String transport, String namespace, Supplier<QueueStats> stats);
 
     /** Receives events of one queue or channel. Methods must be cheap and thread-safe, and must not throw. */
-    interface Observer {
+    interface Observer extends AutoCloseable {
         /** Does nothing. */
         Observer NONE = new Observer() {};
 
@@ -47,5 +51,9 @@ public interface QueueMetrics {
 
         /** A managed consumer's handler or a listener ran for {@code time}; {@code failed} if it threw. */
         default void handled(Duration time, boolean failed) {}
+
+        /** The queue or broadcaster closed: nothing more is reported, its gauges go. Idempotent. */
+        @Override
+        default void close() {}
     }
 }

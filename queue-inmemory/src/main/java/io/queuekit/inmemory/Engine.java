@@ -119,7 +119,7 @@ final class Engine<T> {
         this.bodies = s.bodies();
         this.leases = semantics.redelivers();
         this.semantics = semantics;
-        this.observer = s.metrics.observe(name, semantics.transport(), this::stats);
+        this.observer = s.metrics.observe(name, semantics.transport(), "jvm", this::stats);
         LeaseKeeper keeper = leases ? new Holds() : LeaseKeeper.none();
         this.consumers = new Consumers(name, maxAttempts, observer, () -> keeper);
         if (manualClock != null) {
@@ -682,6 +682,7 @@ final class Engine<T> {
             lock.unlock();
         }
         consumers.terminate();
+        observer.close();
         if (manualClock != null) {
             manualClock.removeListener(wakeUp);
         }

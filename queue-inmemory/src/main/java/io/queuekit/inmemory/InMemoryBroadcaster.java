@@ -79,7 +79,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         this.name = settings.name;
         this.inboxCapacity = inboxCapacity;
         this.bodies = settings.bodies();
-        this.observer = settings.metrics.observe(name, SEMANTICS.transport(), null);
+        this.observer = settings.metrics.observe(name, SEMANTICS.transport(), "jvm", null);
     }
 
     /**
@@ -177,6 +177,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         for (Sub s : subscriptions) {
             s.close();
         }
+        observer.close();
     }
 
     @Override

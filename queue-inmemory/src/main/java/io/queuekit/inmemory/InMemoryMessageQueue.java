@@ -35,10 +35,12 @@ import java.util.concurrent.TimeUnit;
  * ({@link System#nanoTime()}), so it ends even if a manual clock never moves.
  *
  * <p><b>Payloads.</b> Without a codec the queue stores and hands out the very objects sent, so
- * senders must not mutate them afterwards. With {@link Builder#codec(Codec)} every payload is
- * encoded on send and decoded for each delivery, exactly as on Redis: a codec bug or a payload
- * that does not survive the round trip fails here, and payloads over the size limit (1 MiB unless
- * set) are refused with {@link IllegalArgumentException}.
+ * senders must not mutate them afterwards, and a handler that changes its payload and throws sees
+ * the changed object on the retry. This is the one way the stand-in can differ from Redis: with
+ * {@link Builder#codec(Codec)} (the codec the Redis queue uses) every payload is encoded on send
+ * and decoded for each delivery, exactly as on Redis: a codec bug or a payload that does not
+ * survive the round trip fails here, codec failures are handled as on Redis, and payloads over the
+ * size limit (1 MiB unless set) are refused with {@link IllegalArgumentException}.
  *
  * <p><b>Blocking, nulls, threads, closing.</b> As specified by {@link MessageQueue}: waits are
  * condition waits (no polling), blocking calls throw {@link InterruptedException} when

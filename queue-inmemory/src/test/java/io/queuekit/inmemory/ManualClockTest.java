@@ -38,16 +38,17 @@ class ManualClockTest {
     @Test
     void aQueueNobodyClosed_canBeCollected_thoughItsClockLives() throws Exception {
         ManualClock clock = new ManualClock();
-        WeakReference<InMemoryDelayQueue<byte[]>> queue = new WeakReference<>(
-                InMemoryDelayQueue.<byte[]>builder("forgotten").clock(clock).build());
-        queue.get().send(new byte[1 << 20]);
+        byte[] payload = new byte[1 << 20];
+        WeakReference<byte[]> stored = new WeakReference<>(payload);
+        InMemoryDelayQueue.<byte[]>builder("forgotten").clock(clock).build().send(payload);
+        payload = null;
 
-        for (int i = 0; i < 100 && queue.get() != null; i++) {
+        for (int i = 0; i < 100 && stored.get() != null; i++) {
             System.gc();
             Thread.sleep(10);
         }
 
-        assertThat(queue.get()).as("the queue, held only by its clock's listeners").isNull();
+        assertThat(stored.get()).as("what the queue stored, held only through its clock's listeners").isNull();
         clock.advance(Duration.ofSeconds(1)); // its listener is gone quietly
     }
 

@@ -2,20 +2,35 @@ package io.queuekit.micrometer;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.queuekit.QueueStats;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
  * Records queuekit metrics in a Micrometer {@link MeterRegistry}. Pass it to a transport's builder
  * ({@code .metrics(MicrometerQueueMetrics.of(registry))}); every meter is tagged with
- * {@code queue} (the queue or channel name) and {@code transport}.
+ * {@code queue} (the queue or channel name), {@code transport}, and {@code namespace} (the key
+ * prefix on Redis, {@code jvm} in memory), so two queues of one name under different prefixes are
+ * counted apart.
  *
  * <table>
  *   <caption>Meters</caption>
@@ -29,11 +44,31 @@ import java.util.function.ToLongFunction;
  *   <tr><td>queuekit.ready, queuekit.in.flight, queuekit.delayed, queuekit.dead</td><td>gauge</td><td>queue counts (queues only)</td></tr>
  * </table>
  *
- * <p>Gauges read the queue's counts at most once a second however often they are scraped, since
- * on Redis a read is a round trip. Thread-safe.
+ * <h2>Lifecycle</h2>
+ * A queue's meters are registered when the first queue object with its tags is built, shared by
+ * every such object of the JVM (on Redis they are one queue), and removed from the registry when
+ * the last of them closes; a queue built again later starts afresh. So short-lived queues leave
+ * nothing behind.
+ *
+ * <h2>Gauges never block a scrape for long</h2>
+ * The counts are read on a background thread at most once a second per queue, failures included;
+ * the gauges wait at most 100 ms in all for a read, then answer with the last counts read in the
+ * past 10 s, or NaN. So during a Redis outage a scrape waits at most 100 ms per queue and makes no
+ * more than one attempt per second per queue. Thread-safe.
  */
 public final class MicrometerQueueMetrics implements QueueMetrics {
-    private static final long STATS_TTL_NANOS = Duration.ofSeconds(1).toNanos();
+    private static final long STATS_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long READ_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long STALE_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "queuekit-metrics-stats-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    });
+    /** The queues registered in each registry, by their tags; shared by every instance of this class. */
+    private static final Map<MeterRegistry, Map<Tags, Registration>> REGISTERED = new WeakHashMap<>();
+
     private final MeterRegistry registry;
 
     private MicrometerQueueMetrics(MeterRegistry registry) {
@@ -45,97 +80,219 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
     }
 
     @Override
-    public Observer observe(String name, String transport, Supplier<QueueStats> stats) {
-        Tags tags = Tags.of("queue", name, "transport", transport);
-        if (stats != null) {
-            CachedStats cached = new CachedStats(stats);
-            gauge("queuekit.ready", tags, cached, QueueStats::ready);
-            gauge("queuekit.in.flight", tags, cached, QueueStats::inFlight);
-            gauge("queuekit.delayed", tags, cached, QueueStats::delayed);
-            gauge("queuekit.dead", tags, cached, QueueStats::dead);
+    public Observer observe(String name, String transport, String namespace, Supplier<QueueStats> stats) {
+        Tags tags = Tags.of("queue", name, "transport", transport, "namespace", namespace);
+        synchronized (REGISTERED) {
+            Map<Tags, Registration> queues = REGISTERED.computeIfAbsent(registry, r -> new HashMap<>());
+            Registration r = queues.computeIfAbsent(tags, t -> new Registration(registry, t));
+            r.users++;
+            if (stats != null) {
+                r.stats.add(stats);
+            }
+            return new MicrometerObserver(r, stats);
         }
-        return new MicrometerObserver(registry, tags);
     }
 
-    private void gauge(String meter, Tags tags, CachedStats stats, ToLongFunction<QueueStats> part) {
-        // held strongly: nothing else holds the cache, and a weakly held gauge reads NaN after a GC
-        Gauge.builder(meter, stats, s -> s.read(part)).tags(tags).strongReference(true).register(registry);
-    }
+    /** The meters of one queue, and the queue objects that report to them. Guarded by REGISTERED. */
+    private static final class Registration {
+        final MeterRegistry registry;
+        final Tags tags;
+        final List<Meter> meters = new ArrayList<>();
+        final List<Supplier<QueueStats>> stats = new ArrayList<>();
+        final Counter sent, delivered, acked, retried, redelivered, deadLettered;
+        final Timer latency, handlerOk, handlerFailed;
+        final CachedStats cache = new CachedStats(this);
+        boolean gauges;
+        int users;
 
-    /** Reads the counts at most once per second; a failed read shows as NaN rather than throwing. */
-    private static final class CachedStats {
-        private final Supplier<QueueStats> source;
-        private QueueStats last;
-        private long readAt;
-
-        CachedStats(Supplier<QueueStats> source) {
-            this.source = source;
+        Registration(MeterRegistry r, Tags tags) {
+            this.registry = r;
+            this.tags = tags;
+            sent = add(r.counter("queuekit.sent", tags));
+            delivered = add(r.counter("queuekit.delivered", tags));
+            acked = add(r.counter("queuekit.acked", tags));
+            retried = add(r.counter("queuekit.retried", tags));
+            redelivered = add(r.counter("queuekit.redelivered", tags));
+            deadLettered = add(r.counter("queuekit.dead.lettered", tags));
+            latency = add(r.timer("queuekit.latency", tags));
+            handlerOk = add(r.timer("queuekit.handler", tags.and("outcome", "success")));
+            handlerFailed = add(r.timer("queuekit.handler", tags.and("outcome", "failure")));
         }
 
-        synchronized double read(ToLongFunction<QueueStats> part) {
-            long now = System.nanoTime();
-            if (last == null || now - readAt > STATS_TTL_NANOS) {
-                try {
-                    last = source.get();
-                    readAt = now;
-                } catch (RuntimeException e) {
-                    return Double.NaN;
+        private <M extends Meter> M add(M meter) {
+            meters.add(meter);
+            return meter;
+        }
+
+        /** Registers the gauges once some queue object brings its counts. */
+        void gauges() {
+            if (gauges) {
+                return;
+            }
+            gauges = true;
+            gauge("queuekit.ready", QueueStats::ready);
+            gauge("queuekit.in.flight", QueueStats::inFlight);
+            gauge("queuekit.delayed", QueueStats::delayed);
+            gauge("queuekit.dead", QueueStats::dead);
+        }
+
+        private void gauge(String meter, ToLongFunction<QueueStats> part) {
+            // held strongly: nothing else holds the cache, and a weakly held gauge reads NaN after a GC
+            add(Gauge.builder(meter, cache, c -> c.read(part)).tags(tags).strongReference(true).register(registry));
+        }
+
+        /** The counts of any queue object still open; null if none brought them. */
+        Supplier<QueueStats> source() {
+            synchronized (REGISTERED) {
+                return stats.isEmpty() ? null : stats.get(0);
+            }
+        }
+
+        void release(Supplier<QueueStats> source) {
+            synchronized (REGISTERED) {
+                if (source != null) {
+                    stats.remove(source);
+                }
+                if (--users > 0) {
+                    return;
+                }
+                meters.forEach(registry::remove);
+                Map<Tags, Registration> queues = REGISTERED.get(registry);
+                if (queues != null) {
+                    queues.remove(tags);
                 }
             }
-            return part.applyAsLong(last);
+        }
+    }
+
+    /**
+     * The last counts read, refreshed on a background thread at most once per second; a failed
+     * read counts as a read (its gauges show NaN until the next).
+     */
+    private static final class CachedStats {
+        private final Registration owner;
+        private QueueStats last;
+        private long lastGoodAt;
+        private long readAt;
+        private CompletableFuture<Void> reading;
+        private long readingSince;
+
+        CachedStats(Registration owner) {
+            this.owner = owner;
+        }
+
+        double read(ToLongFunction<QueueStats> part) {
+            QueueStats s = current();
+            return s == null ? Double.NaN : part.applyAsLong(s);
+        }
+
+        private QueueStats current() {
+            CompletableFuture<Void> pending;
+            long wait;
+            synchronized (this) {
+                long now = System.nanoTime();
+                if (reading == null && (readAt == 0 || now - readAt >= STATS_TTL_NANOS)) {
+                    readingSince = now;
+                    reading = CompletableFuture.runAsync(this::refresh, READERS);
+                }
+                pending = reading;
+                // a read is waited for 100 ms in all, however many gauges ask while it runs
+                wait = READ_WAIT_NANOS - (now - readingSince);
+            }
+            if (pending != null && wait > 0) {
+                try {
+                    pending.get(wait, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // answer with what is known
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            synchronized (this) {
+                return last != null && System.nanoTime() - lastGoodAt < STALE_NANOS ? last : null;
+            }
+        }
+
+        private void refresh() {
+            QueueStats s = null;
+            try {
+                Supplier<QueueStats> source = owner.source();
+                if (source != null) {
+                    s = source.get();
+                }
+            } catch (RuntimeException e) {
+                s = null;
+            }
+            synchronized (this) {
+                long now = System.nanoTime();
+                readAt = now;
+                last = s;
+                if (s != null) {
+                    lastGoodAt = now;
+                }
+                reading = null;
+            }
         }
     }
 
     private static final class MicrometerObserver implements Observer {
-        private final Counter sent, delivered, acked, retried, redelivered, deadLettered;
-        private final Timer latency, handlerOk, handlerFailed;
+        private final Registration r;
+        private final Supplier<QueueStats> stats;
+        private boolean closed; // guarded by REGISTERED
 
-        MicrometerObserver(MeterRegistry r, Tags tags) {
-            sent = r.counter("queuekit.sent", tags);
-            delivered = r.counter("queuekit.delivered", tags);
-            acked = r.counter("queuekit.acked", tags);
-            retried = r.counter("queuekit.retried", tags);
-            redelivered = r.counter("queuekit.redelivered", tags);
-            deadLettered = r.counter("queuekit.dead.lettered", tags);
-            latency = r.timer("queuekit.latency", tags);
-            handlerOk = r.timer("queuekit.handler", tags.and("outcome", "success"));
-            handlerFailed = r.timer("queuekit.handler", tags.and("outcome", "failure"));
+        MicrometerObserver(Registration r, Supplier<QueueStats> stats) {
+            this.r = r;
+            this.stats = stats;
+            if (stats != null) {
+                r.gauges();
+            }
         }
 
         @Override
         public void sent(int count) {
-            sent.increment(count);
+            r.sent.increment(count);
         }
 
         @Override
         public void delivered(Duration latency) {
-            delivered.increment();
-            this.latency.record(latency.isNegative() ? Duration.ZERO : latency);
+            r.delivered.increment();
+            r.latency.record(latency.isNegative() ? Duration.ZERO : latency);
         }
 
         @Override
         public void acked() {
-            acked.increment();
+            r.acked.increment();
         }
 
         @Override
         public void retried() {
-            retried.increment();
+            r.retried.increment();
         }
 
         @Override
         public void redelivered(long count) {
-            redelivered.increment(count);
+            r.redelivered.increment(count);
         }
 
         @Override
         public void deadLettered() {
-            deadLettered.increment();
+            r.deadLettered.increment();
         }
 
         @Override
         public void handled(Duration time, boolean failed) {
-            (failed ? handlerFailed : handlerOk).record(time);
+            (failed ? r.handlerFailed : r.handlerOk).record(time);
+        }
+
+        @Override
+        public void close() {
+            synchronized (REGISTERED) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+            }
+            r.release(stats);
         }
     }
 }

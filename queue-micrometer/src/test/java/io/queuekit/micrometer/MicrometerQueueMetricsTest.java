@@ -7,6 +7,7 @@ import io.queuekit.QueueStats;
 import io.queuekit.spi.QueueMetrics;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +20,8 @@ class MicrometerQueueMetricsTest {
 
     @Test
     void events_areCountedPerQueue() {
-        QueueMetrics.Observer orders = MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", null);
-        QueueMetrics.Observer mails = MicrometerQueueMetrics.of(registry).observe("mails", "redis-list", null);
+        QueueMetrics.Observer orders = MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", "queuekit", null);
+        QueueMetrics.Observer mails = MicrometerQueueMetrics.of(registry).observe("mails", "redis-list", "queuekit", null);
         orders.sent(3);
         orders.delivered(Duration.ofMillis(5));
         orders.acked();
@@ -46,7 +47,7 @@ class MicrometerQueueMetricsTest {
     @Test
     void gauges_readStatsAtMostOncePerSecond() {
         AtomicInteger reads = new AtomicInteger();
-        MicrometerQueueMetrics.of(registry).observe("orders", "in-memory", () -> {
+        MicrometerQueueMetrics.of(registry).observe("orders", "in-memory", "queuekit", () -> {
             reads.incrementAndGet();
             return new QueueStats(4, 3, 2, 1);
         });
@@ -59,7 +60,7 @@ class MicrometerQueueMetricsTest {
 
     @Test
     void gauges_keepReadingTheQueue_afterAGarbageCollection() throws Exception {
-        MicrometerQueueMetrics.of(registry).observe("orders", "in-memory", () -> new QueueStats(4, 3, 2, 1));
+        MicrometerQueueMetrics.of(registry).observe("orders", "in-memory", "queuekit", () -> new QueueStats(4, 3, 2, 1));
         // the queue holds its observer and the registry its gauges; nothing else holds the stats cache
         WeakReference<Object> canary = new WeakReference<>(new Object());
         for (int i = 0; i < 50 && canary.get() != null; i++) {
@@ -77,9 +78,89 @@ class MicrometerQueueMetricsTest {
 
     @Test
     void gauge_showsNaN_whenStatsCannotBeRead() {
-        MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", () -> {
+        MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", "queuekit", () -> {
             throw new IllegalStateException("redis down");
         });
         assertThat(registry.get("queuekit.ready").gauge().value()).isNaN();
+    }
+
+    @Test
+    void queuesOfOneName_underDifferentPrefixes_areCountedApart_eachWithItsGauges() {
+        QueueMetrics.Observer a = MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", "shop-a",
+                () -> new QueueStats(1, 0, 0, 0));
+        QueueMetrics.Observer b = MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", "shop-b",
+                () -> new QueueStats(2, 0, 0, 0));
+        a.sent(1);
+        b.sent(5);
+
+        assertThat(registry.get("queuekit.sent").tag("namespace", "shop-a").counter().count()).isEqualTo(1);
+        assertThat(registry.get("queuekit.sent").tag("namespace", "shop-b").counter().count()).isEqualTo(5);
+        assertThat(registry.get("queuekit.ready").tag("namespace", "shop-a").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("queuekit.ready").tag("namespace", "shop-b").gauge().value()).isEqualTo(2);
+    }
+
+    @Test
+    void aQueuesMeters_goWhenItsLastObjectCloses_andARebuiltQueueStartsAfresh() {
+        QueueMetrics.Observer first = MicrometerQueueMetrics.of(registry).observe("orders", "redis-zset", "queuekit",
+                () -> new QueueStats(7, 0, 0, 0));
+        QueueMetrics.Observer second = MicrometerQueueMetrics.of(registry).observe("orders", "redis-zset", "queuekit",
+                () -> new QueueStats(7, 0, 0, 0));
+        first.sent(2);
+
+        first.close();
+        first.close();
+        assertThat(registry.get("queuekit.ready").gauge().value()).as("the other object still reads").isEqualTo(7);
+        second.close();
+        assertThat(registry.find("queuekit.ready").gauges()).isEmpty();
+        assertThat(registry.find("queuekit.sent").counters()).isEmpty();
+
+        QueueMetrics.Observer rebuilt = MicrometerQueueMetrics.of(registry).observe("orders", "redis-zset", "queuekit",
+                () -> new QueueStats(3, 0, 0, 0));
+        assertThat(registry.get("queuekit.ready").gauge().value()).isEqualTo(3);
+        assertThat(registry.get("queuekit.sent").counter().count()).isZero();
+        rebuilt.close();
+    }
+
+    @Test
+    void shortLivedQueues_leaveNoMetersBehind() {
+        for (int i = 0; i < 100; i++) {
+            QueueMetrics.Observer o = MicrometerQueueMetrics.of(registry).observe("q" + i, "in-memory", "jvm",
+                    () -> new QueueStats(0, 0, 0, 0));
+            o.acked();
+            o.close();
+        }
+        assertThat(registry.getMeters()).isEmpty();
+    }
+
+    @Test
+    void aFailingRead_isTriedAtMostOncePerSecond_andNoScrapeWaitsLong() {
+        AtomicInteger reads = new AtomicInteger();
+        MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", "queuekit", () -> {
+            reads.incrementAndGet();
+            throw new IllegalStateException("redis down");
+        });
+        AtomicInteger slowReads = new AtomicInteger();
+        MicrometerQueueMetrics.of(registry).observe("slow", "redis-list", "queuekit", () -> {
+            slowReads.incrementAndGet();
+            try {
+                Thread.sleep(3_000); // a socket timeout during an outage
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new QueueStats(1, 1, 1, 1);
+        });
+
+        long start = System.nanoTime();
+        for (int scrape = 0; scrape < 10; scrape++) {
+            for (String gauge : List.of("queuekit.ready", "queuekit.in.flight", "queuekit.delayed", "queuekit.dead")) {
+                assertThat(registry.get(gauge).tag("queue", "orders").gauge().value()).isNaN();
+                assertThat(registry.get(gauge).tag("queue", "slow").gauge().value()).isNaN();
+            }
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(took).as("ten scrapes of both queues' gauges during an outage").isLessThan(Duration.ofSeconds(2));
+        assertThat(reads).as("failed reads are remembered for a second").hasValueLessThanOrEqualTo(2);
+        assertThat(slowReads).as("one read at a time").hasValue(1);
     }
 }

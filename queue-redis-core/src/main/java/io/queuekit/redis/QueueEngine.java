@@ -88,7 +88,8 @@ public final class QueueEngine<T> {
         this.lease = num(settings.visibilityTimeout().toMillis());
         this.maxAttempts = num(settings.maxAttempts());
         this.retention = num(settings.deadLetterRetention());
-        this.observer = settings.metrics().observe(settings.keys().name(), transport, () -> statsSource.get());
+        this.observer = settings.metrics().observe(settings.keys().name(), transport, settings.keys().prefix(),
+                () -> statsSource.get());
         String threads = "queuekit-" + settings.keys().name() + "-leases";
         Duration leaseTime = settings.visibilityTimeout();
         this.consumers = new Consumers(settings.keys().name(), settings.maxAttempts(), observer,
@@ -399,6 +400,7 @@ public final class QueueEngine<T> {
         consumers.drain();
         phase.set(Phase.CLOSED);
         consumers.terminate();
+        observer.close();
         return true;
     }
 

@@ -55,7 +55,7 @@ final class RecordingMetrics implements QueueMetrics {
     }
 
     @Override
-    public Observer observe(String name, String transport, Supplier<QueueStats> stats) {
+    public Observer observe(String name, String transport, String namespace, Supplier<QueueStats> stats) {
         return of(name);
     }
 

@@ -178,7 +178,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         this.maxPayloadBytes = b.maxPayloadBytes;
         this.settings = new Settings(b.subscribeTimeout, b.initialBackoff, b.maxBackoff, b.bufferCapacity,
                 b.bufferBytes, b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock,
-                b.metrics.observe(name, SEMANTICS.transport(), null));
+                b.metrics.observe(name, SEMANTICS.transport(), keyPrefix, null));
         this.closedName = "broadcaster " + name;
     }
 
@@ -393,6 +393,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
             s.awaitTermination(deadline);
         }
         heartbeat.close(deadline);
+        settings.observer().close();
     }
 
     @Override
