@@ -135,16 +135,27 @@ class QueueTypeTest {
     }
 
     @Test
-    void onlyDeadLetters_needAType_andWorkWithIt() throws Exception {
+    void onlyDeadLetters_areToldByTheRecordedLayout_orWithoutItNeedAType() throws Exception {
         String name = unique();
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
             q.send("failed");
             Delivery<String> failed = q.poll(5, TimeUnit.SECONDS);
             failed.deadLetter("bad");
             Map<String, String> before = keys(name);
-            // no ready, in-flight or delayed key is left to tell a list queue from a delay queue
-            assertThat(before).doesNotContainKeys(key(name, "ready"), key(name, "claiming"), key(name, "delayed"));
+            // no ready, in-flight or delayed key is left to tell a list queue from a delay queue, but
+            // the queue recorded its layout
+            assertThat(before).containsKey(key(name, "layout"))
+                    .doesNotContainKeys(key(name, "ready"), key(name, "claiming"), key(name, "delayed"));
 
+            Cli.Result wrong = cli().run("dead", "requeue", "--redis", redisUri(), "--queue", name, "--type", "zset",
+                    "--id", failed.id().value());
+            assertThat(wrong.exit()).as(wrong.err()).isEqualTo(2);
+            assertThat(wrong.err()).contains("--type zset contradicts").contains("says list");
+            assertThat(keys(name)).isEqualTo(before);
+
+            // keys written before the queues recorded their layout cannot tell
+            client.del(key(name, "layout"));
+            before = keys(name);
             Cli.Result untold = cli().run("dead", "requeue", "--redis", redisUri(), "--queue", name,
                     "--id", failed.id().value());
             assertThat(untold.exit()).as(untold.err()).isEqualTo(2);

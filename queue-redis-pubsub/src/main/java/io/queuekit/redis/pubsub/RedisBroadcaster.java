@@ -10,6 +10,7 @@ import io.queuekit.Subscription;
 import io.queuekit.TransportException;
 import io.queuekit.redis.RedisKeys;
 import io.queuekit.spi.Checks;
+import io.queuekit.spi.Codecs;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -408,19 +409,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     }
 
     private byte[] encode(T message) {
-        byte[] body;
-        try {
-            body = codec.encode(message);
-        } catch (SerializationException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new SerializationException("could not encode a message for " + channelKey + " with " + codec
-                    + ": " + e, e);
-        }
-        if (body == null) {
-            throw new SerializationException("codec " + codec + " returned null for a message to " + channelKey,
-                    null);
-        }
+        byte[] body = Codecs.encode(codec, message);
         if (body.length > maxPayloadBytes) {
             throw new IllegalArgumentException("message is " + body.length + " bytes encoded, more than the "
                     + "limit of " + maxPayloadBytes + " bytes (maxPayloadBytes) for " + channelKey);
