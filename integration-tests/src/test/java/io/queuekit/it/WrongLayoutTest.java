@@ -93,4 +93,25 @@ class WrongLayoutTest {
 
         assertThat(dump(name)).isEqualTo(before);
     }
+
+    @Test
+    void aDelayQueueWithNothingWaiting_openedAsAListQueue_refusesToSend() throws Exception {
+        String name = "zset-with-only-dead-letters";
+        try (RedisDelayQueue<String> zset = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+            zset.send("dies");
+            zset.poll(5, TimeUnit.SECONDS).deadLetter("for the test");
+            assertThat(zset.stats().ready()).isZero();
+        }
+        Map<String, String> before = dump(name);
+
+        try (RedisListQueue<String> wrong = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+            assertThatThrownBy(() -> wrong.send("x")).isInstanceOf(TransportException.class)
+                    .hasMessageContaining("zset queue");
+        }
+
+        assertThat(dump(name)).isEqualTo(before);
+        try (RedisDelayQueue<String> zset = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+            assertThat(zset.send("still works")).isNotNull();
+        }
+    }
 }

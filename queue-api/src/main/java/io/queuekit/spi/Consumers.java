@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -16,11 +17,12 @@ import java.util.function.Supplier;
  * The managed consumers of one queue instance: starts them for {@link MessageQueue#consume} and
  * stops them when the queue closes. Each queue holds one. Thread-safe.
  *
- * <p>A queue closes gracefully in four steps: it stops handing out messages (blocked receivers get
- * {@link QueueClosedException}); {@link #drain()} stops every consumer's fetching and waits, up to
- * each one's {@linkplain ConsumeOptions#shutdownTimeout() shutdown timeout}, for the handlers that
- * run to finish and settle, which the queue still accepts; the queue then refuses everything; and
- * {@link #terminate()} interrupts handlers still running.
+ * <p>A queue closes gracefully: it stops handing out messages (blocked receivers get
+ * {@link QueueClosedException}), then calls {@link #shutDown(Runnable)}, which stops every
+ * consumer's fetching and waits, up to each one's {@linkplain ConsumeOptions#shutdownTimeout()
+ * shutdown timeout}, for the handlers that run to finish and settle (the queue still accepts
+ * settling), acks what they finished, lets the queue refuse everything, and interrupts handlers
+ * still running.
  */
 public final class Consumers {
     private final String queueName;
@@ -30,6 +32,7 @@ public final class Consumers {
     private final AtomicInteger threadNumbers = new AtomicInteger();
     private final Set<Workers> running = new LinkedHashSet<>(); // guarded by this
     private boolean closing; // guarded by this
+    private CountDownLatch shutDown; // guarded by this; counted down once the queue is closed
 
     /**
      * @param queueName names the worker threads: {@code queuekit-<queueName>-consumer-<n>}, numbered
@@ -68,8 +71,68 @@ public final class Consumers {
     }
 
     /**
+     * The rest of a queue's close, once it refuses receiving: drains the consumers, runs
+     * {@code closed} (from then on the queue refuses every call), and interrupts handlers still
+     * running. Called from a handler of this queue (which closes its own queue), it returns at once
+     * and does this on a thread of its own, so that the handler can still settle its message after
+     * it returns. Call it once per queue; {@link #awaitShutDown()} waits for it.
+     */
+    public void shutDown(Runnable closed) {
+        synchronized (this) {
+            if (shutDown != null) {
+                throw new IllegalStateException(queueName + " is already shutting down");
+            }
+            shutDown = new CountDownLatch(1);
+        }
+        CountDownLatch done = shutDown;
+        Runnable rest = () -> {
+            try {
+                drain();
+                closed.run();
+                terminate();
+            } finally {
+                done.countDown();
+            }
+        };
+        if (isWorkerThread()) {
+            Thread t = new Thread(rest, "queuekit-" + queueName + "-closing");
+            t.setDaemon(true);
+            t.start();
+        } else {
+            rest.run();
+        }
+    }
+
+    /**
+     * For a second caller of a queue's close: waits until the first one's shut-down has ended
+     * (bounded by the shutdown timeouts), unless called from a handler of this queue.
+     */
+    public void awaitShutDown() {
+        CountDownLatch done;
+        synchronized (this) {
+            done = shutDown;
+        }
+        if (done == null || isWorkerThread()) {
+            return;
+        }
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean isWorkerThread() {
+        Thread me = Thread.currentThread();
+        synchronized (this) {
+            return running.stream().anyMatch(w -> w.runs(me));
+        }
+    }
+
+    /**
      * Stops every consumer's fetching and waits until their handlers finished and settled, or each
-     * one's shutdown timeout passed. Later {@link #start} calls are refused.
+     * one's shutdown timeout passed; then acks the successes a batch still held. Later
+     * {@link #start} calls are refused.
      */
     public void drain() {
         List<Workers> all;
@@ -82,6 +145,7 @@ public final class Consumers {
         for (Workers w : all) {
             w.awaitEnd(start + w.options().shutdownTimeout().toNanos());
         }
+        all.forEach(Workers::flushAll);
     }
 
     /** Interrupts handlers still running after {@link #drain()} and stops keeping leases. */

@@ -23,7 +23,7 @@ public interface QueueMetrics {
      * @param transport the transport name, as in {@link io.queuekit.Semantics#transport()}
      * @param namespace what else tells queues of that name apart: the key prefix on Redis, where
      *     queues with the same prefix and name are one queue whichever process opens them;
-     *     {@code jvm} in memory
+     *     {@code jvm-<n>} in memory, a number per queue object
      * @param stats reads the queue's current counts, for gauges; null for broadcasters. It may make
      *     a round trip to Redis, so read it rarely, and not where a caller must not block.
      */

@@ -45,10 +45,17 @@ final class Workers implements Subscription {
     private volatile boolean active = true;
     private volatile boolean terminated;
 
-    /** One worker thread; its monitor guards {@code fetching}, so a stop interrupts fetches only. */
+    /**
+     * One worker thread. Its monitor guards {@code fetching}, so a stop interrupts fetches only,
+     * and the successes of its batch waiting to be acked, which a close may flush from another
+     * thread.
+     */
     private static final class Worker {
         Thread thread;
         boolean fetching;
+        final List<Delivery<?>> toAck = new ArrayList<>();
+        final List<LeaseKeeper.Hold> toAckHolds = new ArrayList<>();
+        long oldestToAck;
     }
 
     <T> Workers(Consumers owner, MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options,
@@ -105,7 +112,7 @@ final class Workers implements Subscription {
                 continue;
             }
             try {
-                handle(batch, q, handler);
+                handle(self, batch, q, handler);
             } catch (Throwable e) {
                 // not the handler's (handle catches those): a metrics observer or the lease keeper
                 fetchLog.log(Level.WARNING, "queuekit " + q.name() + ": handling a batch failed", e);
@@ -124,9 +131,11 @@ final class Workers implements Subscription {
 
     /**
      * Runs the handler on each delivery of a batch and settles it, holding every delivery's lease
-     * from now until it is settled.
+     * from now until it is settled. Successes are acked together: at the end of the batch, before
+     * the next handler once the oldest has waited a second, at once while stopping, and by a close
+     * that ends while a later handler of the batch still runs.
      */
-    private <T> void handle(List<Delivery<T>> batch, MessageQueue<T> q, MessageHandler<T> handler) {
+    private <T> void handle(Worker self, List<Delivery<T>> batch, MessageQueue<T> q, MessageHandler<T> handler) {
         if (batch.isEmpty()) {
             return;
         }
@@ -134,38 +143,68 @@ final class Workers implements Subscription {
         for (Delivery<T> d : batch) {
             holds.add(leases.hold(d, options.leaseRenewalLimit()));
         }
-        List<Delivery<T>> toAck = new ArrayList<>();
-        List<LeaseKeeper.Hold> toAckHolds = new ArrayList<>();
-        long oldestToAck = 0;
         try {
             for (int i = 0; i < batch.size() && !terminated; i++) {
                 if (handleOne(batch.get(i), handler, q, batch.size() > 1)) {
-                    if (toAck.isEmpty()) {
-                        oldestToAck = System.nanoTime();
+                    synchronized (self) {
+                        if (self.toAck.isEmpty()) {
+                            self.oldestToAck = System.nanoTime();
+                        }
+                        self.toAck.add(batch.get(i));
+                        self.toAckHolds.add(holds.get(i));
                     }
-                    toAck.add(batch.get(i));
-                    toAckHolds.add(holds.get(i));
                 } else {
                     holds.get(i).release();
                 }
-                if (!toAck.isEmpty() && System.nanoTime() - oldestToAck > ACK_FLUSH_NANOS) {
-                    ackAll(q, toAck, toAckHolds);
+                boolean due;
+                synchronized (self) {
+                    due = !self.toAck.isEmpty() && (!active || System.nanoTime() - self.oldestToAck > ACK_FLUSH_NANOS);
+                }
+                if (due) {
+                    flush(self);
                 }
             }
-            ackAll(q, toAck, toAckHolds);
+            flush(self);
         } finally {
             holds.forEach(LeaseKeeper.Hold::release);
         }
     }
 
-    private <T> void ackAll(MessageQueue<T> q, List<Delivery<T>> toAck, List<LeaseKeeper.Hold> holds) {
-        if (toAck.isEmpty()) {
-            return;
+    /** Acks, in one round trip, the successes {@code w} holds; from its own thread or a close. */
+    private void flush(Worker w) {
+        List<Delivery<?>> toAck;
+        List<LeaseKeeper.Hold> holds;
+        synchronized (w) {
+            if (w.toAck.isEmpty()) {
+                return;
+            }
+            toAck = List.copyOf(w.toAck);
+            holds = List.copyOf(w.toAckHolds);
+            w.toAck.clear();
+            w.toAckHolds.clear();
         }
-        settleQuietly(() -> q.ackAll(toAck), toAck.size() + " messages");
+        settleQuietly(() -> ackAll(queue, toAck), toAck.size() + " messages");
         holds.forEach(LeaseKeeper.Hold::release);
-        toAck.clear();
-        holds.clear();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> int ackAll(MessageQueue<T> q, List<Delivery<?>> deliveries) {
+        return q.ackAll((List<Delivery<T>>) (List<?>) deliveries);
+    }
+
+    /** Acks what every worker holds acked-to-be, for a close whose wait has ended. */
+    void flushAll() {
+        workers.forEach(this::flush);
+    }
+
+    /** Whether {@code t} is one of these workers. */
+    boolean runs(Thread t) {
+        for (Worker w : workers) {
+            if (w.thread == t) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -307,6 +346,7 @@ final class Workers implements Subscription {
         }
         stop();
         awaitEnd(System.nanoTime() + options.shutdownTimeout().toNanos());
+        flushAll();
         terminate();
         owner.removed(this);
     }

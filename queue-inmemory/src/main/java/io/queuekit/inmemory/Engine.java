@@ -119,9 +119,8 @@ final class Engine<T> {
         this.bodies = s.bodies();
         this.leases = semantics.redelivers();
         this.semantics = semantics;
-        this.observer = s.metrics.observe(name, semantics.transport(), "jvm", this::stats);
-        LeaseKeeper keeper = leases ? new Holds() : LeaseKeeper.none();
-        this.consumers = new Consumers(name, maxAttempts, observer, () -> keeper);
+        this.observer = s.metrics.observe(name, semantics.transport(), Settings.metricsNamespace(), this::stats);
+        this.consumers = new Consumers(name, maxAttempts, observer, () -> leases ? new Holds() : LeaseKeeper.none());
         if (manualClock != null) {
             manualClock.addListener(wakeUp);
         }
@@ -499,9 +498,22 @@ final class Engine<T> {
      * The lease keeper of managed consumers, on the queue's clock: a held message's lease lasts at
      * least until the limit plus one visibility timeout, as periodic renewal would make it, and on
      * release it is left as if just renewed. So a virtual clock advanced in one step far past the
-     * lease still keeps a message whose handler runs.
+     * lease still keeps a message whose handler runs. One per {@code consume} call: closing it
+     * (once the consumer's shutdown timeout has passed) releases what its handlers still hold, so
+     * a hung handler's message comes back after one visibility timeout, as on Redis.
      */
     private final class Holds implements LeaseKeeper {
+        private final Set<InMemoryDelivery<?>> held = ConcurrentHashMap.newKeySet();
+        private volatile boolean closed;
+
+        @Override
+        public void close() {
+            closed = true;
+            for (InMemoryDelivery<?> d : held) {
+                release(d);
+            }
+        }
+
         @Override
         public Hold hold(Delivery<?> delivery, Duration limit) {
             if (!(delivery instanceof InMemoryDelivery<?> d) || d.engine() != Engine.this || limit.isZero()) {
@@ -522,13 +534,18 @@ final class Engine<T> {
                     eventAt(m.leaseExpiry);
                 }
                 m.held = true;
+                held.add(d);
             } finally {
                 lock.unlock();
+            }
+            if (closed) {
+                release(d);
             }
             return () -> release(d);
         }
 
         private void release(InMemoryDelivery<?> d) {
+            held.remove(d);
             lock.lock();
             try {
                 Instant now = now();
@@ -664,28 +681,33 @@ final class Engine<T> {
      * finish and settle, then refuses every call.
      */
     void close() {
+        boolean first;
         lock.lock();
         try {
-            if (phase != Phase.OPEN) {
-                return;
+            first = phase == Phase.OPEN;
+            if (first) {
+                phase = Phase.CLOSING;
+                changed.signalAll();
             }
-            phase = Phase.CLOSING;
-            changed.signalAll();
         } finally {
             lock.unlock();
         }
-        consumers.drain();
-        lock.lock();
-        try {
-            phase = Phase.CLOSED;
-        } finally {
-            lock.unlock();
+        if (!first) {
+            consumers.awaitShutDown(); // a second close returns once the first has ended
+            return;
         }
-        consumers.terminate();
-        observer.close();
-        if (manualClock != null) {
-            manualClock.removeListener(wakeUp);
-        }
+        consumers.shutDown(() -> {
+            lock.lock();
+            try {
+                phase = Phase.CLOSED;
+            } finally {
+                lock.unlock();
+            }
+            observer.close();
+            if (manualClock != null) {
+                manualClock.removeListener(wakeUp);
+            }
+        });
     }
 
     private void wakeAll() {

@@ -79,7 +79,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         this.name = settings.name;
         this.inboxCapacity = inboxCapacity;
         this.bodies = settings.bodies();
-        this.observer = settings.metrics.observe(name, SEMANTICS.transport(), "jvm", null);
+        this.observer = settings.metrics.observe(name, SEMANTICS.transport(), Settings.metricsNamespace(), null);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** What the builders collect, checked as it is set; defaults are those of the Redis transports. */
 final class Settings<T> {
@@ -68,6 +69,16 @@ final class Settings<T> {
 
     void metrics(QueueMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    private static final AtomicLong INSTANCES = new AtomicLong();
+
+    /**
+     * The metrics namespace of a new queue or broadcaster: {@code jvm-<n>}, since two of them
+     * named alike in one JVM are two queues, unlike two objects of one Redis queue.
+     */
+    static String metricsNamespace() {
+        return "jvm-" + INSTANCES.incrementAndGet();
     }
 
     Bodies<T> bodies() {

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.queuekit.QueueStats;
 import io.queuekit.spi.QueueMetrics;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +30,7 @@ import java.util.function.ToLongFunction;
  * Records queuekit metrics in a Micrometer {@link MeterRegistry}. Pass it to a transport's builder
  * ({@code .metrics(MicrometerQueueMetrics.of(registry))}); every meter is tagged with
  * {@code queue} (the queue or channel name), {@code transport}, and {@code namespace} (the key
- * prefix on Redis, {@code jvm} in memory), so two queues of one name under different prefixes are
+ * prefix on Redis, {@code jvm-<n>} in memory), so two queues of one name under different prefixes are
  * counted apart.
  *
  * <table>
@@ -66,8 +67,12 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
         t.setDaemon(true);
         return t;
     });
-    /** The queues registered in each registry, by their tags; shared by every instance of this class. */
-    private static final Map<MeterRegistry, Map<Tags, Registration>> REGISTERED = new WeakHashMap<>();
+    /**
+     * The queues registered in each registry, by their tags; shared by every instance of this class.
+     * Held weakly both ways: the queue objects and the registry's gauges hold a registration, so a
+     * registry or a queue nobody closed can still be collected.
+     */
+    private static final Map<MeterRegistry, Map<Tags, WeakReference<Registration>>> REGISTERED = new WeakHashMap<>();
 
     private final MeterRegistry registry;
 
@@ -83,19 +88,26 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
     public Observer observe(String name, String transport, String namespace, Supplier<QueueStats> stats) {
         Tags tags = Tags.of("queue", name, "transport", transport, "namespace", namespace);
         synchronized (REGISTERED) {
-            Map<Tags, Registration> queues = REGISTERED.computeIfAbsent(registry, r -> new HashMap<>());
-            Registration r = queues.computeIfAbsent(tags, t -> new Registration(registry, t));
+            Map<Tags, WeakReference<Registration>> queues = REGISTERED.computeIfAbsent(registry, k -> new HashMap<>());
+            WeakReference<Registration> ref = queues.get(tags);
+            Registration r = ref == null ? null : ref.get();
+            if (r == null) {
+                r = new Registration(registry, tags);
+                queues.put(tags, new WeakReference<>(r));
+            }
             r.users++;
             if (stats != null) {
                 r.stats.add(stats);
             }
-            return new MicrometerObserver(r, stats);
+            return new MicrometerObserver(registry, r, stats);
         }
     }
 
-    /** The meters of one queue, and the queue objects that report to them. Guarded by REGISTERED. */
+    /**
+     * The meters of one queue, and the queue objects that report to them. Guarded by REGISTERED.
+     * It holds no reference to its registry, which is a weak key of REGISTERED.
+     */
     private static final class Registration {
-        final MeterRegistry registry;
         final Tags tags;
         final List<Meter> meters = new ArrayList<>();
         final List<Supplier<QueueStats>> stats = new ArrayList<>();
@@ -106,7 +118,6 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
         int users;
 
         Registration(MeterRegistry r, Tags tags) {
-            this.registry = r;
             this.tags = tags;
             sent = add(r.counter("queuekit.sent", tags));
             delivered = add(r.counter("queuekit.delivered", tags));
@@ -125,18 +136,18 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
         }
 
         /** Registers the gauges once some queue object brings its counts. */
-        void gauges() {
+        void gauges(MeterRegistry registry) {
             if (gauges) {
                 return;
             }
             gauges = true;
-            gauge("queuekit.ready", QueueStats::ready);
-            gauge("queuekit.in.flight", QueueStats::inFlight);
-            gauge("queuekit.delayed", QueueStats::delayed);
-            gauge("queuekit.dead", QueueStats::dead);
+            gauge(registry, "queuekit.ready", QueueStats::ready);
+            gauge(registry, "queuekit.in.flight", QueueStats::inFlight);
+            gauge(registry, "queuekit.delayed", QueueStats::delayed);
+            gauge(registry, "queuekit.dead", QueueStats::dead);
         }
 
-        private void gauge(String meter, ToLongFunction<QueueStats> part) {
+        private void gauge(MeterRegistry registry, String meter, ToLongFunction<QueueStats> part) {
             // held strongly: nothing else holds the cache, and a weakly held gauge reads NaN after a GC
             add(Gauge.builder(meter, cache, c -> c.read(part)).tags(tags).strongReference(true).register(registry));
         }
@@ -148,7 +159,7 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
             }
         }
 
-        void release(Supplier<QueueStats> source) {
+        void release(MeterRegistry registry, Supplier<QueueStats> source) {
             synchronized (REGISTERED) {
                 if (source != null) {
                     stats.remove(source);
@@ -157,7 +168,7 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
                     return;
                 }
                 meters.forEach(registry::remove);
-                Map<Tags, Registration> queues = REGISTERED.get(registry);
+                Map<Tags, WeakReference<Registration>> queues = REGISTERED.get(registry);
                 if (queues != null) {
                     queues.remove(tags);
                 }
@@ -222,29 +233,33 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
                 }
             } catch (RuntimeException e) {
                 s = null;
-            }
-            synchronized (this) {
-                long now = System.nanoTime();
-                readAt = now;
-                last = s;
-                if (s != null) {
-                    lastGoodAt = now;
+            } finally {
+                // whatever the read threw, the next one may start in a second
+                synchronized (this) {
+                    long now = System.nanoTime();
+                    readAt = now;
+                    last = s;
+                    if (s != null) {
+                        lastGoodAt = now;
+                    }
+                    reading = null;
                 }
-                reading = null;
             }
         }
     }
 
     private static final class MicrometerObserver implements Observer {
+        private final MeterRegistry registry;
         private final Registration r;
         private final Supplier<QueueStats> stats;
         private boolean closed; // guarded by REGISTERED
 
-        MicrometerObserver(Registration r, Supplier<QueueStats> stats) {
+        MicrometerObserver(MeterRegistry registry, Registration r, Supplier<QueueStats> stats) {
+            this.registry = registry;
             this.r = r;
             this.stats = stats;
             if (stats != null) {
-                r.gauges();
+                r.gauges(registry);
             }
         }
 
@@ -292,7 +307,7 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
                 }
                 closed = true;
             }
-            r.release(stats);
+            r.release(registry, stats);
         }
     }
 }

@@ -122,6 +122,27 @@ class MicrometerQueueMetricsTest {
     }
 
     @Test
+    void aRegistry_andAQueueNobodyClosed_canBeCollected() throws Exception {
+        WeakReference<SimpleMeterRegistry> registryRef = new WeakReference<>(new SimpleMeterRegistry());
+        WeakReference<byte[]> stateRef = new WeakReference<>(new byte[1 << 20]);
+        observeAndForget(registryRef.get(), stateRef.get());
+
+        for (int i = 0; i < 100 && (registryRef.get() != null || stateRef.get() != null); i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+
+        assertThat(registryRef.get()).as("the registry").isNull();
+        assertThat(stateRef.get()).as("what the queue's counts were read from").isNull();
+    }
+
+    /** A queue that reports to {@code r}, reading its counts from {@code state}, and is never closed. */
+    private static void observeAndForget(SimpleMeterRegistry r, byte[] state) {
+        MicrometerQueueMetrics.of(r).observe("orders", "in-memory", "jvm-1", () -> new QueueStats(state.length, 0, 0, 0));
+        assertThat(r.get("queuekit.ready").gauge().value()).isEqualTo(state.length);
+    }
+
+    @Test
     void shortLivedQueues_leaveNoMetersBehind() {
         for (int i = 0; i < 100; i++) {
             QueueMetrics.Observer o = MicrometerQueueMetrics.of(registry).observe("q" + i, "in-memory", "jvm",

@@ -391,16 +391,17 @@ public final class QueueEngine<T> {
     /**
      * Closes gracefully: receivers stop (those blocked notice within a block timeout), the managed
      * consumers' running handlers finish and settle, then every call is refused. True on the first
-     * call.
+     * call; a second one waits for the first to end.
      */
     public boolean close() {
         if (!phase.compareAndSet(Phase.OPEN, Phase.CLOSING)) {
+            consumers.awaitShutDown();
             return false;
         }
-        consumers.drain();
-        phase.set(Phase.CLOSED);
-        consumers.terminate();
-        observer.close();
+        consumers.shutDown(() -> {
+            phase.set(Phase.CLOSED);
+            observer.close();
+        });
         return true;
     }
 

@@ -1269,6 +1269,37 @@ public abstract class MessageQueueContractTest {
         }
 
         @Test
+        void managedHandler_stillRunningWhenItsConsumerClosed_losesItsMessageAfterOneLease() throws Exception {
+            MessageQueue<String> q = newQueue();
+            assumeLeases(q);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Subscription sub = q.consume(d -> {
+                started.countDown();
+                while (true) { // deaf to the interrupt of the close
+                    try {
+                        release.await();
+                        return;
+                    } catch (InterruptedException e) {
+                        // keeps waiting
+                    }
+                }
+            }, quickOptionsBuilder(1, Duration.ZERO).shutdownTimeout(Duration.ofMillis(100)).build());
+            q.send("hangs");
+            assertThat(started.await(GENEROUS_MS, MILLISECONDS)).isTrue();
+
+            try {
+                sub.close();
+                advancePastLease();
+                Delivery<String> again = next(q);
+                assertThat(again.attempt()).isEqualTo(2);
+                assertThat(again.ack()).isTrue();
+            } finally {
+                release.countDown();
+            }
+        }
+
+        @Test
         void managedHandler_pastTheRenewalLimit_losesItsMessage() throws Exception {
             MessageQueue<String> q = newQueue();
             assumeLeases(q);
@@ -1578,6 +1609,40 @@ public abstract class MessageQueueContractTest {
             closeWhileAHandlerRuns(q, true);
 
             assertThat(reported(q).retried.get()).as("retried while closing").isEqualTo(1);
+        }
+
+        @Test
+        void close_acksWhatABatchFinished_thoughALaterHandlerOutlivesTheShutdownTimeout() throws Exception {
+            MessageQueue<String> q = newQueue();
+            CountDownLatch slowStarted = new CountDownLatch(1);
+            closeLater(q.consume(d -> {
+                if (d.payload().equals("slow")) {
+                    slowStarted.countDown();
+                    new CountDownLatch(1).await(); // until close interrupts it
+                }
+            }, quickOptionsBuilder(1, Duration.ZERO).batchSize(2).shutdownTimeout(Duration.ofMillis(200)).build()));
+            q.sendAll(List.of("fast", "slow"));
+            assertThat(slowStarted.await(GENEROUS_MS, MILLISECONDS)).isTrue();
+
+            calls.start("close", () -> {
+                q.close();
+                return null;
+            }).get();
+
+            assertThat(reported(q).acked.get()).as("the batch's finished message, acked before the queue closed")
+                    .isEqualTo(1);
+        }
+
+        @Test
+        void close_calledByAHandlerOfTheQueue_stillSettlesThatHandlersMessage() throws Exception {
+            MessageQueue<String> q = newQueue();
+            closeLater(q.consume(d -> q.close(), quickOptions(1, Duration.ZERO)));
+
+            q.send("close the queue");
+
+            await().untilAsserted(() -> assertThat(reported(q).acked.get()).isEqualTo(1));
+            await().until(() -> receivingRefused(q));
+            await().untilAsserted(() -> assertThatThrownBy(q::stats).isInstanceOf(QueueClosedException.class));
         }
 
         @Test

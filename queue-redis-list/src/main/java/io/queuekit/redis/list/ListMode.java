@@ -48,6 +48,9 @@ abstract class ListMode<T> {
     private final LuaScript renew;
     private final List<byte[]> renewKeys;
     private final LuaScript bury;
+    private final LuaScript layout;
+    /** Whether this object's first send checked that the keys are a list queue's. */
+    private volatile boolean layoutChecked;
     private final LuaScript stats;
     /** When (System.nanoTime) the next upkeep is due. */
     private final AtomicLong nextUpkeep = new AtomicLong(System.nanoTime());
@@ -73,6 +76,7 @@ abstract class ListMode<T> {
         this.renew = standalone("renew.lua");
         this.renewKeys = List.of(claiming, keys.keyBytes("inflight"));
         this.bury = engine.script(LUA + "bury.lua");
+        this.layout = engine.script(LUA + "layout.lua");
         this.stats = standalone("stats.lua");
     }
 
@@ -90,6 +94,11 @@ abstract class ListMode<T> {
         List<byte[]> encoded = engine.encodeAll(payloads);
         if (encoded.isEmpty()) {
             return List.of();
+        }
+        if (!layoutChecked) {
+            // a send is a plain LPUSH: on a delay queue's keys it would create a list where a ZSET belongs
+            engine.eval("check the queue's layout", layout, List.of());
+            layoutChecked = true;
         }
         long now = System.currentTimeMillis();
         byte[][] elements = new byte[encoded.size()][];
