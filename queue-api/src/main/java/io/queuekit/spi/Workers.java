@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * ends a worker. A transport failure while fetching is logged and retried with a short capped
  * backoff, so consumers survive a Redis restart without user action. Every fetched delivery is
  * held by the queue's {@link LeaseKeeper} until settled, so a long handler keeps its message. A
- * batch's successes are acked together in one round trip, at the end of the batch or once the
- * oldest has waited a second.
+ * batch's successes are acked together in one round trip: at the end of the batch, before the
+ * next handler once the oldest has waited a second, at once while stopping, and by a close whose
+ * wait ended while a later handler of the batch still ran.
  */
 final class Workers implements Subscription {
     private static final System.Logger LOG = System.getLogger(Workers.class.getName());
