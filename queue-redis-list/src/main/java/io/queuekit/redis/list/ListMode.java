@@ -97,7 +97,7 @@ abstract class ListMode<T> {
         }
         if (!layoutChecked) {
             // a send is a plain LPUSH: on a delay queue's keys it would create a list where a ZSET belongs
-            engine.eval("check the queue's layout", layout, List.of());
+            engine.eval("send", layout, List.of());
             layoutChecked = true;
         }
         long now = System.currentTimeMillis();
