@@ -39,10 +39,12 @@ public interface LeaseKeeper extends AutoCloseable {
     }
 
     /**
-     * Renews each held delivery with {@link Delivery#extendLease(Duration) extendLease(lease)} every
-     * third of {@code lease}, on one daemon thread named {@code threadName}, until it is released,
-     * it is no longer owned, or the limit has passed (the lease then lapses within one
-     * {@code lease}). For transports whose leases run on real time (Redis).
+     * Renews each held delivery with {@link Delivery#extendLease(Duration) extendLease(lease)} once a
+     * third of {@code lease} has passed since its fetch or last renewal (so with at least half of
+     * it left), on one daemon thread named {@code threadName}, until it is released, it is no
+     * longer owned, or the limit has passed (the lease then lapses within one {@code lease}). A
+     * handler quicker than a third of the lease costs no renewal. For transports whose leases run
+     * on real time (Redis).
      */
     static LeaseKeeper renewing(String threadName, Duration lease) {
         return new LeaseRenewer(Objects.requireNonNull(threadName, "threadName"),

@@ -4,90 +4,127 @@ import io.queuekit.Delivery;
 import io.queuekit.QueueClosedException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link LeaseKeeper#renewing}: one scheduled task per held delivery, renewing every third of the
- * lease so that two renewals can fail before the lease lapses. Renewal stops at the limit, so the
- * lease lapses at most one lease after it.
+ * {@link LeaseKeeper#renewing}: holding a delivery costs a set insertion, and one timer task walks
+ * the held deliveries every sixth of the lease, renewing those whose last renewal (or fetch) is a
+ * third of the lease old. So a lease is renewed with at least half of it left, and a renewal may
+ * fail once before it lapses; a handler that finishes within a third of the lease costs no round
+ * trip. Renewal stops at the limit, so the lease lapses at most one lease after it.
  */
 final class LeaseRenewer implements LeaseKeeper {
     private static final System.Logger LOG = System.getLogger(LeaseRenewer.class.getName());
 
     private final Duration lease;
-    private final long periodNanos;
-    private final ScheduledThreadPoolExecutor timer;
+    private final long renewAfterNanos;
+    private final long sweepNanos;
+    private final String threadName;
+    private final Set<Renewal> held = ConcurrentHashMap.newKeySet();
     private final RateLimitedLog failures = new RateLimitedLog(LOG, 10);
+    private volatile ScheduledThreadPoolExecutor timer; // set under this lock, with the first hold
+    private volatile boolean closed; // set under this lock
 
     LeaseRenewer(String threadName, Duration lease) {
+        this.threadName = threadName;
         this.lease = lease;
-        this.periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), lease.toNanos() / 3);
-        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        });
-        this.timer.setRemoveOnCancelPolicy(true);
+        this.renewAfterNanos = lease.toNanos() / 3;
+        this.sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), lease.toNanos() / 6);
     }
 
     @Override
     public Hold hold(Delivery<?> delivery, Duration limit) {
-        if (limit.isZero()) {
+        if (limit.isZero() || !started()) {
             return () -> { };
         }
-        Renewal r = new Renewal(delivery, System.nanoTime() + limit.toNanos());
-        try {
-            r.future = timer.scheduleWithFixedDelay(r, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closed) {
-            return () -> { };
-        }
+        long now = System.nanoTime();
+        Renewal r = new Renewal(delivery, now, now + limit.toNanos());
+        held.add(r);
         return r;
     }
 
-    @Override
-    public void close() {
-        timer.shutdownNow();
+    /** Starts the timer on the first hold; false once closed. */
+    private boolean started() {
+        if (timer != null && !closed) {
+            return true;
+        }
+        synchronized (this) {
+            return startOnce();
+        }
     }
 
-    private final class Renewal implements Runnable, Hold {
-        private final Delivery<?> delivery;
-        private final long untilNanos;
-        volatile ScheduledFuture<?> future;
-        private volatile boolean released;
-
-        Renewal(Delivery<?> delivery, long untilNanos) {
-            this.delivery = delivery;
-            this.untilNanos = untilNanos;
+    private boolean startOnce() {
+        if (closed) {
+            return false;
         }
-
-        @Override
-        public void run() {
-            if (released || System.nanoTime() - untilNanos >= 0) {
-                release();
-                return;
-            }
+        if (timer == null) {
+            timer = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, threadName);
+                t.setDaemon(true);
+                return t;
+            });
             try {
-                if (!delivery.extendLease(lease)) {
-                    release(); // settled, or no longer ours
-                }
-            } catch (QueueClosedException e) {
-                release();
-            } catch (RuntimeException e) {
-                // the next renewal tries again; two may fail before the lease lapses
-                failures.log(Level.WARNING, "could not renew the lease of " + delivery, e);
+                timer.scheduleWithFixedDelay(this::sweep, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                return false;
             }
+        }
+        return true;
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        for (Renewal r : held) {
+            if (now - r.until >= 0) {
+                held.remove(r); // the limit: the lease lapses on its own
+            } else if (now - r.renewedAt >= renewAfterNanos) {
+                renew(r, now);
+            }
+        }
+    }
+
+    private void renew(Renewal r, long now) {
+        try {
+            if (r.delivery.extendLease(lease)) {
+                r.renewedAt = now;
+            } else {
+                held.remove(r); // settled, or no longer ours
+            }
+        } catch (QueueClosedException e) {
+            held.remove(r);
+        } catch (RuntimeException e) {
+            // the next sweep tries again, with half of the lease left at least
+            failures.log(Level.WARNING, "could not renew the lease of " + r.delivery, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        held.clear();
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+
+    private final class Renewal implements Hold {
+        final Delivery<?> delivery;
+        final long until;
+        volatile long renewedAt;
+
+        Renewal(Delivery<?> delivery, long now, long until) {
+            this.delivery = delivery;
+            this.renewedAt = now;
+            this.until = until;
         }
 
         @Override
         public void release() {
-            released = true;
-            ScheduledFuture<?> f = future;
-            if (f != null) {
-                f.cancel(false);
-            }
+            held.remove(this);
         }
     }
 }

@@ -102,8 +102,8 @@ import redis.clients.jedis.UnifiedJedis;
  * is graceful: blocked callers get {@link io.queuekit.QueueClosedException} within the block
  * timeout, the workers started by {@code consume} stop fetching and their running handlers finish
  * and settle (within {@link io.queuekit.ConsumeOptions#shutdownTimeout()}), then later calls
- * throw it; stored messages stay in Redis. Managed workers renew the leases of what they hold every
- * third of the visibility timeout, one thread per {@code consume} call. Keys are {@code <prefix>:{<name>}:<part>}, all in one Redis
+ * throw it; stored messages stay in Redis. Managed workers renew the lease of what they hold once a
+ * third of the visibility timeout has passed, on one thread per {@code consume} call. Keys are {@code <prefix>:{<name>}:<part>}, all in one Redis
  * Cluster slot.
  *
  * @param <T> the payload type
