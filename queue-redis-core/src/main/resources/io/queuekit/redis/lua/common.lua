@@ -30,8 +30,8 @@ local K_SIGNAL, K_CLAIMING, K_LEASE, K_LAYOUT = KEYS[9], KEYS[10], KEYS[11], KEY
 --   promote(now)               make due delayed ids ready
 --   after_claim(now)           called once a claim took its ids
 --   LAYOUT                     'list' or 'zset'
---   check_types(marked)        fails if a key holds another type than this layout's, or (when
---                              the keys are not yet marked with a layout) another layout's key exists
+--   check_types()              fails if a key holds another type than this layout's, or another
+--                              layout's key exists (for keys not yet marked with their layout)
 local push_ready, push_delayed, pop_ready, remove_waiting
 local count_ready, count_delayed, next_due, promote, after_claim
 local LAYOUT, check_types
@@ -67,7 +67,9 @@ end
 
 -- Every operation starts here, before it writes anything: the keys must be this transport's
 -- (a queue opened as the wrong type, say by an operator's tool, fails without a trace instead
--- of turning its keys into another layout).
+-- of turning its keys into another layout). Keys marked with this layout need no more checks:
+-- every write of the other transport checks the mark first (the list queue's plain LPUSH too,
+-- before an object's first send), so one GET is all an operation pays.
 local layout_marked = false
 local function check_layout()
   local layout = redis.call('GET', K_LAYOUT)
@@ -76,7 +78,9 @@ local function check_layout()
         .. ' queue, not a ' .. LAYOUT .. ' queue; open it as a ' .. layout .. ' queue')
   end
   layout_marked = layout == LAYOUT
-  check_types(layout_marked)
+  if not layout_marked then
+    check_types()
+  end
 end
 
 -- Called by the transport file wherever it stores a waiting message: marks the keys with

@@ -13,13 +13,11 @@
 
 LAYOUT = 'list'
 
-check_types = function(marked)
+check_types = function()
   expect_type(K_READY, redis.call('TYPE', K_READY), 'list')
   expect_type(K_CLAIMING, redis.call('TYPE', K_CLAIMING), 'list')
   expect_type(K_DELAYED, redis.call('TYPE', K_DELAYED), 'zset')
-  if not marked then
-    expect_absent(K_LEASE, redis.call('EXISTS', K_LEASE))
-  end
+  expect_absent(K_LEASE, redis.call('EXISTS', K_LEASE))
 end
 
 -- id, attempt, enqueued ms and payload of an envelope; nil if it is not one

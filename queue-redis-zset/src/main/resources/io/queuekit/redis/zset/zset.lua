@@ -8,12 +8,10 @@
 
 LAYOUT = 'zset'
 
-check_types = function(marked)
+check_types = function()
   expect_type(K_READY, redis.call('TYPE', K_READY), 'zset')
-  if not marked then
-    expect_absent(K_CLAIMING, redis.call('EXISTS', K_CLAIMING))
-    expect_absent(K_DELAYED, redis.call('EXISTS', K_DELAYED))
-  end
+  expect_absent(K_CLAIMING, redis.call('EXISTS', K_CLAIMING))
+  expect_absent(K_DELAYED, redis.call('EXISTS', K_DELAYED))
 end
 
 local function max_score(now)
