@@ -1,8 +1,7 @@
 package io.queuekit;
 
-import io.queuekit.spi.Checks;
+import io.queuekit.internal.Checks;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How {@link MessageQueue#consume(MessageHandler, ConsumeOptions)} runs a handler: how many worker

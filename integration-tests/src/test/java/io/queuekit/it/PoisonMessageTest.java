@@ -9,7 +9,7 @@ import io.queuekit.DeadLetter;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.redis.JacksonCodec;
-import io.queuekit.redis.RedisKeys;
+import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.server.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 /**
- * Building blocks for writing a transport: the managed consumer loop and argument checks shared by
- * every queuekit transport. Applications do not need this package.
+ * What a backend implements to plug into queuekit: {@link io.queuekit.spi.QueueMetrics}, which
+ * every transport reports to (the {@code queue-micrometer} module implements it). Applications
+ * pass an implementation to a queue's builder and need nothing else from this package.
  */
 package io.queuekit.spi;

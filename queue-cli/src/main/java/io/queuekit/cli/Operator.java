@@ -13,7 +13,7 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
-import io.queuekit.redis.RedisKeys;
+import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.net.URI;

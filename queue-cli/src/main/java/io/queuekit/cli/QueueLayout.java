@@ -1,6 +1,6 @@
 package io.queuekit.cli;
 
-import io.queuekit.redis.RedisKeys;
+import io.queuekit.redis.internal.RedisKeys;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

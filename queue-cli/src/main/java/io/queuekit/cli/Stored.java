@@ -1,6 +1,6 @@
 package io.queuekit.cli;
 
-import io.queuekit.redis.RedisKeys;
+import io.queuekit.redis.internal.RedisKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
-import io.queuekit.redis.RedisKeys;
+import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.time.Duration;

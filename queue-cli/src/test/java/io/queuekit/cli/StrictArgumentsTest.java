@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
-import io.queuekit.redis.RedisKeys;
+import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
 import java.util.ArrayList;
 import java.util.List;

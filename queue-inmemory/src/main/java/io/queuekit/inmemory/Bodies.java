@@ -1,7 +1,7 @@
 package io.queuekit.inmemory;
 
 import io.queuekit.Codec;
-import io.queuekit.spi.Codecs;
+import io.queuekit.internal.Codecs;
 
 /**
  * How payloads are stored: as the objects themselves, or, with a codec, as encoded bytes decoded

@@ -6,7 +6,7 @@ import io.queuekit.MessageListener;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
-import io.queuekit.spi.Checks;
+import io.queuekit.internal.Checks;
 import io.queuekit.spi.QueueMetrics;
 import java.lang.System.Logger.Level;
 import java.time.Duration;

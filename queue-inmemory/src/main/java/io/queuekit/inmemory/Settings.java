@@ -2,7 +2,7 @@ package io.queuekit.inmemory;
 
 import io.queuekit.Codec;
 import io.queuekit.Semantics;
-import io.queuekit.spi.Checks;
+import io.queuekit.internal.Checks;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;

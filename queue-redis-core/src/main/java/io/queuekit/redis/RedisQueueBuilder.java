@@ -1,7 +1,10 @@
 package io.queuekit.redis;
 
 import io.queuekit.Codec;
-import io.queuekit.spi.Checks;
+import io.queuekit.internal.Checks;
+import io.queuekit.redis.internal.QueueSetup;
+import io.queuekit.redis.internal.RedisKeys;
+import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
@@ -17,9 +20,13 @@ import redis.clients.jedis.UnifiedJedis;
  * @param <B> the concrete builder
  */
 public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
-    protected final UnifiedJedis client;
-    protected final String name;
-    protected final Codec<T> codec;
+    static {
+        QueueSetup.readBuildersWith(RedisQueueBuilder::setup);
+    }
+
+    private final UnifiedJedis client;
+    private final String name;
+    private final Codec<T> codec;
     private String keyPrefix = RedisKeys.DEFAULT_PREFIX;
     private Duration visibilityTimeout = Duration.ofSeconds(30);
     private int maxAttempts = 5;
@@ -100,9 +107,8 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
         return self();
     }
 
-    /** The validated settings, for the concrete builder's {@code build()}. */
-    protected RedisQueueSettings settings() {
-        return new RedisQueueSettings(RedisKeys.of(keyPrefix, name), visibilityTimeout, maxAttempts,
-                deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch, metrics);
+    private QueueSetup<T> setup() {
+        return new QueueSetup<>(client, codec, new RedisQueueSettings(RedisKeys.of(keyPrefix, name),
+                visibilityTimeout, maxAttempts, deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch, metrics));
     }
 }

@@ -2,9 +2,9 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
-import io.queuekit.redis.LuaScript;
-import io.queuekit.redis.QueueEngine;
-import io.queuekit.redis.RedisCalls;
+import io.queuekit.redis.internal.LuaScript;
+import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.internal.RedisCalls;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.queuekit.redis.list;
 
-import io.queuekit.spi.Checks;
+import io.queuekit.internal.Checks;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 

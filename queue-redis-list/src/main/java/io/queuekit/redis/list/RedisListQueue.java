@@ -11,9 +11,10 @@ import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
-import io.queuekit.redis.QueueEngine;
+import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
-import io.queuekit.spi.Checks;
+import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.internal.QueueSetup;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -105,14 +106,15 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     private final Semantics semantics;
 
     private RedisListQueue(Builder<T> b) {
-        UnifiedJedis jedis = b.client();
-        this.engine = new QueueEngine<>(jedis, b.validated(), b.codec(), TRANSPORT, RedisListQueue.class,
+        QueueSetup<T> setup = QueueSetup.of(b);
+        UnifiedJedis jedis = setup.client();
+        this.engine = new QueueEngine<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
                 "/io/queuekit/redis/list/list.lua", b.guarantee == Guarantee.AT_LEAST_ONCE);
         if (b.guarantee == Guarantee.AT_MOST_ONCE) {
-            this.mode = new AtMostOnce<>(jedis, engine, b.codec());
+            this.mode = new AtMostOnce<>(jedis, engine, setup.codec());
             this.semantics = AT_MOST_ONCE;
         } else {
-            this.mode = new AtLeastOnce<>(jedis, engine, b.codec());
+            this.mode = new AtLeastOnce<>(jedis, engine, setup.codec());
             this.semantics = AT_LEAST_ONCE;
         }
         engine.statsSource(mode::stats);
@@ -259,18 +261,6 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         /** The queue; it holds no connection of its own until used. */
         public RedisListQueue<T> build() {
             return new RedisListQueue<>(this);
-        }
-
-        UnifiedJedis client() {
-            return client;
-        }
-
-        Codec<T> codec() {
-            return codec;
-        }
-
-        io.queuekit.redis.RedisQueueSettings validated() {
-            return settings();
         }
     }
 }

@@ -10,12 +10,12 @@ import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
-import io.queuekit.redis.LuaScript;
-import io.queuekit.redis.QueueEngine;
-import io.queuekit.redis.RedisCalls;
+import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
-import io.queuekit.redis.RedisQueueSettings;
-import io.queuekit.spi.Checks;
+import io.queuekit.redis.internal.LuaScript;
+import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.internal.QueueSetup;
+import io.queuekit.redis.internal.RedisCalls;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -123,8 +123,9 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private final AtomicBoolean timekeeper = new AtomicBoolean();
 
     private RedisDelayQueue(Builder<T> b) {
-        this.jedis = b.client();
-        this.engine = new QueueEngine<>(jedis, b.validated(), b.codec(), TRANSPORT, RedisDelayQueue.class,
+        QueueSetup<T> setup = QueueSetup.of(b);
+        this.jedis = setup.client();
+        this.engine = new QueueEngine<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
                 "/io/queuekit/redis/zset/zset.lua", true);
         this.cancel = engine.script("/io/queuekit/redis/zset/cancel.lua");
         this.signalKey = engine.key("signal");
@@ -379,18 +380,6 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     public static final class Builder<T> extends RedisQueueBuilder<T, Builder<T>> {
         private Builder(UnifiedJedis client, String name, Codec<T> codec) {
             super(client, name, codec);
-        }
-
-        UnifiedJedis client() {
-            return client;
-        }
-
-        Codec<T> codec() {
-            return codec;
-        }
-
-        RedisQueueSettings validated() {
-            return settings();
         }
 
         /** The queue; makes no call to Redis. */

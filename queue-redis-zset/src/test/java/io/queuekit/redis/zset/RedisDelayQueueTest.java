@@ -12,7 +12,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
-import io.queuekit.redis.QueueEngine;
+import io.queuekit.redis.internal.QueueEngine;
 import io.queuekit.redis.server.RedisServer;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
-package io.queuekit.redis;
+package io.queuekit.redis.internal;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
-import io.queuekit.spi.Checks;
+import io.queuekit.internal.Checks;
 import java.time.Duration;
 import java.time.Instant;
 

@@ -1,10 +1,11 @@
-package io.queuekit.spi;
+package io.queuekit.internal;
 
 import io.queuekit.ConsumeOptions;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Subscription;
+import io.queuekit.spi.QueueMetrics;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.queuekit.spi;
+package io.queuekit.internal;
 
 import io.queuekit.Delivery;
 import io.queuekit.QueueClosedException;

@@ -1,6 +1,6 @@
-package io.queuekit.redis;
+package io.queuekit.redis.internal;
 
-import io.queuekit.spi.Checks;
+import io.queuekit.internal.Checks;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 

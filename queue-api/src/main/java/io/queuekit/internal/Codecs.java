@@ -1,4 +1,4 @@
-package io.queuekit.spi;
+package io.queuekit.internal;
 
 import io.queuekit.Codec;
 import io.queuekit.SerializationException;

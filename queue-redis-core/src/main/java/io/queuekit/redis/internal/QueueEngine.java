@@ -1,19 +1,19 @@
-package io.queuekit.redis;
+package io.queuekit.redis.internal;
 
 import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
 import io.queuekit.Delivery;
+import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
+import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
-import io.queuekit.ConsumeOptions;
-import io.queuekit.MessageHandler;
-import io.queuekit.MessageQueue;
 import io.queuekit.Subscription;
-import io.queuekit.spi.Checks;
-import io.queuekit.spi.Codecs;
-import io.queuekit.spi.Consumers;
-import io.queuekit.spi.LeaseKeeper;
+import io.queuekit.internal.Checks;
+import io.queuekit.internal.Codecs;
+import io.queuekit.internal.Consumers;
+import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

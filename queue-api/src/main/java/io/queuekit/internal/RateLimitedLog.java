@@ -1,4 +1,4 @@
-package io.queuekit.spi;
+package io.queuekit.internal;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.TimeUnit;

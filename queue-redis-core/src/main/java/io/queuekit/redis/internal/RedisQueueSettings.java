@@ -1,4 +1,4 @@
-package io.queuekit.redis;
+package io.queuekit.redis.internal;
 
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.queuekit.redis;
+package io.queuekit.redis.internal;
 
 /**
  * How a transport blocks until something may be claimable: the zset queue on a wake-up signal.
