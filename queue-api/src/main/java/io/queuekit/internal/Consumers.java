@@ -31,6 +31,7 @@ public final class Consumers {
     private final QueueMetrics.Observer observer;
     private final Supplier<LeaseKeeper> leases;
     private final AtomicInteger threadNumbers = new AtomicInteger();
+    private final Workers.Logs logs = new Workers.Logs();
     private final Set<Workers> running = new LinkedHashSet<>(); // guarded by this
     private boolean closing; // guarded by this
     private CountDownLatch shutDown; // guarded by this; counted down once the queue is closed
@@ -166,6 +167,10 @@ public final class Consumers {
 
     QueueMetrics.Observer observer() {
         return observer;
+    }
+
+    Workers.Logs logs() {
+        return logs;
     }
 
     String threadName() {

@@ -2,13 +2,14 @@ package io.queuekit.internal;
 
 import io.queuekit.Delivery;
 import io.queuekit.QueueClosedException;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link LeaseKeeper#renewing}: holding a delivery costs a set insertion, and one timer task walks
@@ -18,14 +19,14 @@ import java.util.concurrent.TimeUnit;
  * trip. Renewal stops at the limit, so the lease lapses at most one lease after it.
  */
 final class LeaseRenewer implements LeaseKeeper {
-    private static final System.Logger LOG = System.getLogger(LeaseRenewer.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseRenewer.class);
 
     private final Duration lease;
     private final long renewAfterNanos;
     private final long sweepNanos;
     private final String threadName;
     private final Set<Renewal> held = ConcurrentHashMap.newKeySet();
-    private final RateLimitedLog failures = new RateLimitedLog(LOG, 10);
+    private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private volatile ScheduledThreadPoolExecutor timer; // set under this lock, with the first hold
     private volatile boolean closed; // set under this lock
 
@@ -91,6 +92,7 @@ final class LeaseRenewer implements LeaseKeeper {
         try {
             if (r.delivery.extendLease(lease)) {
                 r.renewedAt = now;
+                failures.recovered("{}: renewing leases works again", threadName);
             } else {
                 held.remove(r); // settled, or no longer ours
             }
@@ -98,7 +100,7 @@ final class LeaseRenewer implements LeaseKeeper {
             held.remove(r);
         } catch (RuntimeException e) {
             // the next sweep tries again, with half of the lease left at least
-            failures.log(Level.WARNING, "could not renew the lease of " + r.delivery, e);
+            failures.failed(threadName + ": could not renew the lease of " + r.delivery, e);
         }
     }
 

@@ -8,13 +8,14 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The managed consumer behind {@link MessageQueue#consume}: named worker threads that fetch, run
@@ -24,15 +25,17 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A worker survives anything a handler does: any {@link Throwable} it throws (an
  * {@link Error} too) is a failed attempt, and an interrupt it leaves set is cleared; only stopping
- * ends a worker. A transport failure while fetching is logged and retried with a short capped
- * backoff, so consumers survive a Redis restart without user action. Every fetched delivery is
- * held by the queue's {@link LeaseKeeper} until settled, so a long handler keeps its message. A
+ * ends a worker. A transport failure while fetching is retried with a short capped backoff, so
+ * consumers survive a Redis restart without user action, and is logged through the queue's
+ * {@link Logs}: one stack trace for an outage, however many workers meet it. Every fetched
+ * delivery is held by the queue's {@link LeaseKeeper} until settled, so a long handler keeps its message. A
  * batch's successes are acked together in one round trip: at the end of the batch, before the
  * next handler once the oldest has waited a second, at once while stopping, and by a close whose
  * wait ended while a later handler of the batch still ran.
  */
 final class Workers implements Subscription {
-    private static final System.Logger LOG = System.getLogger(Workers.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Workers.class);
+    private static final Duration LOG_PERIOD = Duration.ofSeconds(10);
     private static final long ACK_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Consumers owner;
@@ -41,10 +44,19 @@ final class Workers implements Subscription {
     private final LeaseKeeper leases;
     private final List<Worker> workers = new ArrayList<>();
     private final CountDownLatch stopSignal = new CountDownLatch(1);
-    private final RateLimitedLog fetchLog = new RateLimitedLog(LOG, 10);
-    private final RateLimitedLog handlerErrorLog = new RateLimitedLog(LOG, 10);
     private volatile boolean active = true;
     private volatile boolean terminated;
+
+    /**
+     * The failures every consumer of one queue logs, each kind rate-limited on its own and shared
+     * by all their workers; {@link Consumers} holds them.
+     */
+    static final class Logs {
+        final RateLimitedLog fetch = new RateLimitedLog(LOG, LOG_PERIOD);
+        final RateLimitedLog batch = new RateLimitedLog(LOG, LOG_PERIOD);
+        final RateLimitedLog handlerError = new RateLimitedLog(LOG, LOG_PERIOD);
+        final RateLimitedLog settle = new RateLimitedLog(LOG, LOG_PERIOD);
+    }
 
     /**
      * One worker thread. Its monitor guards {@code fetching}, so a stop interrupts fetches only,
@@ -93,6 +105,7 @@ final class Workers implements Subscription {
             try {
                 batch = fetch(q);
                 failures = 0;
+                owner.logs().fetch.recovered("queuekit {}: fetching works again", q.name());
             } catch (QueueClosedException e) {
                 return; // the queue is closing: it waits for what this worker already handled
             } catch (InterruptedException e) {
@@ -108,7 +121,7 @@ final class Workers implements Subscription {
             }
             if (failure != null) {
                 failures++;
-                fetchLog.log(Level.WARNING, "queuekit " + q.name() + ": fetch failed, retrying", failure);
+                owner.logs().fetch.failed("queuekit " + q.name() + ": fetch failed, retrying", failure);
                 pause(Math.min(5_000, 50L << Math.min(failures, 7)));
                 continue;
             }
@@ -116,7 +129,7 @@ final class Workers implements Subscription {
                 handle(self, batch, q, handler);
             } catch (Throwable e) {
                 // not the handler's (handle catches those): a metrics observer or the lease keeper
-                fetchLog.log(Level.WARNING, "queuekit " + q.name() + ": handling a batch failed", e);
+                owner.logs().batch.failed("queuekit " + q.name() + ": handling a batch failed", e);
             }
         }
     }
@@ -238,7 +251,7 @@ final class Workers implements Subscription {
             settleQuietly(() -> d.deadLetter("undecodable: " + failure.getMessage()), d.id().value());
         } else {
             if (failure instanceof Error) {
-                handlerErrorLog.log(Level.WARNING, "queuekit " + q.name() + ": the handler threw an Error on "
+                owner.logs().handlerError.failed("queuekit " + q.name() + ": the handler threw an Error on "
                         + d.id() + "; the worker carries on and treats it as a failed attempt", failure);
             }
             int maxAttempts = owner.maxAttempts();
@@ -255,10 +268,11 @@ final class Workers implements Subscription {
     private void settleQuietly(Runnable settle, String what) {
         try {
             settle.run();
+            owner.logs().settle.recovered("queuekit {}: settling works again", queue.name());
         } catch (QueueClosedException e) {
             // closed after the shutdown timeout: the lease returns the message
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "queuekit " + queue.name() + ": could not settle " + what
+            owner.logs().settle.failed("queuekit " + queue.name() + ": could not settle " + what
                     + "; the lease will return it", e);
         }
     }
@@ -327,9 +341,9 @@ final class Workers implements Subscription {
         stop();
         for (Worker w : workers) {
             if (w.thread.isAlive() && w.thread != Thread.currentThread()) {
-                LOG.log(Level.WARNING, "queuekit " + queue.name() + ": " + w.thread.getName() + " was still "
-                        + "running a handler " + options.shutdownTimeout() + " after close; interrupted it, and "
-                        + "what it holds comes back after its lease");
+                LOG.warn("queuekit {}: {} was still running a handler {} after close; interrupted it, and "
+                        + "what it holds comes back after its lease", queue.name(), w.thread.getName(),
+                        options.shutdownTimeout());
                 w.thread.interrupt();
             }
         }
