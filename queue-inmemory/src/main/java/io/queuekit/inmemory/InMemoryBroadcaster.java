@@ -7,8 +7,8 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.RateLimitedLog;
 import io.queuekit.spi.QueueMetrics;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -17,6 +17,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Broadcaster} held in this JVM's memory, standing in for Redis PUB/SUB in unit tests:
@@ -27,8 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * registered, so every message published afterwards reaches it. Each subscription has its own
  * queue and its own daemon thread, {@code queuekit-<channel>-subscriber-<n>}, that calls the
  * listener one message at a time; a slow listener delays only itself. A listener cannot end its
- * subscription by failing: whatever it throws ({@link Error}s included) is logged (through
- * {@link System.Logger}) and counted in {@link #listenerFailures()}, and it receives the following
+ * subscription by failing: whatever it throws ({@link Error}s included) is counted in
+ * {@link #listenerFailures()} and logged (with its stack trace, at most once every 10 s per
+ * subscription, with a count of those not logged, as on Redis), and it receives the following
  * messages; the failed message is not delivered again. A listener that returns with its thread's
  * interrupt flag set has the flag cleared before the next call. Concurrent publishes are ordered
  * the same way for every subscriber.
@@ -54,11 +57,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param <T> the payload type
  */
 public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
-    private static final System.Logger LOG = System.getLogger(InMemoryBroadcaster.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(InMemoryBroadcaster.class);
     private static final Semantics SEMANTICS = new Semantics("in-memory", Semantics.Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.PUBLISH_ORDER, false, true, false);
     private static final long JOIN_MILLIS = 10_000;
-    private static final long DROP_LOG_INTERVAL_NANOS = 10_000_000_000L;
+    private static final Duration LOG_PERIOD = Duration.ofSeconds(10);
     private static final Object STOP = new Object();
 
     /** The default {@link Builder#inboxCapacity(int)}: 100,000 messages per subscription. */
@@ -199,8 +202,8 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         private final MessageListener<? super T> listener;
         private final LinkedBlockingQueue<Object> inbox;
         private final AtomicBoolean active = new AtomicBoolean(true);
-        private long droppedSinceLog; // guarded by publishLock
-        private long lastDropLogNanos; // guarded by publishLock
+        private final RateLimitedLog dropLog = new RateLimitedLog(LOG, LOG_PERIOD);
+        private final RateLimitedLog failureLog = new RateLimitedLog(LOG, LOG_PERIOD);
         final Thread thread;
 
         Sub(MessageListener<? super T> listener, String threadName) {
@@ -220,14 +223,10 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
                 return true;
             }
             dropped.incrementAndGet();
-            droppedSinceLog++;
-            long now = System.nanoTime();
-            if (lastDropLogNanos == 0 || now - lastDropLogNanos > DROP_LOG_INTERVAL_NANOS) {
-                LOG.log(Level.WARNING, "queuekit " + name + ": the listener on " + thread.getName() + " is "
-                        + inboxCapacity + " messages behind (inboxCapacity); dropped " + droppedSinceLog
-                        + " message(s) for it since the last report");
-                lastDropLogNanos = now;
-                droppedSinceLog = 0;
+            long held = dropLog.tryAcquire();
+            if (held >= 0) {
+                LOG.warn("queuekit {}: the listener on {} is {} messages behind (inboxCapacity); dropped {} "
+                        + "message(s) for it since the last report", name, thread.getName(), inboxCapacity, held + 1);
             }
             return false;
         }
@@ -251,8 +250,8 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             } finally {
                 if (active.get()) {
                     // not reached through close(): stop counting this subscription rather than hold a dead one
-                    LOG.log(Level.ERROR, "queuekit " + name + ": " + thread.getName() + " ended unexpectedly; "
-                            + "its subscription is closed");
+                    LOG.error("queuekit {}: {} ended unexpectedly; its subscription is closed", name,
+                            thread.getName());
                     active.set(false);
                     subscriptions.remove(this);
                     inbox.clear();
@@ -270,8 +269,11 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
                 failures.incrementAndGet();
                 try {
                     observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
-                    LOG.log(Level.WARNING, "queuekit " + name + ": listener on " + thread.getName()
-                            + " failed; carrying on with the next message", e);
+                    long held = failureLog.tryAcquire();
+                    if (held >= 0) {
+                        LOG.warn("queuekit {}: listener on {} failed; carrying on with the next message{}", name,
+                                thread.getName(), RateLimitedLog.more(held), e);
+                    }
                 } catch (Throwable ignored) {
                     // an observer or logger that fails too: the subscription still carries on
                 }
