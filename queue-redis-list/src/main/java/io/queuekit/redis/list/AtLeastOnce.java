@@ -6,10 +6,11 @@ import io.queuekit.QueueStats;
 import io.queuekit.redis.internal.LuaScript;
 import io.queuekit.redis.internal.QueueEngine;
 import io.queuekit.redis.internal.RedisCalls;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ListDirection;
 
@@ -33,7 +34,7 @@ import redis.clients.jedis.args.ListDirection;
  * <p>Round trips per message: one BLMOVE and one ack; the upkeep adds one per block timeout.
  */
 final class AtLeastOnce<T> extends ListMode<T> {
-    private static final System.Logger LOG = System.getLogger(AtLeastOnce.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AtLeastOnce.class);
 
     private final List<byte[]> ackKeys;
     private final List<byte[]> releaseKeys;
@@ -169,8 +170,8 @@ final class AtLeastOnce<T> extends ListMode<T> {
             RedisCalls.call(engine.label() + ": give back", () -> release.eval(jedis, releaseKeys,
                     List.of(taken, e == null ? NONE : QueueEngine.bytes(e.id.value()))));
         } catch (RuntimeException ex) {
-            LOG.log(Level.WARNING, engine.label() + ": could not give back a message taken while "
-                    + (closed ? "closing" : "interrupted") + "; its lease will return it", ex);
+            LOG.warn("{}: could not give back a message taken while {}; its lease will return it",
+                    engine.label(), closed ? "closing" : "interrupted", ex);
         }
         engine.checkReceiving();
         throw new InterruptedException();

@@ -5,9 +5,10 @@ import io.queuekit.Delivery;
 import io.queuekit.redis.internal.LuaScript;
 import io.queuekit.redis.internal.QueueEngine;
 import io.queuekit.redis.internal.RedisCalls;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.KeyValue;
@@ -24,7 +25,7 @@ import redis.clients.jedis.util.KeyValue;
  * work as in the at-least-once mode.
  */
 final class AtMostOnce<T> extends ListMode<T> {
-    private static final System.Logger LOG = System.getLogger(AtMostOnce.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AtMostOnce.class);
 
     private final LuaScript fetch;
 
@@ -122,7 +123,7 @@ final class AtMostOnce<T> extends ListMode<T> {
         try {
             jedis.rpush(ready, element);
         } catch (JedisException e) {
-            LOG.log(Level.WARNING, engine.label() + ": lost a message popped while closing or interrupted", e);
+            LOG.warn("{}: lost a message popped while closing or interrupted", engine.label(), e);
         }
     }
 }

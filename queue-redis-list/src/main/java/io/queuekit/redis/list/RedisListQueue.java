@@ -77,8 +77,9 @@ import redis.clients.jedis.UnifiedJedis;
  * a caller who finds it empty waits for a connection). Set the client's socket timeout for
  * blocking commands ({@code DefaultJedisClientConfig.blockingSocketTimeoutMillis}) a little above
  * the block timeout: Jedis' default of 0 waits forever, so a connection that dies silently (a
- * dropped NAT entry, a vanished host) would hold a blocked consumer for good. The queue reconnects on its own: after a Redis restart or failover, workers log the failure,
- * back off briefly and resume; scripts are reloaded on {@code NOSCRIPT}. Every script touches only
+ * dropped NAT entry, a vanished host) would hold a blocked consumer for good. The queue reconnects on its own: after a Redis restart or failover, workers log the failure
+ * (one stack trace per outage, however many workers meet it), back off briefly and resume;
+ * scripts are reloaded on {@code NOSCRIPT}. Every script touches only
  * keys of the queue's hash tag, so Redis Cluster works. Redis 6.2 or later.
  *
  * <h2>Nulls, errors, threads, closing</h2>
