@@ -1,5 +1,7 @@
 package io.queuekit.redis.pubsub;
 
+import io.queuekit.internal.RateLimitedLog;
+import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +29,8 @@ final class Heartbeat {
 
     /**
      * Runs {@code check} every {@code periodNanos} until the returned future is cancelled or this
-     * heartbeat is closed; returns null once closed. A check that throws is logged and runs again.
+     * heartbeat is closed; returns null once closed. A check that throws is logged (rate-limited) and
+     * runs again.
      */
     synchronized Future<?> every(long periodNanos, Runnable check) {
         if (closed) {
@@ -44,12 +47,14 @@ final class Heartbeat {
             executor.setKeepAliveTime(IDLE_SECONDS, TimeUnit.SECONDS);
             executor.allowCoreThreadTimeOut(true);
         }
+        RateLimitedLog failures = new RateLimitedLog(log, Duration.ofSeconds(60));
         Runnable guarded = () -> {
             try {
                 check.run();
+                failures.recovered("{}: keep-alive checks work again", threadName);
             } catch (Throwable t) {
                 // a task that throws is never run again by the executor: keep it alive
-                log.warn("{}: a keep-alive check failed", threadName, t);
+                failures.failed(threadName + ": a keep-alive check failed", t);
             }
         };
         return executor.scheduleWithFixedDelay(guarded, periodNanos, periodNanos, TimeUnit.NANOSECONDS);

@@ -1,10 +1,13 @@
 package io.queuekit.redis.pubsub;
 
+import static io.queuekit.internal.RateLimitedLog.more;
+
 import io.queuekit.Codec;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueException;
 import io.queuekit.SerializationException;
 import io.queuekit.TransportException;
+import io.queuekit.internal.RateLimitedLog;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.PatternListener;
 import java.nio.charset.StandardCharsets;
@@ -80,12 +83,12 @@ final class Subscriber<T> {
     private final CountDownLatch closeSignal = new CountDownLatch(1);
     /** Serialises our writes to the subscribed connection (keep-alive, UNSUBSCRIBE) with the close handshake. */
     private final Object writeLock = new Object();
-    private final LogLimiter listenerLog = new LogLimiter(10, TimeUnit.SECONDS);
-    private final LogLimiter decodeLog = new LogLimiter(10, TimeUnit.SECONDS);
-    private final LogLimiter foreignLog = new LogLimiter(60, TimeUnit.SECONDS);
-    private final LogLimiter backlogLog = new LogLimiter(60, TimeUnit.SECONDS);
-    private final LogLimiter silenceLog = new LogLimiter(60, TimeUnit.SECONDS);
-    private final LogLimiter stillDownLog = new LogLimiter(60, TimeUnit.SECONDS);
+    private final RateLimitedLog listenerLog = new RateLimitedLog(log, Duration.ofSeconds(10));
+    private final RateLimitedLog decodeLog = new RateLimitedLog(log, Duration.ofSeconds(10));
+    private final RateLimitedLog foreignLog = new RateLimitedLog(log, Duration.ofSeconds(60));
+    private final RateLimitedLog backlogLog = new RateLimitedLog(log, Duration.ofSeconds(60));
+    private final RateLimitedLog silenceLog = new RateLimitedLog(log, Duration.ofSeconds(60));
+    private final RateLimitedLog stillDownLog = new RateLimitedLog(log, Duration.ofSeconds(60));
     private final Thread ioThread;
     private final Thread deliveryThread;
 
@@ -331,7 +334,8 @@ final class Subscriber<T> {
         }
         long held = stillDownLog.tryAcquire();
         if (held >= 0) {
-            log.warn("{} still cannot subscribe to {} since {}: {}", name, describe(), lostAt, failure.toString());
+            log.warn("{} still cannot subscribe to {} since {}: {}{}", name, describe(), lostAt, failure.toString(),
+                    more(held));
         } else {
             log.debug("{}: subscribing to {} failed: {}", name, describe(), failure.toString());
         }
@@ -645,10 +649,6 @@ final class Subscriber<T> {
                 Thread.interrupted();
             }
         }
-    }
-
-    private static String more(long held) {
-        return held == 0 ? "" : " (" + held + " more since the last report, not logged)";
     }
 
     private void reportGap(GapEvent gap) {
