@@ -1,5 +1,7 @@
 package io.queuekit;
 
+import java.util.Collection;
+
 /**
  * Publish/subscribe on one channel: every subscriber present when a message is published receives
  * it; no one else ever does. Read {@link #semantics()}: the Redis PUB/SUB transport is
@@ -33,6 +35,36 @@ public interface Broadcaster<T> extends AutoCloseable {
      *     message is gone
      */
     long publish(T message);
+
+    /**
+     * Publishes several messages, in the order of the collection's iterator: the batch form of
+     * {@link #publish(Object)}, for bursts.
+     *
+     * <ul>
+     *   <li><b>Checked first.</b> The collection and every element are checked, and every message
+     *       encoded, before anything is published; if any is refused the call throws and nothing
+     *       was published.</li>
+     *   <li><b>One round trip, not a transaction.</b> A transport with a server sends the batch in
+     *       one round trip (Redis: {@code PUBLISH} commands in one pipeline, not a {@code MULTI}).
+     *       Each subscription receives the messages in this order, but messages of other publishers
+     *       may come between them, and a subscription that starts or ends during the call may
+     *       receive only part of the batch. A {@link TransportException} part way may leave a
+     *       prefix of the batch published.</li>
+     *   <li><b>Empty.</b> An empty collection publishes nothing and returns an empty array; a closed
+     *       broadcaster still throws.</li>
+     * </ul>
+     *
+     * @return for each message, in order, how many subscribers received it, as {@link #publish}
+     *     counts them (on Redis, the subscribed connections across all processes, so the counts can
+     *     differ within a batch as subscriptions come and go; in memory, the subscriptions the
+     *     message was handed to, the same for the whole batch unless a subscription's buffer filled)
+     * @throws NullPointerException if the collection or any element is null; nothing was published
+     * @throws IllegalArgumentException if an encoded message is larger than the transport allows;
+     *     nothing was published
+     * @throws SerializationException if the codec fails on any message; nothing was published
+     * @throws QueueClosedException if the broadcaster is closed
+     */
+    long[] publishAll(Collection<? extends T> messages);
 
     /**
      * Starts delivering messages published from now on to {@code listener}.

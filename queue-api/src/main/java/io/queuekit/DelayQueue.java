@@ -2,6 +2,8 @@ package io.queuekit;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * A work queue whose messages become ready at a due time. A message is never delivered before it
@@ -22,6 +24,11 @@ import java.time.Instant;
  * is acked, purged or cancelled, the id may be used again. A chosen id may not begin with
  * {@link MessageId#GENERATED_MARK}, which marks the ids the queue generates, so chosen and generated
  * ids never meet; a delivery of an earlier message under a reused id can never settle the new one.
+ *
+ * <h2>Batches</h2>
+ * {@link #scheduleAll(Collection, Duration)} and {@link #scheduleAllAt(Collection, Instant)} store
+ * many messages due at one time, as {@link #sendAll(Collection)} stores many ready ones: checked
+ * in full before anything is stored, then stored together, in one round trip on Redis.
  *
  * <h2>Limits</h2>
  * Delays and due times must lie within {@link #MAX_DELAY} of now; further ones are refused with
@@ -59,6 +66,54 @@ public interface DelayQueue<T> extends MessageQueue<T> {
 
     /** As {@link #schedule(MessageId, Object, Duration)}, at an absolute time. */
     boolean scheduleAt(MessageId id, T payload, Instant dueAt);
+
+    /**
+     * Stores several messages that all become ready after {@code delay}: the batch form of
+     * {@link #schedule(Object, Duration)}, with the same rules for the delay, and
+     * {@link #sendAll(Collection)}'s rules for the batch.
+     *
+     * <ul>
+     *   <li><b>Checked first, all or nothing.</b> The collection, every element and the delay are
+     *       checked, and every payload encoded, before anything is stored; if any is refused the
+     *       call throws and none is stored. So one null element among a thousand stores nothing.</li>
+     *   <li><b>Together.</b> Otherwise all are stored at once: in one round trip where the
+     *       transport has a server, and so that no consumer sees part of the batch (the Redis zset
+     *       queue runs one script; in memory it is one step under the queue's lock). A
+     *       {@link TransportException} does not say whether the batch was stored: all of it may
+     *       have been, or, on a transport that stores in several steps, a prefix.</li>
+     *   <li><b>Order.</b> The messages fall due together; they take their place among the queue's
+     *       other messages by due time, and among themselves keep the order of the collection's
+     *       iterator.</li>
+     *   <li><b>Empty.</b> An empty collection stores nothing and returns an empty list; the delay
+     *       is still checked, and a closed queue still throws.</li>
+     * </ul>
+     *
+     * @param delay zero or more, at most {@link #MAX_DELAY}, as for the single form
+     * @return the new messages' ids, in the collection's order; empty for an empty collection
+     * @throws NullPointerException if the collection, any element or {@code delay} is null; nothing
+     *     is stored
+     * @throws IllegalArgumentException if the delay is negative or above {@link #MAX_DELAY}, or an
+     *     encoded payload exceeds the queue's size limit; nothing is stored
+     * @throws SerializationException if the codec fails on any payload; nothing is stored
+     * @throws QueueClosedException if the queue is closed
+     */
+    List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay);
+
+    /**
+     * Stores several messages that all become ready at {@code dueAt} (a past instant means now):
+     * the batch form of {@link #scheduleAt(Object, Instant)}, with exactly the rules of
+     * {@link #scheduleAll(Collection, Duration)} (checked first, all or nothing; stored together;
+     * delivered in the collection's order; an empty collection stores nothing).
+     *
+     * @return the new messages' ids, in the collection's order; empty for an empty collection
+     * @throws NullPointerException if the collection, any element or {@code dueAt} is null; nothing
+     *     is stored
+     * @throws IllegalArgumentException if {@code dueAt} is more than {@link #MAX_DELAY} ahead, or an
+     *     encoded payload exceeds the queue's size limit; nothing is stored
+     * @throws SerializationException if the codec fails on any payload; nothing is stored
+     * @throws QueueClosedException if the queue is closed
+     */
+    List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt);
 
     /**
      * Removes a message that has not been handed to a consumer (waiting or ready). O(log n) on

@@ -201,6 +201,63 @@ final class Engine<T> {
         return store(id, bodies.store(payload), null, dueAt) != null;
     }
 
+    List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
+        List<T> copy = Checks.payloads(payloads);
+        return storeAll(encodeAll(copy), checkDelay(delay), null);
+    }
+
+    List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
+        List<T> copy = Checks.payloads(payloads);
+        Objects.requireNonNull(dueAt, "dueAt");
+        return storeAll(encodeAll(copy), null, dueAt);
+    }
+
+    private List<Object> encodeAll(List<T> payloads) {
+        List<Object> encoded = new ArrayList<>(payloads.size());
+        for (T p : payloads) {
+            encoded.add(bodies.store(p));
+        }
+        return encoded;
+    }
+
+    /**
+     * Stores every body under a generated id, all due after {@code delay} or at {@code dueAt}, in
+     * one step under the lock, so no consumer sees part of the batch. Everything that can be
+     * refused was checked before, but for the due time, which is checked against the clock here
+     * before anything is stored.
+     */
+    private List<MessageId> storeAll(List<Object> encoded, Duration delay, Instant dueAt) {
+        List<MessageId> ids = new ArrayList<>(encoded.size());
+        lock.lock();
+        try {
+            ensureOpen();
+            Instant now = now();
+            checkDueAt(dueAt, now);
+            promote(now);
+            Instant due = dueAt != null ? dueAt : now.plus(delay);
+            for (Object body : encoded) {
+                Msg m = new Msg(newId(), body, now);
+                stored.put(m.id, m);
+                enqueue(m, due, now);
+                ids.add(m.id);
+            }
+            if (!ids.isEmpty()) {
+                observer.sent(ids.size());
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+        return List.copyOf(ids);
+    }
+
+    private static void checkDueAt(Instant dueAt, Instant now) {
+        if (dueAt != null && Duration.between(now, dueAt).compareTo(DelayQueue.MAX_DELAY) > 0) {
+            throw new IllegalArgumentException(
+                    "due time must be at most " + DelayQueue.MAX_DELAY + " from now (" + now + "): " + dueAt);
+        }
+    }
+
     private static Duration checkDelay(Duration delay) {
         Checks.notNegative(delay, "delay");
         if (delay.compareTo(DelayQueue.MAX_DELAY) > 0) {
@@ -223,10 +280,7 @@ final class Engine<T> {
         try {
             ensureOpen();
             Instant now = now();
-            if (dueAt != null && Duration.between(now, dueAt).compareTo(DelayQueue.MAX_DELAY) > 0) {
-                throw new IllegalArgumentException(
-                        "due time must be at most " + DelayQueue.MAX_DELAY + " from now (" + now + "): " + dueAt);
-            }
+            checkDueAt(dueAt, now);
             promote(now);
             if (id == null) {
                 id = newId();

@@ -10,6 +10,8 @@ import io.queuekit.internal.Checks;
 import io.queuekit.internal.RateLimitedLog;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -130,6 +132,41 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             }
             observer.sent(1);
             return n;
+        }
+    }
+
+    /**
+     * {@inheritDoc} In memory the whole batch is handed out in one step, so no other publish comes
+     * between its messages and no subscription starts or ends part way.
+     *
+     * @return for each message, the number of subscriptions it was handed to (not those whose queue
+     *     was full, see {@link Builder#inboxCapacity(int)})
+     * @throws NullPointerException if {@code messages} or any element is null; nothing was published
+     * @throws IllegalArgumentException with a codec, if an encoded message is larger than
+     *     {@link Builder#maxPayloadBytes(int)}; nothing was published
+     * @throws QueueClosedException if the broadcaster is closed
+     */
+    @Override
+    public long[] publishAll(Collection<? extends T> messages) {
+        List<? extends T> copy = Checks.payloads(messages);
+        List<Posted> batch = new ArrayList<>(copy.size());
+        for (T m : copy) {
+            batch.add(new Posted(bodies.store(m), System.nanoTime()));
+        }
+        synchronized (publishLock) {
+            ensureOpen();
+            long[] received = new long[batch.size()];
+            for (int i = 0; i < received.length; i++) {
+                for (Sub s : subscriptions) {
+                    if (s.offer(batch.get(i))) {
+                        received[i]++;
+                    }
+                }
+            }
+            if (received.length > 0) {
+                observer.sent(received.length);
+            }
+            return received;
         }
     }
 

@@ -117,6 +117,21 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
         return engine.scheduleAt(id, payload, dueAt);
     }
 
+    /**
+     * {@inheritDoc} In memory the batch is stored in one step under the queue's lock; there is no
+     * transport to fail.
+     */
+    @Override
+    public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
+        return engine.scheduleAll(payloads, delay);
+    }
+
+    /** {@inheritDoc} Stored in one step under the queue's lock. */
+    @Override
+    public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
+        return engine.scheduleAllAt(payloads, dueAt);
+    }
+
     @Override
     public boolean cancel(MessageId id) {
         return engine.cancel(id);

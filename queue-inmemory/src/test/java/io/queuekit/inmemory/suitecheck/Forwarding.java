@@ -145,6 +145,16 @@ final class Forwarding {
         }
 
         @Override
+        public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
+            return delays().scheduleAll(payloads, delay);
+        }
+
+        @Override
+        public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
+            return delays().scheduleAllAt(payloads, dueAt);
+        }
+
+        @Override
         public boolean cancel(MessageId id) {
             return delays().cancel(id);
         }
@@ -213,6 +223,11 @@ final class Forwarding {
         @Override
         public long publish(T message) {
             return inner.publish(message);
+        }
+
+        @Override
+        public long[] publishAll(Collection<? extends T> messages) {
+            return inner.publishAll(messages);
         }
 
         @Override

@@ -244,7 +244,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
     /**
      * Publishes messages in the given order in one pipelined round trip, for bursts. Every message
-     * is encoded and checked before anything is sent, so a refused call publishes nothing.
+     * is encoded and checked before anything is sent, so a refused call publishes nothing. The
+     * {@code PUBLISH} commands are pipelined, not a transaction: another client's messages may
+     * come between them, and a subscription made or lost during the call receives part of them.
      *
      * @param messages the messages, published in iteration order
      * @return for each message, in order, how many subscribed connections received it
@@ -255,6 +257,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      *     first, may have been published
      * @throws QueueClosedException after {@link #close()}
      */
+    @Override
     public long[] publishAll(Collection<? extends T> messages) {
         List<? extends T> copy = Checks.payloads(messages);
         checkOpen();

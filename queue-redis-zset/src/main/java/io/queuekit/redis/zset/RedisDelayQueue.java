@@ -192,29 +192,22 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     }
 
     /**
-     * Stores several messages, all due after {@code delay} on the server's clock, in one round trip
-     * and in the collection's order (which is also their delivery order). Either all are stored or,
-     * if an argument is refused, none.
-     *
-     * @return ids in the same order; empty for an empty collection
-     * @throws NullPointerException if the collection, an element or the delay is null
-     * @throws IllegalArgumentException if the delay is negative or above {@link #MAX_DELAY}, or a
-     *     payload is too large
+     * {@inheritDoc} The delay is counted on the Redis server's clock. One script stores the whole
+     * batch, so it is stored entirely or not at all, even when the call fails with a
+     * {@link io.queuekit.TransportException} (which then cannot say which). Same-millisecond order
+     * holds for up to 4096 messages (see Ordering in the class comment).
      */
+    @Override
     public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
         List<T> copy = Checks.payloads(payloads);
         return engine.send(copy, false, delayMillis(delay));
     }
 
     /**
-     * Stores several messages, all due at {@code dueAt} (a past instant means now), in one round
-     * trip and in the collection's order. Either all are stored or, if an argument is refused, none.
-     *
-     * @return ids in the same order; empty for an empty collection
-     * @throws NullPointerException if the collection, an element or the instant is null
-     * @throws IllegalArgumentException if the instant is more than {@link #MAX_DELAY} ahead, or a
-     *     payload is too large
+     * {@inheritDoc} Compared with the Redis server's clock. One script stores the whole batch, as
+     * for {@link #scheduleAll(Collection, Duration)}.
      */
+    @Override
     public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
         List<T> copy = Checks.payloads(payloads);
         return engine.send(copy, true, dueMillis(dueAt));
