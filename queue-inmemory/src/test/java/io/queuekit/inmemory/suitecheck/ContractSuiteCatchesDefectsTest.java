@@ -46,7 +46,13 @@ class ContractSuiteCatchesDefectsTest {
                         "sendAll_storesInCollectionOrder_andReturnsIdsInThatOrder",
                         "ordering_messagesAreHandedOutAsPromised")),
                 Arguments.of(Mutants.DroppedBroadcast.class, List.of(
-                        "publish_reachesEverySubscriber_inPublishOrder")));
+                        "publish_reachesEverySubscriber_inPublishOrder")),
+                Arguments.of(Mutants.ScheduleAllByLoop.class, List.of(
+                        "scheduleAll_withANullElement_throwsNullPointerException_andStoresNothing",
+                        "scheduleAll_ofAPayloadTheCodecCannotEncode_throwsSerializationException_andStoresNothing",
+                        "scheduleAll_refusesWhatScheduleRefuses_evenForAnEmptyBatch_storingNothing")),
+                Arguments.of(Mutants.PublishAllByLoop.class, List.of(
+                        "publishAll_withANullElement_throwsNullPointerException_andPublishesNothing")));
     }
 
     @ParameterizedTest(name = "{0}")

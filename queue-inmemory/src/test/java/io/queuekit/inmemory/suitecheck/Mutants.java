@@ -196,6 +196,63 @@ final class Mutants {
         }
     }
 
+    /**
+     * The batch forms loop over the single ones, as a default method in the interface would: an
+     * element refused part way leaves those before it stored.
+     */
+    static class ScheduleAllByLoop extends DelayQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected DelayQueue<String> createQueue(String name, QueueConfig config) {
+            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name).clock(clock).codec(config.codec())
+                    .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
+                    .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics()).build();
+            return new Forwarding.Delays<>(inner) {
+                @Override
+                public List<MessageId> scheduleAll(Collection<? extends String> payloads, Duration delay) {
+                    List<MessageId> ids = new ArrayList<>();
+                    for (String p : payloads) {
+                        ids.add(schedule(p, delay));
+                    }
+                    return ids;
+                }
+
+                @Override
+                public List<MessageId> scheduleAllAt(Collection<? extends String> payloads, Instant dueAt) {
+                    List<MessageId> ids = new ArrayList<>();
+                    for (String p : payloads) {
+                        ids.add(scheduleAt(p, dueAt));
+                    }
+                    return ids;
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** publishAll loops over publish: a null element leaves the messages before it published. */
+    static class PublishAllByLoop extends BroadcasterContractTest {
+        @Override
+        protected Broadcaster<String> createBroadcaster(String channel) {
+            return new Forwarding.Broadcasting<>(InMemoryBroadcaster.<String>create(channel)) {
+                @Override
+                public long[] publishAll(Collection<? extends String> messages) {
+                    long[] received = new long[messages.size()];
+                    int i = 0;
+                    for (String m : messages) {
+                        received[i++] = publish(m);
+                    }
+                    return received;
+                }
+            };
+        }
+    }
+
     /** Every second message published reaches no one, though publish says it did. */
     static class DroppedBroadcast extends BroadcasterContractTest {
         @Override
