@@ -49,8 +49,38 @@ public interface QueueMetrics {
 
         default void deadLettered() {}
 
-        /** A managed consumer's handler or a listener ran for {@code time}; {@code failed} if it threw. */
+        /**
+         * A managed consumer's handler or a listener ran for {@code time}; {@code failed} if it
+         * threw (for a broadcaster: a listener failure).
+         */
         default void handled(Duration time, boolean failed) {}
+
+        /**
+         * A subscription missed what was published for a while, and is receiving again (broadcasters
+         * only). On Redis it lost its connection and has subscribed again; in memory its listener
+         * fell so far behind that messages were dropped for it, and it has taken one again.
+         * Reported once per gap, when it ends.
+         *
+         * @param duration how long the subscription was missing messages, as far as the transport
+         *     can tell: on Redis from when it noticed the lost connection to when Redis confirmed
+         *     the new subscription (by the broadcaster's clock); in memory from the first message
+         *     dropped to the next one taken. Never null or negative.
+         */
+        default void gap(Duration duration) {}
+
+        /**
+         * A subscription subscribed again after losing its connection (broadcasters with a server
+         * only). Each is also reported as a {@link #gap(Duration)}; the gaps a transport has without
+         * reconnecting (in memory: a listener too far behind) are not.
+         */
+        default void reconnected() {}
+
+        /**
+         * A message a subscription received could not be decoded with the codec, and was skipped
+         * without reaching the listener (broadcasters only: a queue's managed consumer dead-letters
+         * such a message, reported by {@link #deadLettered()}).
+         */
+        default void decodeFailed() {}
 
         /** The queue or broadcaster closed: nothing more is reported, its gauges go. Idempotent. */
         @Override

@@ -43,7 +43,14 @@ import java.util.function.ToLongFunction;
  *   <tr><td>queuekit.latency</td><td>timer</td><td>from first send to delivery (end to end)</td></tr>
  *   <tr><td>queuekit.handler</td><td>timer</td><td>handler or listener time, tagged {@code outcome=success|failure}</td></tr>
  *   <tr><td>queuekit.ready, queuekit.in.flight, queuekit.delayed, queuekit.dead</td><td>gauge</td><td>queue counts (queues only)</td></tr>
+ *   <tr><td>queuekit.gap</td><td>timer</td><td>stretches in which a subscription missed messages, and how long
+ *     each lasted (broadcasters only)</td></tr>
+ *   <tr><td>queuekit.reconnected</td><td>counter</td><td>subscriptions made again after a lost connection
+ *     (broadcasters only)</td></tr>
+ *   <tr><td>queuekit.decode.failed</td><td>counter</td><td>messages a subscription skipped because the codec could
+ *     not decode them (broadcasters only)</td></tr>
  * </table>
+ * A listener failure is a {@code queuekit.handler} with {@code outcome=failure}.
  *
  * <h2>Lifecycle</h2>
  * A queue's meters are registered when the first queue object with its tags is built, shared by
@@ -115,6 +122,7 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
         final Timer latency, handlerOk, handlerFailed;
         final CachedStats cache = new CachedStats(this);
         boolean gauges;
+        Subscriptions subscriptions;
         int users;
 
         Registration(MeterRegistry r, Tags tags) {
@@ -152,6 +160,17 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
             add(Gauge.builder(meter, cache, c -> c.read(part)).tags(tags).strongReference(true).register(registry));
         }
 
+        /** Registers the meters of subscriptions once some broadcaster reports here; returns them. */
+        Subscriptions subscriptions(MeterRegistry registry) {
+            if (subscriptions == null) {
+                subscriptions = new Subscriptions(
+                        add(registry.timer("queuekit.gap", tags)),
+                        add(registry.counter("queuekit.reconnected", tags)),
+                        add(registry.counter("queuekit.decode.failed", tags)));
+            }
+            return subscriptions;
+        }
+
         /** The counts of any queue object still open; null if none brought them. */
         Supplier<QueueStats> source() {
             synchronized (REGISTERED) {
@@ -175,6 +194,9 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
             }
         }
     }
+
+    /** The meters only a broadcaster's subscriptions move. */
+    private record Subscriptions(Timer gap, Counter reconnected, Counter decodeFailed) {}
 
     /**
      * The last counts read, refreshed on a background thread at most once per second; a failed
@@ -252,14 +274,20 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
         private final MeterRegistry registry;
         private final Registration r;
         private final Supplier<QueueStats> stats;
+        /** Null for a queue: its subscription events, reported by no queue, are not recorded. */
+        private final Subscriptions subscriptions;
         private boolean closed; // guarded by REGISTERED
 
+        /** Called with REGISTERED held. */
         MicrometerObserver(MeterRegistry registry, Registration r, Supplier<QueueStats> stats) {
             this.registry = registry;
             this.r = r;
             this.stats = stats;
             if (stats != null) {
                 r.gauges(registry);
+                this.subscriptions = null;
+            } else {
+                this.subscriptions = r.subscriptions(registry);
             }
         }
 
@@ -297,6 +325,27 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
         @Override
         public void handled(Duration time, boolean failed) {
             (failed ? r.handlerFailed : r.handlerOk).record(time);
+        }
+
+        @Override
+        public void gap(Duration duration) {
+            if (subscriptions != null) {
+                subscriptions.gap().record(duration == null || duration.isNegative() ? Duration.ZERO : duration);
+            }
+        }
+
+        @Override
+        public void reconnected() {
+            if (subscriptions != null) {
+                subscriptions.reconnected().increment();
+            }
+        }
+
+        @Override
+        public void decodeFailed() {
+            if (subscriptions != null) {
+                subscriptions.decodeFailed().increment();
+            }
         }
 
         @Override

@@ -45,6 +45,47 @@ class MicrometerQueueMetricsTest {
     }
 
     @Test
+    void subscriptionEvents_areRecordedPerBroadcaster_andGoWithIt() {
+        QueueMetrics.Observer prices = MicrometerQueueMetrics.of(registry).observe("prices", "redis-pubsub", "queuekit", null);
+        QueueMetrics.Observer news = MicrometerQueueMetrics.of(registry).observe("news", "redis-pubsub", "queuekit", null);
+        prices.gap(Duration.ofMillis(150));
+        prices.reconnected();
+        prices.gap(Duration.ofMillis(50));
+        prices.reconnected();
+        prices.decodeFailed();
+        prices.gap(Duration.ofMillis(-5)); // a clock set back: no negative time
+        news.decodeFailed();
+
+        var gap = registry.get("queuekit.gap").tag("queue", "prices").tag("transport", "redis-pubsub")
+                .tag("namespace", "queuekit").timer();
+        assertThat(gap.count()).isEqualTo(3);
+        assertThat(gap.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(200);
+        assertThat(gap.max(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(150);
+        assertThat(registry.get("queuekit.reconnected").tag("queue", "prices").counter().count()).isEqualTo(2);
+        assertThat(registry.get("queuekit.decode.failed").tag("queue", "prices").counter().count()).isEqualTo(1);
+        assertThat(registry.get("queuekit.decode.failed").tag("queue", "news").counter().count()).isEqualTo(1);
+        assertThat(registry.get("queuekit.reconnected").tag("queue", "news").counter().count()).isZero();
+
+        prices.close();
+        news.close();
+        assertThat(registry.getMeters()).isEmpty();
+    }
+
+    @Test
+    void queues_haveNoSubscriptionMeters() {
+        QueueMetrics.Observer orders = MicrometerQueueMetrics.of(registry).observe("orders", "redis-list", "queuekit",
+                () -> new QueueStats(0, 0, 0, 0));
+        orders.gap(Duration.ofSeconds(1));
+        orders.reconnected();
+        orders.decodeFailed();
+
+        assertThat(registry.find("queuekit.gap").meters()).isEmpty();
+        assertThat(registry.find("queuekit.reconnected").meters()).isEmpty();
+        assertThat(registry.find("queuekit.decode.failed").meters()).isEmpty();
+        orders.close();
+    }
+
+    @Test
     void gauges_readStatsAtMostOncePerSecond() {
         AtomicInteger reads = new AtomicInteger();
         MicrometerQueueMetrics.of(registry).observe("orders", "in-memory", "queuekit", () -> {
