@@ -32,23 +32,27 @@ import org.slf4j.LoggerFactory;
  * queue and its own daemon thread, {@code queuekit-<channel>-subscriber-<n>}, that calls the
  * listener one message at a time; a slow listener delays only itself. A listener cannot end its
  * subscription by failing: whatever it throws ({@link Error}s included) is counted in
- * {@link #listenerFailures()} and logged (with its stack trace, at most once every 10 s per
- * subscription, with a count of those not logged, as on Redis), and it receives the following
- * messages; the failed message is not delivered again. A listener that returns with its thread's
- * interrupt flag set has the flag cleared before the next call. Concurrent publishes are ordered
- * the same way for every subscriber.
+ * {@link #listenerFailures()}, reported to the metrics as a failed handler, and logged (with its
+ * stack trace, at most once every 10 s per subscription, with a count of those not logged, as on
+ * Redis), and it receives the following messages; the failed message is not delivered again. A
+ * listener that returns with its thread's interrupt flag set has the flag cleared before the next
+ * call. Concurrent publishes are ordered the same way for every subscriber.
  *
  * <p><b>Slow listeners.</b> A subscription's queue holds at most {@link Builder#inboxCapacity(int)}
  * messages (100,000 unless set). A message published while it is full is dropped for that
  * subscription alone, not counted in what {@link #publish} returns, counted in
  * {@link #droppedMessages()} and logged (at most once every 10 s): the counterpart of Redis
  * cutting a subscriber that fell too far behind, except that here the subscription keeps its
- * place and gets the messages published once its listener has caught up.
+ * place and gets the messages published once its listener has caught up. The metrics see each
+ * such stretch as a {@linkplain QueueMetrics.Observer#gap(Duration) gap}, reported when the
+ * subscription takes a message again.
  *
  * <p><b>Payloads.</b> Without a codec every subscriber receives the very object published. With
  * {@link Builder#codec(Codec)} the message is encoded once on publish (refused with
  * {@link IllegalArgumentException} over the size limit, 1 MiB unless set) and decoded separately
- * for each subscriber, as on Redis; a message that cannot be decoded counts as a listener failure.
+ * for each subscriber, as on Redis; a message that cannot be decoded is skipped for that subscriber,
+ * logged, counted in {@link #listenerFailures()} and reported to the metrics as a
+ * {@linkplain QueueMetrics.Observer#decodeFailed() decode failure}.
  *
  * <p><b>Nulls, threads, closing.</b> Null messages and listeners are refused with
  * {@link NullPointerException}. All methods are thread-safe. Closing a subscription drops the
@@ -241,6 +245,10 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         private final AtomicBoolean active = new AtomicBoolean(true);
         private final RateLimitedLog dropLog = new RateLimitedLog(LOG, LOG_PERIOD);
         private final RateLimitedLog failureLog = new RateLimitedLog(LOG, LOG_PERIOD);
+        private final RateLimitedLog decodeLog = new RateLimitedLog(LOG, LOG_PERIOD);
+        /** Whether messages are being dropped for this subscription, and since when; guarded by publishLock. */
+        private boolean dropping;
+        private long droppingSinceNanos;
         final Thread thread;
 
         Sub(MessageListener<? super T> listener, String threadName) {
@@ -257,7 +265,15 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
                 return false;
             }
             if (inbox.size() < inboxCapacity && inbox.offer(posted)) {
+                if (dropping) {
+                    dropping = false;
+                    observer.gap(Duration.ofNanos(System.nanoTime() - droppingSinceNanos));
+                }
                 return true;
+            }
+            if (!dropping) {
+                dropping = true;
+                droppingSinceNanos = System.nanoTime();
             }
             dropped.incrementAndGet();
             long held = dropLog.tryAcquire();
@@ -297,10 +313,28 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         }
 
         private void deliver(Posted posted) {
+            T message;
+            try {
+                message = bodies.load(posted.body());
+            } catch (Throwable e) {
+                // as on Redis: skipped, never handed to the listener, not counted as delivered
+                failures.incrementAndGet();
+                try {
+                    observer.decodeFailed();
+                    long held = decodeLog.tryAcquire();
+                    if (held >= 0) {
+                        LOG.warn("queuekit {}: {} skipped a message that could not be decoded{}", name,
+                                thread.getName(), RateLimitedLog.more(held), e);
+                    }
+                } catch (Throwable ignored) {
+                    // an observer or logger that fails too: the subscription still carries on
+                }
+                return;
+            }
             long start = System.nanoTime();
             try {
                 observer.delivered(Duration.ofNanos(start - posted.nanos()));
-                listener.onMessage(bodies.load(posted.body()));
+                listener.onMessage(message);
                 observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
             } catch (Throwable e) {
                 failures.incrementAndGet();

@@ -57,11 +57,13 @@ import redis.clients.jedis.exceptions.JedisException;
  *       itself with capped exponential backoff, and the gap is reported by a WARN log line, by
  *       {@link RedisSubscription#reconnects()} and {@link #reconnects()}, and by the
  *       {@link Builder#onGap(Consumer) onGap} callback with the moment the connection was lost and
- *       the moment the subscription was back. Only closing ends a subscription;</li>
+ *       the moment the subscription was back, and to the {@linkplain Builder#metrics(QueueMetrics)
+ *       metrics} as a gap and a reconnect. Only closing ends a subscription;</li>
  *   <li>a listener falls so far behind that Redis disconnects it (see below), reported the same
  *       way;</li>
- *   <li>a message cannot be decoded ({@link RedisSubscription#decodeFailures()}, logged), or the
- *       subscription is closed while messages are still buffered for its listener.</li>
+ *   <li>a message cannot be decoded ({@link RedisSubscription#decodeFailures()}, logged, and
+ *       reported to the metrics as a decode failure), or the subscription is closed while
+ *       messages are still buffered for its listener.</li>
  * </ul>
  *
  * <h2>Subscriptions, connections and threads</h2>

@@ -504,6 +504,14 @@ final class Subscriber<T> {
             Instant back = now();
             GapEvent gap = new GapEvent(name, channel, ps.lostAt, back, ps.lostCause);
             counters.reconnected();
+            try {
+                Duration lasted = gap.duration();
+                settings.observer().reconnected();
+                settings.observer().gap(lasted.isNegative() ? Duration.ZERO : lasted); // a clock set back
+            } catch (RuntimeException e) {
+                // a metrics observer must not throw; if one does, the subscription does not end for it
+                log.debug("{}: the metrics observer failed: {}", name, e.toString());
+            }
             log.warn("{} subscribed to {} again after {} without a connection; messages published in that "
                     + "time were not received", name, describe(), gap.duration());
             enqueue(new Envelope(null, null, gap, 0));
@@ -620,6 +628,7 @@ final class Subscriber<T> {
             }
         } catch (Throwable ex) {
             counters.decodeFailed();
+            settings.observer().decodeFailed();
             long held = decodeLog.tryAcquire();
             if (held >= 0) {
                 log.warn("{} skipped a message from {} that could not be decoded{}", name, from,

@@ -3,17 +3,26 @@ package io.queuekit.redis.pubsub;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuekit.Codec;
+import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
+import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
+import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
 import io.queuekit.redis.server.RedisServer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.args.ClientType;
+import redis.clients.jedis.params.ClientKillParams;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisBroadcasterMetricsTest {
@@ -38,6 +47,58 @@ class RedisBroadcasterMetricsTest {
             await().atMost(Duration.ofSeconds(10)).until(() ->
                     registry.get("queuekit.handler").tag("outcome", "failure").timer().count() == 1);
             assertThat(registry.get("queuekit.handler").tag("outcome", "success").timer().count()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aLostConnection_isRecordedAsAReconnectAndAGapOfItsDuration_andAnUndecodableMessageAsADecodeFailure() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<GapEvent> gaps = new CopyOnWriteArrayList<>();
+        List<String> got = new CopyOnWriteArrayList<>();
+        Codec<String> picky = new Codec<>() {
+            @Override
+            public byte[] encode(String payload) {
+                return payload.getBytes(StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public String decode(byte[] bytes) {
+                String s = new String(bytes, StandardCharsets.UTF_8);
+                if (s.startsWith("bad")) {
+                    throw new SerializationException("not a message: " + s, null);
+                }
+                return s;
+            }
+        };
+        // a server of its own: the test disconnects every subscriber of it
+        try (RedisServer server = RedisServer.builder().start();
+                RedisClient client = Clients.forServer(server);
+                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "events", picky)
+                        .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
+                        .onGap(gaps::add)
+                        .metrics(MicrometerQueueMetrics.of(registry)).build();
+                Jedis admin = new Jedis(server.host(), server.port())) {
+            RedisSubscription s = b.subscribe(got::add);
+            assertThat(registry.get("queuekit.reconnected").tag("queue", "events").counter().count()).isZero();
+            assertThat(registry.get("queuekit.gap").tag("queue", "events").timer().count()).isZero();
+
+            client.publish(b.channelKey(), "bad bytes from someone else");
+            b.publish("good");
+            await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("good"));
+            assertThat(registry.get("queuekit.decode.failed").tag("queue", "events").tag("transport", "redis-pubsub")
+                    .tag("namespace", "queuekit").counter().count()).isEqualTo(1);
+            assertThat(registry.get("queuekit.delivered").tag("queue", "events").counter().count()).isEqualTo(1);
+
+            assertThat(admin.clientKill(ClientKillParams.clientKillParams().type(ClientType.PUBSUB))).isEqualTo(1);
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> gaps.size() == 1);
+            assertThat(registry.get("queuekit.reconnected").tag("queue", "events").counter().count()).isEqualTo(1);
+            Timer gap = registry.get("queuekit.gap").tag("queue", "events").timer();
+            assertThat(gap.count()).isEqualTo(1);
+            assertThat(gap.totalTime(TimeUnit.NANOSECONDS)).as("the gap's duration, as onGap was told it")
+                    .isEqualTo((double) gaps.get(0).duration().toNanos()).isPositive();
+            assertThat(s.reconnects()).as("the getters count as before").isEqualTo(1);
+            assertThat(b.decodeFailures()).isEqualTo(1);
         }
     }
 }
