@@ -416,11 +416,7 @@ final class Engine<T> {
         try {
             ensureOpen();
             if (!leases) {
-                boolean first = d.settleOnce();
-                if (first) {
-                    observer.acked();
-                }
-                return first;
+                return d.settled().settleAtMostOnce(observer::acked);
             }
             Msg m = owned(d, now());
             if (m == null) {
@@ -477,7 +473,7 @@ final class Engine<T> {
         try {
             ensureOpen();
             if (!leases) {
-                return !d.isSettled();
+                return !d.settled().isSettled();
             }
             Instant now = now();
             Msg m = owned(d, now);
@@ -580,7 +576,7 @@ final class Engine<T> {
             }
             return m;
         }
-        if (!d.settleOnce()) {
+        if (!d.settled().claim()) {
             return null;
         }
         Msg m = new Msg(d.id(), d.body(), d.enqueuedAt());

@@ -607,6 +607,43 @@ public abstract class MessageQueueContractTest {
             }
             assertThat(q.stats().total()).isZero();
         }
+
+        // ---- settling once, whatever the guarantee (one guard on every transport)
+
+        @Test
+        void settling_raced_fromManyThreads_succeedsForExactlyOneCall() throws Exception {
+            MessageQueue<String> q = newQueue();
+            q.send("x");
+            Delivery<String> d = next(q);
+            int threads = 6;
+            CountDownLatch start = new CountDownLatch(1);
+            AtomicInteger won = new AtomicInteger();
+            List<Thread> racers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int kind = i % 3;
+                Thread t = new Thread(() -> {
+                    try {
+                        start.await();
+                        boolean first = kind == 0 ? d.ack() : kind == 1 ? d.retry(Duration.ZERO) : d.deadLetter("raced");
+                        if (first) {
+                            won.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "settle-racer-" + i);
+                t.start();
+                racers.add(t);
+            }
+            start.countDown();
+            for (Thread t : racers) {
+                t.join(GENEROUS_MS);
+            }
+
+            assertThat(won.get()).as("settling calls that returned true").isEqualTo(1);
+            assertThat(q.stats().total()).as("at most the one retried or dead-lettered copy").isLessThanOrEqualTo(1);
+            assertThat(q.stats().inFlight()).isZero();
+        }
     }
 
     @Nested

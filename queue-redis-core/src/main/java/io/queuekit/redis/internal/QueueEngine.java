@@ -285,11 +285,15 @@ public final class QueueEngine<T> {
      */
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         List<byte[]> args = new ArrayList<>(deliveries.size() * 2);
+        List<RedisDelivery<T>> mine = new ArrayList<>(deliveries.size());
         int others = 0;
         for (Delivery<T> d : List.copyOf(deliveries)) {
             if (d instanceof RedisDelivery<T> rd && rd.engine() == this) {
-                args.add(bytes(d.id().value()));
-                args.add(num(rd.token()));
+                if (rd.settled().claim()) { // skipped if already settled, as its ack() would be
+                    mine.add(rd);
+                    args.add(bytes(d.id().value()));
+                    args.add(num(rd.token()));
+                }
             } else if (d.ack()) {
                 others++;
             }
@@ -297,7 +301,13 @@ public final class QueueEngine<T> {
         if (args.isEmpty()) {
             return others;
         }
-        long acked = (Long) eval("ack", op("ack.lua"), args);
+        long acked;
+        try {
+            acked = (Long) eval("ack", op("ack.lua"), args);
+        } catch (RuntimeException e) {
+            mine.forEach(rd -> rd.settled().release());
+            throw e;
+        }
         for (long i = 0; i < acked; i++) {
             observer.acked();
         }
