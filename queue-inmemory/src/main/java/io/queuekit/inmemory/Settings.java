@@ -3,6 +3,7 @@ package io.queuekit.inmemory;
 import io.queuekit.Codec;
 import io.queuekit.Semantics;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.PayloadLimit;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +16,6 @@ final class Settings<T> {
     static final int DEFAULT_MAX_ATTEMPTS = 5;
     static final int MAX_MAX_ATTEMPTS = 1000;
     static final int DEFAULT_DEAD_LETTER_RETENTION = 10_000;
-    static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
     static final int DEFAULT_CLAIM_BATCH = 100;
 
     final String name;
@@ -24,7 +24,7 @@ final class Settings<T> {
     int maxAttempts = DEFAULT_MAX_ATTEMPTS;
     int deadLetterRetention = DEFAULT_DEAD_LETTER_RETENTION;
     Codec<T> codec;
-    int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    int maxPayloadBytes = PayloadLimit.DEFAULT_BYTES;
     int claimBatch = DEFAULT_CLAIM_BATCH;
     Semantics.Guarantee guarantee = Semantics.Guarantee.AT_LEAST_ONCE;
     QueueMetrics metrics = QueueMetrics.NONE;
@@ -60,7 +60,7 @@ final class Settings<T> {
     }
 
     void maxPayloadBytes(int bytes) {
-        this.maxPayloadBytes = Checks.inRange(bytes, 1, 256 << 20, "max payload bytes");
+        this.maxPayloadBytes = PayloadLimit.maxPayloadBytes(bytes);
     }
 
     void guarantee(Semantics.Guarantee guarantee) {
@@ -82,6 +82,6 @@ final class Settings<T> {
     }
 
     Bodies<T> bodies() {
-        return new Bodies<>(codec, maxPayloadBytes);
+        return new Bodies<>(codec, maxPayloadBytes, name);
     }
 }

@@ -2,6 +2,7 @@ package io.queuekit.redis;
 
 import io.queuekit.Codec;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
@@ -31,7 +32,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     private Duration visibilityTimeout = Duration.ofSeconds(30);
     private int maxAttempts = 5;
     private int deadLetterRetention = 10_000;
-    private int maxPayloadBytes = 1 << 20;
+    private int maxPayloadBytes = PayloadLimit.DEFAULT_BYTES;
     private Duration blockTimeout = Duration.ofSeconds(1);
     private int claimBatch = 100;
     private QueueMetrics metrics = QueueMetrics.NONE;
@@ -73,9 +74,12 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
         return self();
     }
 
-    /** Largest encoded payload accepted (default 1 MiB; 1 byte to 256 MiB). */
+    /**
+     * Largest encoded payload accepted: 1 byte to 256 MiB, 1 MiB by default, the same on every
+     * transport. A larger one is refused with {@link IllegalArgumentException}, storing nothing.
+     */
     public B maxPayloadBytes(int maxPayloadBytes) {
-        this.maxPayloadBytes = Checks.inRange(maxPayloadBytes, 1, 256 << 20, "max payload bytes");
+        this.maxPayloadBytes = PayloadLimit.maxPayloadBytes(maxPayloadBytes);
         return self();
     }
 

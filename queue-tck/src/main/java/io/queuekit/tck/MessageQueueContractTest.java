@@ -1441,6 +1441,23 @@ public abstract class MessageQueueContractTest {
             assertThat(dl.reason()).startsWith("undecodable");
             assertThat(dl.payload()).isNull();
         }
+
+        // ---- one payload limit on every transport: 1 MiB of encoded bytes unless set
+
+        @Test
+        void send_ofAPayloadAboveTheDefaultLimitOf1MiB_isRefused_andStoresNothing() {
+            assumeTrue(appliesCodec(), "this run of the transport stores payloads without a codec");
+            MessageQueue<String> q = newQueue();
+            String atLimit = "x".repeat(1 << 20);
+
+            assertThatThrownBy(() -> q.send(atLimit + "x")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("above the limit of 1048576 bytes (maxPayloadBytes)");
+            assertThatThrownBy(() -> q.sendAll(List.of("fine", atLimit + "x"))).isInstanceOf(IllegalArgumentException.class);
+            assertThat(q.stats().total()).isZero();
+
+            q.send(atLimit);
+            assertThat(q.stats().total()).isEqualTo(1);
+        }
     }
 
     @Nested

@@ -12,6 +12,7 @@ import io.queuekit.QueueStats;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Codecs;
+import io.queuekit.internal.PayloadLimit;
 import io.queuekit.internal.Consumers;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
@@ -149,12 +150,8 @@ public final class QueueEngine<T> {
         List<byte[]> out = new ArrayList<>(payloads.size());
         for (int i = 0; i < payloads.size(); i++) {
             byte[] b = Codecs.encode(codec, payloads.get(i));
-            if (b.length > settings.maxPayloadBytes()) {
-                throw new IllegalArgumentException(label + ": payload" + (payloads.size() > 1 ? " at index " + i : "")
-                        + " is " + b.length + " bytes encoded, above the limit of " + settings.maxPayloadBytes()
-                        + " (maxPayloadBytes)");
-            }
-            out.add(b);
+            out.add(PayloadLimit.check(b, settings.maxPayloadBytes(),
+                    label + ": payload" + (payloads.size() > 1 ? " at index " + i : "")));
         }
         return out;
     }
