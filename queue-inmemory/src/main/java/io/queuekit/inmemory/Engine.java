@@ -3,7 +3,6 @@ package io.queuekit.inmemory;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
-import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
@@ -17,6 +16,7 @@ import io.queuekit.internal.Checks;
 import io.queuekit.internal.Consumers;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.internal.Delays;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -179,7 +179,7 @@ final class Engine<T> {
 
     MessageId schedule(T payload, Duration delay) {
         Objects.requireNonNull(payload, "payload");
-        return store(null, bodies.store(payload), checkDelay(delay), null);
+        return store(null, bodies.store(payload), Delays.delay(delay), null);
     }
 
     MessageId scheduleAt(T payload, Instant dueAt) {
@@ -191,7 +191,7 @@ final class Engine<T> {
     boolean schedule(MessageId id, T payload, Duration delay) {
         Checks.callerId(id);
         Objects.requireNonNull(payload, "payload");
-        return store(id, bodies.store(payload), checkDelay(delay), null) != null;
+        return store(id, bodies.store(payload), Delays.delay(delay), null) != null;
     }
 
     boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
@@ -199,14 +199,6 @@ final class Engine<T> {
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(dueAt, "dueAt");
         return store(id, bodies.store(payload), null, dueAt) != null;
-    }
-
-    private static Duration checkDelay(Duration delay) {
-        Checks.notNegative(delay, "delay");
-        if (delay.compareTo(DelayQueue.MAX_DELAY) > 0) {
-            throw new IllegalArgumentException("delay must be at most " + DelayQueue.MAX_DELAY + ": " + delay);
-        }
-        return delay;
     }
 
     /** A generated id: the mark, then a counter in base 36, as the Redis queues make them. */
@@ -223,9 +215,8 @@ final class Engine<T> {
         try {
             ensureOpen();
             Instant now = now();
-            if (dueAt != null && Duration.between(now, dueAt).compareTo(DelayQueue.MAX_DELAY) > 0) {
-                throw new IllegalArgumentException(
-                        "due time must be at most " + DelayQueue.MAX_DELAY + " from now (" + now + "): " + dueAt);
+            if (dueAt != null) {
+                Delays.dueAt(dueAt, now);
             }
             promote(now);
             if (id == null) {
@@ -432,7 +423,7 @@ final class Engine<T> {
     }
 
     boolean retry(InMemoryDelivery<T> d, Duration delay) {
-        Checks.retryDelay(delay);
+        Delays.retryDelay(delay);
         lock.lock();
         try {
             ensureOpen();

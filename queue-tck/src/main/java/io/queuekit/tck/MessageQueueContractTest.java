@@ -827,6 +827,23 @@ public abstract class MessageQueueContractTest {
             assertThat(q.stats().delayed()).isZero();
             assertThat(d.ack()).as("still unsettled after the refused retries").isTrue();
         }
+
+        // ---- the longest retry delay is DelayQueue.MAX_DELAY, on every transport
+
+        @Test
+        void retry_beyondTheMaximumDelay_isRefused_leavingTheDeliveryUnsettled() throws Exception {
+            MessageQueue<String> q = newQueue();
+            q.sendAll(List.of("x", "y"));
+            Delivery<String> d = next(q);
+
+            assertThatThrownBy(() -> d.retry(DelayQueue.MAX_DELAY.plusMillis(1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DelayQueue.MAX_DELAY");
+            assertThat(q.stats().delayed()).isZero();
+            assertThat(d.ack()).as("still unsettled after the refused retry").isTrue();
+
+            assertThat(next(q).retry(DelayQueue.MAX_DELAY)).as("the maximum itself").isTrue();
+            assertThat(q.stats().delayed()).isEqualTo(1);
+        }
     }
 
     @Nested

@@ -4,6 +4,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.SettleOnce;
+import io.queuekit.internal.Delays;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -71,7 +72,7 @@ final class RedisDelivery<T> implements Delivery<T> {
 
     @Override
     public boolean retry(Duration delay) {
-        Checks.retryDelay(delay);
+        Delays.retryDelay(delay);
         return settled.settle(() -> engine.retry(id, token, delay));
     }
 

@@ -2,6 +2,7 @@ package io.queuekit.redis.list;
 
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.SettleOnce;
+import io.queuekit.internal.Delays;
 import java.time.Duration;
 
 /**
@@ -31,7 +32,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
 
     @Override
     public boolean retry(Duration delay) {
-        Checks.retryDelay(delay);
+        Delays.retryDelay(delay);
         return settle(() -> mode.retry(envelope.element(), envelope, delay));
     }
 

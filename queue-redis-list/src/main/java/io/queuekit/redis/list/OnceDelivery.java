@@ -2,6 +2,7 @@ package io.queuekit.redis.list;
 
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.SettleOnce;
+import io.queuekit.internal.Delays;
 import java.time.Duration;
 
 /**
@@ -28,7 +29,7 @@ final class OnceDelivery<T> extends EnvelopeDelivery<T> {
 
     @Override
     public boolean retry(Duration delay) {
-        Checks.retryDelay(delay);
+        Delays.retryDelay(delay);
         mode.checkOpen();
         return settled.settleAtMostOnce(() -> mode.retry(ListMode.NONE, envelope, delay));
     }
