@@ -10,13 +10,13 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
-import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Consumers;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.internal.Delays;
+import io.queuekit.internal.DeadLetterDecoding;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -762,14 +762,7 @@ final class Engine<T> {
             }
             List<DeadLetter<T>> out = new ArrayList<>(copy.size());
             for (Buried m : copy) {
-                T payload = null;
-                String reason = m.reason();
-                try {
-                    payload = bodies.load(m.body());
-                } catch (SerializationException e) {
-                    reason = reason + " (payload could not be decoded: " + e.getMessage() + ")";
-                }
-                out.add(new DeadLetter<>(m.id(), payload, m.attempts(), reason, m.deadAt()));
+                out.add(DeadLetterDecoding.of(m.id(), m.attempts(), m.reason(), m.deadAt(), () -> bodies.load(m.body())));
             }
             return out;
         }

@@ -1475,6 +1475,31 @@ public abstract class MessageQueueContractTest {
             q.send(atLimit);
             assertThat(q.stats().total()).isEqualTo(1);
         }
+
+        // ---- listing an undecodable dead letter never throws, and its reason says so once
+
+        @Test
+        void deadLetters_list_ofAnUndecodableBody_addsToTheReasonThatThePayloadIsUndecodable() throws Exception {
+            MessageQueue<String> q = pickyQueue();
+            q.send("undecodable");
+            next(q).deadLetter("cannot read it");
+
+            DeadLetter<String> dl = q.deadLetters().list(10).get(0);
+            assertThat(dl.payload()).isNull();
+            assertThat(dl.reason()).startsWith("cannot read it (payload undecodable: ").contains("picky codec").endsWith(")");
+        }
+
+        @Test
+        void deadLetters_list_ofAMessageDeadLetteredAsUndecodable_keepsItsReasonAsItIs() throws Exception {
+            MessageQueue<String> q = pickyQueue();
+            q.send("undecodable");
+            closeLater(q.consume(d -> d.payload(), quickOptions(1, Duration.ZERO)));
+            await().untilAsserted(() -> assertThat(q.stats().dead()).isEqualTo(1));
+
+            DeadLetter<String> dl = q.deadLetters().list(10).get(0);
+            assertThat(dl.payload()).isNull();
+            assertThat(dl.reason()).startsWith("undecodable").doesNotContain(" (payload");
+        }
     }
 
     @Nested
