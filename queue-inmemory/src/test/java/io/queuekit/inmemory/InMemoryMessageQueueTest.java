@@ -229,7 +229,7 @@ class InMemoryMessageQueueTest {
             DeadLetter<String> dl = q.deadLetters().list(1).get(0);
             assertThat(dl.payload()).isNull();
             assertThat(dl.attempts()).isEqualTo(2);
-            assertThat(dl.reason()).startsWith("undecodable: ").contains("payload could not be decoded");
+            assertThat(dl.reason()).as("says it once").startsWith("undecodable: ").doesNotContain(" (payload");
         }
     }
 
