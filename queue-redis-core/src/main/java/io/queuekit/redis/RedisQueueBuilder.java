@@ -7,6 +7,7 @@ import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.internal.DeadLetterRetention;
 import java.time.Duration;
 import java.util.Objects;
 import redis.clients.jedis.UnifiedJedis;
@@ -31,7 +32,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     private String keyPrefix = RedisKeys.DEFAULT_PREFIX;
     private Duration visibilityTimeout = Duration.ofSeconds(30);
     private int maxAttempts = 5;
-    private int deadLetterRetention = 10_000;
+    private int deadLetterRetention = DeadLetterRetention.DEFAULT;
     private int maxPayloadBytes = PayloadLimit.DEFAULT_BYTES;
     private Duration blockTimeout = Duration.ofSeconds(1);
     private int claimBatch = 100;
@@ -68,9 +69,12 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
         return self();
     }
 
-    /** Most dead letters kept, oldest dropped first (default 10,000; 0 keeps none). */
+    /**
+     * Most dead letters kept, oldest dropped first: 0 (keep none) to 100,000,000, 10,000 by default,
+     * the same on every queue transport.
+     */
     public B deadLetterRetention(int deadLetterRetention) {
-        this.deadLetterRetention = Checks.inRange(deadLetterRetention, 0, 100_000_000, "dead-letter retention");
+        this.deadLetterRetention = DeadLetterRetention.check(deadLetterRetention);
         return self();
     }
 

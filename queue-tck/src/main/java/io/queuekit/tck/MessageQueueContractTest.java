@@ -989,6 +989,19 @@ public abstract class MessageQueueContractTest {
             assertThat(q.deadLetters().list(10)).extracting(DeadLetter::payload)
                     .containsExactlyElementsOf(order.subList(2, 5));
         }
+
+        // ---- a retention of 0 keeps no dead letters, on every transport
+
+        @Test
+        void retention_ofZero_keepsNoDeadLetters() throws Exception {
+            MessageQueue<String> q = newQueue(config().withDeadLetterRetention(0));
+            q.send("x");
+
+            assertThat(next(q).deadLetter("not kept")).isTrue();
+            assertThat(q.deadLetters().size()).isZero();
+            assertThat(q.deadLetters().list(10)).isEmpty();
+            assertThat(q.stats().total()).isZero();
+        }
     }
 
     @Nested
