@@ -646,10 +646,7 @@ final class Engine<T> {
     // ---- consumers, stats, lifecycle
 
     Subscription consume(MessageQueue<T> owner, MessageHandler<T> handler, ConsumeOptions options) {
-        Objects.requireNonNull(handler, "handler");
-        Objects.requireNonNull(options, "options");
-        ensureReceiving();
-        return consumers.start(owner, handler, options);
+        return consumers.start(owner, handler, options); // refuses once closing began
     }
 
     QueueStats stats() {

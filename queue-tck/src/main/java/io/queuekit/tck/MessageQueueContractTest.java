@@ -1795,6 +1795,38 @@ public abstract class MessageQueueContractTest {
             assertThatThrownBy(() -> d.retry(Duration.ZERO)).isInstanceOf(QueueClosedException.class);
             assertThatThrownBy(() -> d.deadLetter("x")).isInstanceOf(QueueClosedException.class);
         }
+
+        // ---- a consume racing close: refused, or stopped by the close (one registration on every transport)
+
+        @Test
+        void consume_racingClose_isRefusedOrStoppedByIt() throws Exception {
+            for (int round = 0; round < 5; round++) {
+                MessageQueue<String> q = newQueue();
+                CountDownLatch go = new CountDownLatch(1);
+                AtomicReference<Object> outcome = new AtomicReference<>();
+                Thread starter = new Thread(() -> {
+                    try {
+                        go.await();
+                        outcome.set(q.consume(d -> { }, quickOptions(1, Duration.ZERO)));
+                    } catch (QueueClosedException e) {
+                        outcome.set(e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "consume-racer");
+                starter.start();
+                go.countDown();
+                q.close();
+                starter.join(GENEROUS_MS);
+
+                assertThat(outcome.get()).as("round %d: consume returned or threw", round).isNotNull();
+                if (outcome.get() instanceof Subscription sub) {
+                    await().untilAsserted(() -> assertThat(sub.isActive()).as("stopped by the close").isFalse());
+                }
+                assertThatThrownBy(() -> q.consume(d -> { }, quickOptions(1, Duration.ZERO)))
+                        .isInstanceOf(QueueClosedException.class);
+            }
+        }
     }
 
     @Nested

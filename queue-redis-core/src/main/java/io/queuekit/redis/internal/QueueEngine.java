@@ -389,10 +389,7 @@ public final class QueueEngine<T> {
      * methods they call); they are stopped when this engine closes.
      */
     public Subscription consume(MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options) {
-        Objects.requireNonNull(handler, "handler");
-        Objects.requireNonNull(options, "options");
-        checkReceiving();
-        return consumers.start(queue, handler, options);
+        return consumers.start(queue, handler, options); // refuses once closing began
     }
 
     /**
