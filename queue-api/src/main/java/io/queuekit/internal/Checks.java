@@ -75,15 +75,6 @@ public final class Checks {
         return d;
     }
 
-    /**
-     * Refuses a retry delay that is null, negative, or beyond {@link io.queuekit.DelayQueue#MAX_DELAY},
-     * before anything is settled, so a refused retry leaves the delivery in flight.
-     */
-    public static Duration retryDelay(Duration delay) {
-        notNegative(delay, "retry delay");
-        return between(delay, Duration.ZERO, io.queuekit.DelayQueue.MAX_DELAY, "retry delay");
-    }
-
     private static String human(Duration d) {
         if (d.isZero()) {
             return "0";

@@ -53,7 +53,10 @@ public final class Consumers {
 
     /**
      * Starts {@code options.concurrency()} workers running {@code handler} on {@code queue} (the
-     * transport's entry object, whose receiving methods they call).
+     * transport's entry object, whose receiving methods they call). This is the one place a
+     * transport registers a {@code consume} call: it refuses one once {@link #shutDown} began, and
+     * one it accepted before is drained by that shut-down, so a consume racing close either throws
+     * or is stopped by it.
      *
      * @throws QueueClosedException if the queue is closing or closed
      */
@@ -85,6 +88,7 @@ public final class Consumers {
                 throw new IllegalStateException(queueName + " is already shutting down");
             }
             shutDown = new CountDownLatch(1);
+            closing = true; // now, not when the drain begins (maybe on another thread): start() refuses from here
         }
         CountDownLatch done = shutDown;
         Runnable rest = () -> {

@@ -1,6 +1,8 @@
 /**
  * Machinery every queuekit transport shares: the managed consumers, lease renewal, argument
- * checks, codec calls and rate-limited logging. Internal: it may change in any release, and no
+ * checks, codec calls, the settle-once guard, the payload, delay and dead-letter retention limits,
+ * dead-letter decoding, and rate-limited logging: each written once, so the transports cannot
+ * drift apart. Internal: it may change in any release, and no
  * public signature of queuekit mentions it. Applications do not use it.
  */
 package io.queuekit.internal;

@@ -2,6 +2,7 @@ package io.queuekit.inmemory;
 
 import io.queuekit.Codec;
 import io.queuekit.internal.Codecs;
+import io.queuekit.internal.PayloadLimit;
 
 /**
  * How payloads are stored: as the objects themselves, or, with a codec, as encoded bytes decoded
@@ -11,10 +12,12 @@ import io.queuekit.internal.Codecs;
 final class Bodies<T> {
     private final Codec<T> codec;
     private final int maxBytes;
+    private final String name;
 
-    Bodies(Codec<T> codec, int maxBytes) {
+    Bodies(Codec<T> codec, int maxBytes, String name) {
         this.codec = codec;
         this.maxBytes = maxBytes;
+        this.name = name;
     }
 
     /** The form to store; the caller has refused null already. */
@@ -22,12 +25,7 @@ final class Bodies<T> {
         if (codec == null) {
             return payload;
         }
-        byte[] bytes = Codecs.encode(codec, payload);
-        if (bytes.length > maxBytes) {
-            throw new IllegalArgumentException("payload is " + bytes.length
-                    + " bytes encoded, more than the limit of " + maxBytes + " bytes");
-        }
-        return bytes;
+        return PayloadLimit.check(Codecs.encode(codec, payload), maxBytes, name + ": payload");
     }
 
     @SuppressWarnings("unchecked")

@@ -3,7 +3,6 @@ package io.queuekit.inmemory;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
-import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
@@ -11,12 +10,13 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
-import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Consumers;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.internal.Delays;
+import io.queuekit.internal.DeadLetterDecoding;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -179,7 +179,7 @@ final class Engine<T> {
 
     MessageId schedule(T payload, Duration delay) {
         Objects.requireNonNull(payload, "payload");
-        return store(null, bodies.store(payload), checkDelay(delay), null);
+        return store(null, bodies.store(payload), Delays.delay(delay), null);
     }
 
     MessageId scheduleAt(T payload, Instant dueAt) {
@@ -191,7 +191,7 @@ final class Engine<T> {
     boolean schedule(MessageId id, T payload, Duration delay) {
         Checks.callerId(id);
         Objects.requireNonNull(payload, "payload");
-        return store(id, bodies.store(payload), checkDelay(delay), null) != null;
+        return store(id, bodies.store(payload), Delays.delay(delay), null) != null;
     }
 
     boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
@@ -203,7 +203,7 @@ final class Engine<T> {
 
     List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
         List<T> copy = Checks.payloads(payloads);
-        return storeAll(encodeAll(copy), checkDelay(delay), null);
+        return storeAll(encodeAll(copy), Delays.delay(delay), null);
     }
 
     List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
@@ -232,7 +232,9 @@ final class Engine<T> {
         try {
             ensureOpen();
             Instant now = now();
-            checkDueAt(dueAt, now);
+            if (dueAt != null) {
+                Delays.dueAt(dueAt, now);
+            }
             promote(now);
             Instant due = dueAt != null ? dueAt : now.plus(delay);
             for (Object body : encoded) {
@@ -251,21 +253,6 @@ final class Engine<T> {
         return List.copyOf(ids);
     }
 
-    private static void checkDueAt(Instant dueAt, Instant now) {
-        if (dueAt != null && Duration.between(now, dueAt).compareTo(DelayQueue.MAX_DELAY) > 0) {
-            throw new IllegalArgumentException(
-                    "due time must be at most " + DelayQueue.MAX_DELAY + " from now (" + now + "): " + dueAt);
-        }
-    }
-
-    private static Duration checkDelay(Duration delay) {
-        Checks.notNegative(delay, "delay");
-        if (delay.compareTo(DelayQueue.MAX_DELAY) > 0) {
-            throw new IllegalArgumentException("delay must be at most " + DelayQueue.MAX_DELAY + ": " + delay);
-        }
-        return delay;
-    }
-
     /** A generated id: the mark, then a counter in base 36, as the Redis queues make them. */
     private MessageId newId() {
         return MessageId.of(MessageId.GENERATED_MARK + Long.toString(++idSequence, 36));
@@ -280,7 +267,9 @@ final class Engine<T> {
         try {
             ensureOpen();
             Instant now = now();
-            checkDueAt(dueAt, now);
+            if (dueAt != null) {
+                Delays.dueAt(dueAt, now);
+            }
             promote(now);
             if (id == null) {
                 id = newId();
@@ -470,11 +459,7 @@ final class Engine<T> {
         try {
             ensureOpen();
             if (!leases) {
-                boolean first = d.settleOnce();
-                if (first) {
-                    observer.acked();
-                }
-                return first;
+                return d.settled().settleAtMostOnce(observer::acked);
             }
             Msg m = owned(d, now());
             if (m == null) {
@@ -490,7 +475,7 @@ final class Engine<T> {
     }
 
     boolean retry(InMemoryDelivery<T> d, Duration delay) {
-        Checks.retryDelay(delay);
+        Delays.retryDelay(delay);
         lock.lock();
         try {
             ensureOpen();
@@ -531,7 +516,7 @@ final class Engine<T> {
         try {
             ensureOpen();
             if (!leases) {
-                return !d.isSettled();
+                return !d.settled().isSettled();
             }
             Instant now = now();
             Msg m = owned(d, now);
@@ -634,7 +619,7 @@ final class Engine<T> {
             }
             return m;
         }
-        if (!d.settleOnce()) {
+        if (!d.settled().claim()) {
             return null;
         }
         Msg m = new Msg(d.id(), d.body(), d.enqueuedAt());
@@ -713,10 +698,7 @@ final class Engine<T> {
     // ---- consumers, stats, lifecycle
 
     Subscription consume(MessageQueue<T> owner, MessageHandler<T> handler, ConsumeOptions options) {
-        Objects.requireNonNull(handler, "handler");
-        Objects.requireNonNull(options, "options");
-        ensureReceiving();
-        return consumers.start(owner, handler, options);
+        return consumers.start(owner, handler, options); // refuses once closing began
     }
 
     QueueStats stats() {
@@ -829,14 +811,7 @@ final class Engine<T> {
             }
             List<DeadLetter<T>> out = new ArrayList<>(copy.size());
             for (Buried m : copy) {
-                T payload = null;
-                String reason = m.reason();
-                try {
-                    payload = bodies.load(m.body());
-                } catch (SerializationException e) {
-                    reason = reason + " (payload could not be decoded: " + e.getMessage() + ")";
-                }
-                out.add(new DeadLetter<>(m.id(), payload, m.attempts(), reason, m.deadAt()));
+                out.add(DeadLetterDecoding.of(m.id(), m.attempts(), m.reason(), m.deadAt(), () -> bodies.load(m.body())));
             }
             return out;
         }

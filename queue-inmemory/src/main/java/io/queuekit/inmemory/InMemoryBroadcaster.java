@@ -409,7 +409,10 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             return this;
         }
 
-        /** Largest encoded message, checked only with a codec; 1 byte to 256 MiB, 1 MiB by default. */
+        /**
+         * Largest encoded message: 1 byte to 256 MiB, 1 MiB by default, as on Redis. Checked only
+         * with a {@linkplain #codec codec}: without one nothing is encoded, so nothing is measured.
+         */
         public Builder<T> maxPayloadBytes(int bytes) {
             settings.maxPayloadBytes(bytes);
             return this;

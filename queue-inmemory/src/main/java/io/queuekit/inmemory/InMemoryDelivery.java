@@ -2,9 +2,9 @@ package io.queuekit.inmemory;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
+import io.queuekit.internal.SettleOnce;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One hand-out of a message. The lease number ties it to the hand-out it came from, so that a
@@ -17,7 +17,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
     private final int attempt;
     private final Instant enqueuedAt;
     private final long lease;
-    private final AtomicBoolean settled = new AtomicBoolean();
+    private final SettleOnce settled = new SettleOnce();
     private volatile T payload;
 
     InMemoryDelivery(Engine<T> engine, MessageId id, Object body, int attempt, Instant enqueuedAt, long lease) {
@@ -86,13 +86,9 @@ final class InMemoryDelivery<T> implements Delivery<T> {
         return lease;
     }
 
-    /** For at-most-once deliveries, which have no lease: true the first time only. */
-    boolean settleOnce() {
-        return settled.compareAndSet(false, true);
-    }
-
-    boolean isSettled() {
-        return settled.get();
+    /** For at-most-once deliveries, which have no lease: settled once, by the first caller. */
+    SettleOnce settled() {
+        return settled;
     }
 
     @Override

@@ -206,7 +206,10 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
             return this;
         }
 
-        /** Largest encoded payload, checked only with a codec; 1 byte to 256 MiB, 1 MiB by default. */
+        /**
+         * Largest encoded payload: 1 byte to 256 MiB, 1 MiB by default, as on Redis. Checked only
+         * with a {@linkplain #codec codec}: without one nothing is encoded, so nothing is measured.
+         */
         public Builder<T> maxPayloadBytes(int bytes) {
             settings.maxPayloadBytes(bytes);
             return this;

@@ -3,7 +3,9 @@ package io.queuekit.inmemory;
 import io.queuekit.Codec;
 import io.queuekit.Semantics;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.PayloadLimit;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.internal.DeadLetterRetention;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -14,17 +16,15 @@ final class Settings<T> {
     static final Duration DEFAULT_VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
     static final int DEFAULT_MAX_ATTEMPTS = 5;
     static final int MAX_MAX_ATTEMPTS = 1000;
-    static final int DEFAULT_DEAD_LETTER_RETENTION = 10_000;
-    static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
     static final int DEFAULT_CLAIM_BATCH = 100;
 
     final String name;
     Clock clock = Clock.systemUTC();
     Duration visibilityTimeout = DEFAULT_VISIBILITY_TIMEOUT;
     int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-    int deadLetterRetention = DEFAULT_DEAD_LETTER_RETENTION;
+    int deadLetterRetention = DeadLetterRetention.DEFAULT;
     Codec<T> codec;
-    int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    int maxPayloadBytes = PayloadLimit.DEFAULT_BYTES;
     int claimBatch = DEFAULT_CLAIM_BATCH;
     Semantics.Guarantee guarantee = Semantics.Guarantee.AT_LEAST_ONCE;
     QueueMetrics metrics = QueueMetrics.NONE;
@@ -48,7 +48,7 @@ final class Settings<T> {
 
     // the Redis transports' bounds, so that a test cannot pass here with a value Redis refuses, or fail with one it takes
     void deadLetterRetention(int retention) {
-        this.deadLetterRetention = Checks.inRange(retention, 0, 100_000_000, "dead-letter retention");
+        this.deadLetterRetention = DeadLetterRetention.check(retention);
     }
 
     void claimBatch(int messages) {
@@ -60,7 +60,7 @@ final class Settings<T> {
     }
 
     void maxPayloadBytes(int bytes) {
-        this.maxPayloadBytes = Checks.inRange(bytes, 1, 256 << 20, "max payload bytes");
+        this.maxPayloadBytes = PayloadLimit.maxPayloadBytes(bytes);
     }
 
     void guarantee(Semantics.Guarantee guarantee) {
@@ -82,6 +82,6 @@ final class Settings<T> {
     }
 
     Bodies<T> bodies() {
-        return new Bodies<>(codec, maxPayloadBytes);
+        return new Bodies<>(codec, maxPayloadBytes, name);
     }
 }

@@ -2,10 +2,12 @@ package io.queuekit.redis;
 
 import io.queuekit.Codec;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.internal.DeadLetterRetention;
 import java.time.Duration;
 import java.util.Objects;
 import redis.clients.jedis.UnifiedJedis;
@@ -30,8 +32,8 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     private String keyPrefix = RedisKeys.DEFAULT_PREFIX;
     private Duration visibilityTimeout = Duration.ofSeconds(30);
     private int maxAttempts = 5;
-    private int deadLetterRetention = 10_000;
-    private int maxPayloadBytes = 1 << 20;
+    private int deadLetterRetention = DeadLetterRetention.DEFAULT;
+    private int maxPayloadBytes = PayloadLimit.DEFAULT_BYTES;
     private Duration blockTimeout = Duration.ofSeconds(1);
     private int claimBatch = 100;
     private QueueMetrics metrics = QueueMetrics.NONE;
@@ -67,15 +69,21 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
         return self();
     }
 
-    /** Most dead letters kept, oldest dropped first (default 10,000; 0 keeps none). */
+    /**
+     * Most dead letters kept, oldest dropped first: 0 (keep none) to 100,000,000, 10,000 by default,
+     * the same on every queue transport.
+     */
     public B deadLetterRetention(int deadLetterRetention) {
-        this.deadLetterRetention = Checks.inRange(deadLetterRetention, 0, 100_000_000, "dead-letter retention");
+        this.deadLetterRetention = DeadLetterRetention.check(deadLetterRetention);
         return self();
     }
 
-    /** Largest encoded payload accepted (default 1 MiB; 1 byte to 256 MiB). */
+    /**
+     * Largest encoded payload accepted: 1 byte to 256 MiB, 1 MiB by default, the same on every
+     * transport. A larger one is refused with {@link IllegalArgumentException}, storing nothing.
+     */
     public B maxPayloadBytes(int maxPayloadBytes) {
-        this.maxPayloadBytes = Checks.inRange(maxPayloadBytes, 1, 256 << 20, "max payload bytes");
+        this.maxPayloadBytes = PayloadLimit.maxPayloadBytes(maxPayloadBytes);
         return self();
     }
 

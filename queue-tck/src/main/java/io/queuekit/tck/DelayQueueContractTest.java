@@ -222,6 +222,23 @@ public abstract class DelayQueueContractTest extends MessageQueueContractTest {
         void semantics_promiseDelays() {
             assertThat(newDelayQueue().semantics().delays()).isTrue();
         }
+
+        // ---- one MAX_DELAY rule on every transport, for delays and due times alike
+
+        @Test
+        void schedule_beyondTheMaximum_isRefusedNamingTheLimit_andADueTimeWithinItIsAccepted() {
+            DelayQueue<String> q = newDelayQueue();
+            Duration tooLong = DelayQueue.MAX_DELAY.plusMillis(1);
+
+            assertThatThrownBy(() -> q.schedule("x", tooLong)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("DelayQueue.MAX_DELAY").hasMessageContaining(tooLong.toString());
+            assertThatThrownBy(() -> q.scheduleAt("x", Instant.MAX)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("DelayQueue.MAX_DELAY").hasMessageContaining(Instant.MAX.toString());
+            assertThat(q.stats().total()).isZero();
+
+            q.scheduleAt("far", time().now().plus(DelayQueue.MAX_DELAY).minusSeconds(60));
+            assertThat(q.stats().delayed()).isEqualTo(1);
+        }
     }
 
     @Nested

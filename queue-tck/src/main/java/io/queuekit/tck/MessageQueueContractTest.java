@@ -607,6 +607,43 @@ public abstract class MessageQueueContractTest {
             }
             assertThat(q.stats().total()).isZero();
         }
+
+        // ---- settling once, whatever the guarantee (one guard on every transport)
+
+        @Test
+        void settling_raced_fromManyThreads_succeedsForExactlyOneCall() throws Exception {
+            MessageQueue<String> q = newQueue();
+            q.send("x");
+            Delivery<String> d = next(q);
+            int threads = 6;
+            CountDownLatch start = new CountDownLatch(1);
+            AtomicInteger won = new AtomicInteger();
+            List<Thread> racers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int kind = i % 3;
+                Thread t = new Thread(() -> {
+                    try {
+                        start.await();
+                        boolean first = kind == 0 ? d.ack() : kind == 1 ? d.retry(Duration.ZERO) : d.deadLetter("raced");
+                        if (first) {
+                            won.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "settle-racer-" + i);
+                t.start();
+                racers.add(t);
+            }
+            start.countDown();
+            for (Thread t : racers) {
+                t.join(GENEROUS_MS);
+            }
+
+            assertThat(won.get()).as("settling calls that returned true").isEqualTo(1);
+            assertThat(q.stats().total()).as("at most the one retried or dead-lettered copy").isLessThanOrEqualTo(1);
+            assertThat(q.stats().inFlight()).isZero();
+        }
     }
 
     @Nested
@@ -790,6 +827,23 @@ public abstract class MessageQueueContractTest {
             assertThat(q.stats().delayed()).isZero();
             assertThat(d.ack()).as("still unsettled after the refused retries").isTrue();
         }
+
+        // ---- the longest retry delay is DelayQueue.MAX_DELAY, on every transport
+
+        @Test
+        void retry_beyondTheMaximumDelay_isRefused_leavingTheDeliveryUnsettled() throws Exception {
+            MessageQueue<String> q = newQueue();
+            q.sendAll(List.of("x", "y"));
+            Delivery<String> d = next(q);
+
+            assertThatThrownBy(() -> d.retry(DelayQueue.MAX_DELAY.plusMillis(1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DelayQueue.MAX_DELAY");
+            assertThat(q.stats().delayed()).isZero();
+            assertThat(d.ack()).as("still unsettled after the refused retry").isTrue();
+
+            assertThat(next(q).retry(DelayQueue.MAX_DELAY)).as("the maximum itself").isTrue();
+            assertThat(q.stats().delayed()).isEqualTo(1);
+        }
     }
 
     @Nested
@@ -934,6 +988,19 @@ public abstract class MessageQueueContractTest {
             assertThat(q.deadLetters().size()).isEqualTo(3);
             assertThat(q.deadLetters().list(10)).extracting(DeadLetter::payload)
                     .containsExactlyElementsOf(order.subList(2, 5));
+        }
+
+        // ---- a retention of 0 keeps no dead letters, on every transport
+
+        @Test
+        void retention_ofZero_keepsNoDeadLetters() throws Exception {
+            MessageQueue<String> q = newQueue(config().withDeadLetterRetention(0));
+            q.send("x");
+
+            assertThat(next(q).deadLetter("not kept")).isTrue();
+            assertThat(q.deadLetters().size()).isZero();
+            assertThat(q.deadLetters().list(10)).isEmpty();
+            assertThat(q.stats().total()).isZero();
         }
     }
 
@@ -1404,6 +1471,48 @@ public abstract class MessageQueueContractTest {
             assertThat(dl.reason()).startsWith("undecodable");
             assertThat(dl.payload()).isNull();
         }
+
+        // ---- one payload limit on every transport: 1 MiB of encoded bytes unless set
+
+        @Test
+        void send_ofAPayloadAboveTheDefaultLimitOf1MiB_isRefused_andStoresNothing() {
+            assumeTrue(appliesCodec(), "this run of the transport stores payloads without a codec");
+            MessageQueue<String> q = newQueue();
+            String atLimit = "x".repeat(1 << 20);
+
+            assertThatThrownBy(() -> q.send(atLimit + "x")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("above the limit of 1048576 bytes (maxPayloadBytes)");
+            assertThatThrownBy(() -> q.sendAll(List.of("fine", atLimit + "x"))).isInstanceOf(IllegalArgumentException.class);
+            assertThat(q.stats().total()).isZero();
+
+            q.send(atLimit);
+            assertThat(q.stats().total()).isEqualTo(1);
+        }
+
+        // ---- listing an undecodable dead letter never throws, and its reason says so once
+
+        @Test
+        void deadLetters_list_ofAnUndecodableBody_addsToTheReasonThatThePayloadIsUndecodable() throws Exception {
+            MessageQueue<String> q = pickyQueue();
+            q.send("undecodable");
+            next(q).deadLetter("cannot read it");
+
+            DeadLetter<String> dl = q.deadLetters().list(10).get(0);
+            assertThat(dl.payload()).isNull();
+            assertThat(dl.reason()).startsWith("cannot read it (payload undecodable: ").contains("picky codec").endsWith(")");
+        }
+
+        @Test
+        void deadLetters_list_ofAMessageDeadLetteredAsUndecodable_keepsItsReasonAsItIs() throws Exception {
+            MessageQueue<String> q = pickyQueue();
+            q.send("undecodable");
+            closeLater(q.consume(d -> d.payload(), quickOptions(1, Duration.ZERO)));
+            await().untilAsserted(() -> assertThat(q.stats().dead()).isEqualTo(1));
+
+            DeadLetter<String> dl = q.deadLetters().list(10).get(0);
+            assertThat(dl.payload()).isNull();
+            assertThat(dl.reason()).startsWith("undecodable").doesNotContain(" (payload");
+        }
     }
 
     @Nested
@@ -1685,6 +1794,38 @@ public abstract class MessageQueueContractTest {
             assertThatThrownBy(d::ack).isInstanceOf(QueueClosedException.class);
             assertThatThrownBy(() -> d.retry(Duration.ZERO)).isInstanceOf(QueueClosedException.class);
             assertThatThrownBy(() -> d.deadLetter("x")).isInstanceOf(QueueClosedException.class);
+        }
+
+        // ---- a consume racing close: refused, or stopped by the close (one registration on every transport)
+
+        @Test
+        void consume_racingClose_isRefusedOrStoppedByIt() throws Exception {
+            for (int round = 0; round < 5; round++) {
+                MessageQueue<String> q = newQueue();
+                CountDownLatch go = new CountDownLatch(1);
+                AtomicReference<Object> outcome = new AtomicReference<>();
+                Thread starter = new Thread(() -> {
+                    try {
+                        go.await();
+                        outcome.set(q.consume(d -> { }, quickOptions(1, Duration.ZERO)));
+                    } catch (QueueClosedException e) {
+                        outcome.set(e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "consume-racer");
+                starter.start();
+                go.countDown();
+                q.close();
+                starter.join(GENEROUS_MS);
+
+                assertThat(outcome.get()).as("round %d: consume returned or threw", round).isNotNull();
+                if (outcome.get() instanceof Subscription sub) {
+                    await().untilAsserted(() -> assertThat(sub.isActive()).as("stopped by the close").isFalse());
+                }
+                assertThatThrownBy(() -> q.consume(d -> { }, quickOptions(1, Duration.ZERO)))
+                        .isInstanceOf(QueueClosedException.class);
+            }
         }
     }
 

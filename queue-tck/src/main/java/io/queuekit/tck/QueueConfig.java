@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * @param visibilityTimeout how long a delivery is leased before it is delivered again
  * @param maxAttempts deliveries of one message before it goes to the dead letters
- * @param deadLetterRetention dead letters kept, the oldest dropped first
+ * @param deadLetterRetention dead letters kept, the oldest dropped first; 0 keeps none
  * @param metrics where the queue reports what it does: the suite reads it to check what a queue
  *     settled after it was closed
  * @param codec how payloads are stored ({@link Codec#utf8()} unless a test needs a codec that
@@ -31,8 +31,8 @@ public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadL
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("max attempts must be positive: " + maxAttempts);
         }
-        if (deadLetterRetention < 1) {
-            throw new IllegalArgumentException("dead-letter retention must be positive: " + deadLetterRetention);
+        if (deadLetterRetention < 0) {
+            throw new IllegalArgumentException("dead-letter retention must not be negative: " + deadLetterRetention);
         }
     }
 

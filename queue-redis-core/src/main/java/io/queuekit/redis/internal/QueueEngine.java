@@ -12,6 +12,7 @@ import io.queuekit.QueueStats;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Codecs;
+import io.queuekit.internal.PayloadLimit;
 import io.queuekit.internal.Consumers;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.spi.QueueMetrics;
@@ -149,12 +150,8 @@ public final class QueueEngine<T> {
         List<byte[]> out = new ArrayList<>(payloads.size());
         for (int i = 0; i < payloads.size(); i++) {
             byte[] b = Codecs.encode(codec, payloads.get(i));
-            if (b.length > settings.maxPayloadBytes()) {
-                throw new IllegalArgumentException(label + ": payload" + (payloads.size() > 1 ? " at index " + i : "")
-                        + " is " + b.length + " bytes encoded, above the limit of " + settings.maxPayloadBytes()
-                        + " (maxPayloadBytes)");
-            }
-            out.add(b);
+            out.add(PayloadLimit.check(b, settings.maxPayloadBytes(),
+                    label + ": payload" + (payloads.size() > 1 ? " at index " + i : "")));
         }
         return out;
     }
@@ -285,11 +282,15 @@ public final class QueueEngine<T> {
      */
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         List<byte[]> args = new ArrayList<>(deliveries.size() * 2);
+        List<RedisDelivery<T>> mine = new ArrayList<>(deliveries.size());
         int others = 0;
         for (Delivery<T> d : List.copyOf(deliveries)) {
             if (d instanceof RedisDelivery<T> rd && rd.engine() == this) {
-                args.add(bytes(d.id().value()));
-                args.add(num(rd.token()));
+                if (rd.settled().claim()) { // skipped if already settled, as its ack() would be
+                    mine.add(rd);
+                    args.add(bytes(d.id().value()));
+                    args.add(num(rd.token()));
+                }
             } else if (d.ack()) {
                 others++;
             }
@@ -297,7 +298,13 @@ public final class QueueEngine<T> {
         if (args.isEmpty()) {
             return others;
         }
-        long acked = (Long) eval("ack", op("ack.lua"), args);
+        long acked;
+        try {
+            acked = (Long) eval("ack", op("ack.lua"), args);
+        } catch (RuntimeException e) {
+            mine.forEach(rd -> rd.settled().release());
+            throw e;
+        }
         for (long i = 0; i < acked; i++) {
             observer.acked();
         }
@@ -382,10 +389,7 @@ public final class QueueEngine<T> {
      * methods they call); they are stopped when this engine closes.
      */
     public Subscription consume(MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options) {
-        Objects.requireNonNull(handler, "handler");
-        Objects.requireNonNull(options, "options");
-        checkReceiving();
-        return consumers.start(queue, handler, options);
+        return consumers.start(queue, handler, options); // refuses once closing began
     }
 
     /**

@@ -3,7 +3,7 @@ package io.queuekit.redis.internal;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
 import io.queuekit.MessageId;
-import io.queuekit.SerializationException;
+import io.queuekit.internal.DeadLetterDecoding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,18 +31,10 @@ final class RedisDeadLetters<T> implements DeadLetters<T> {
         List<DeadLetter<T>> out = new ArrayList<>(r.size() / 5);
         for (int i = 0; i < r.size(); i += 5) {
             byte[] body = (byte[]) r.get(i + 4);
-            String reason = QueueEngine.str(r.get(i + 3));
-            T payload = null;
-            try {
-                payload = engine.decode(QueueEngine.payloadOf(body));
-            } catch (SerializationException e) {
-                if (!reason.startsWith("undecodable")) {
-                    reason = reason + " (body undecodable: " + e.getMessage() + ")";
-                }
-            }
-            out.add(new DeadLetter<>(MessageId.of(QueueEngine.str(r.get(i))), payload,
-                    Integer.parseInt(QueueEngine.str(r.get(i + 2))), reason,
-                    QueueEngine.instant(Long.parseLong(QueueEngine.str(r.get(i + 1))))));
+            out.add(DeadLetterDecoding.of(MessageId.of(QueueEngine.str(r.get(i))),
+                    Integer.parseInt(QueueEngine.str(r.get(i + 2))), QueueEngine.str(r.get(i + 3)),
+                    QueueEngine.instant(Long.parseLong(QueueEngine.str(r.get(i + 1)))),
+                    () -> engine.decode(QueueEngine.payloadOf(body))));
         }
         return out;
     }

@@ -3,12 +3,15 @@ package io.queuekit.redis.internal;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.SettleOnce;
+import io.queuekit.internal.Delays;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
  * A leased delivery; settling runs a script that first checks that this hand-out's fencing token
- * still holds the lease.
+ * still holds the lease. A delivery settles once: a second settling call returns {@code false}
+ * without a round trip, unless the first one failed on the transport.
  */
 final class RedisDelivery<T> implements Delivery<T> {
     private final QueueEngine<T> engine;
@@ -16,6 +19,7 @@ final class RedisDelivery<T> implements Delivery<T> {
     private final int attempt;
     private final long token;
     private final byte[] body;
+    private final SettleOnce settled = new SettleOnce();
     private T payload;
 
     RedisDelivery(QueueEngine<T> engine, MessageId id, int attempt, long token, byte[] body) {
@@ -32,6 +36,10 @@ final class RedisDelivery<T> implements Delivery<T> {
 
     long token() {
         return token;
+    }
+
+    SettleOnce settled() {
+        return settled;
     }
 
     @Override
@@ -59,22 +67,24 @@ final class RedisDelivery<T> implements Delivery<T> {
 
     @Override
     public boolean ack() {
-        return engine.ack(id, token);
+        return settled.settle(() -> engine.ack(id, token));
     }
 
     @Override
     public boolean retry(Duration delay) {
-        return engine.retry(id, token, Checks.retryDelay(delay));
+        Delays.retryDelay(delay);
+        return settled.settle(() -> engine.retry(id, token, delay));
     }
 
     @Override
     public boolean deadLetter(String reason) {
-        return engine.deadLetter(id, token, reason);
+        return settled.settle(() -> engine.deadLetter(id, token, reason));
     }
 
     @Override
     public boolean extendLease(Duration duration) {
-        return engine.extendLease(id, token, Checks.leaseDuration(duration));
+        Checks.leaseDuration(duration);
+        return !settled.isSettled() && engine.extendLease(id, token, duration);
     }
 
     @Override

@@ -1,8 +1,9 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.SettleOnce;
+import io.queuekit.internal.Delays;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An at-least-once delivery. It owns its message while its element (id and attempt) is in flight
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     private final AtLeastOnce<T> mode;
     private volatile long deadlineNanos;
-    private final AtomicBoolean settled = new AtomicBoolean();
+    private final SettleOnce settled = new SettleOnce();
 
     LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long deadlineNanos) {
         super(mode, envelope);
@@ -31,7 +32,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
 
     @Override
     public boolean retry(Duration delay) {
-        Checks.retryDelay(delay);
+        Delays.retryDelay(delay);
         return settle(() -> mode.retry(envelope.element(), envelope, delay));
     }
 
@@ -45,7 +46,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
         Checks.leaseDuration(duration);
         mode.checkOpen();
         long start = System.nanoTime();
-        if (settled.get() || start - deadlineNanos >= 0) {
+        if (settled.isSettled() || start - deadlineNanos >= 0) {
             return false;
         }
         if (!mode.extendLease(envelope.element(), envelope, duration)) {
@@ -57,26 +58,22 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     }
 
     private boolean settle(java.util.function.BooleanSupplier call) {
-        if (!claimSettlement()) {
+        mode.checkOpen();
+        if (System.nanoTime() - deadlineNanos >= 0) {
             return false;
         }
-        try {
-            return call.getAsBoolean();
-        } catch (RuntimeException e) {
-            releaseSettlement();
-            throw e;
-        }
+        return settled.settle(call);
     }
 
     /** True for the one caller that may settle this delivery now (before its deadline, not yet settled). */
     boolean claimSettlement() {
         mode.checkOpen();
-        return System.nanoTime() - deadlineNanos < 0 && settled.compareAndSet(false, true);
+        return System.nanoTime() - deadlineNanos < 0 && settled.claim();
     }
 
     /** Undoes {@link #claimSettlement()} after the settling call failed. */
     void releaseSettlement() {
-        settled.set(false);
+        settled.release();
     }
 
     AtLeastOnce<T> mode() {

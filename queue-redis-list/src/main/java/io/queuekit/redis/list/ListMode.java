@@ -4,13 +4,13 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
-import io.queuekit.internal.Checks;
 import io.queuekit.internal.Codecs;
 import io.queuekit.redis.internal.LuaScript;
 import io.queuekit.redis.internal.QueueEngine;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.internal.Delays;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,7 +148,7 @@ abstract class ListMode<T> {
      * element in 'claiming' (at-least-once) or {@link #NONE}. False if it was no longer in flight.
      */
     final boolean retry(byte[] inFlight, Envelope e, Duration delay) {
-        long millis = QueueEngine.delayMillis(Checks.retryDelay(delay));
+        long millis = QueueEngine.delayMillis(Delays.retryDelay(delay));
         boolean done = (Long) run("retry", retry, retryKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
                 e.next(), QueueEngine.num(millis))) == 1L;
         if (done) {

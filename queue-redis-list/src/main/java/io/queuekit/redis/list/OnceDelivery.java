@@ -1,8 +1,9 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.SettleOnce;
+import io.queuekit.internal.Delays;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An at-most-once delivery: the message left Redis when it was popped. {@code ack} only records
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class OnceDelivery<T> extends EnvelopeDelivery<T> {
     private final AtMostOnce<T> mode;
-    private final AtomicBoolean settled = new AtomicBoolean();
+    private final SettleOnce settled = new SettleOnce();
 
     OnceDelivery(AtMostOnce<T> mode, Envelope envelope) {
         super(mode, envelope);
@@ -23,32 +24,20 @@ final class OnceDelivery<T> extends EnvelopeDelivery<T> {
     @Override
     public boolean ack() {
         mode.checkOpen();
-        boolean first = settled.compareAndSet(false, true);
-        if (first) {
-            mode.observer.acked();
-        }
-        return first;
+        return settled.settleAtMostOnce(mode.observer::acked);
     }
 
     @Override
     public boolean retry(Duration delay) {
-        Checks.retryDelay(delay);
+        Delays.retryDelay(delay);
         mode.checkOpen();
-        if (!settled.compareAndSet(false, true)) {
-            return false;
-        }
-        mode.retry(ListMode.NONE, envelope, delay);
-        return true;
+        return settled.settleAtMostOnce(() -> mode.retry(ListMode.NONE, envelope, delay));
     }
 
     @Override
     public boolean deadLetter(String reason) {
         mode.checkOpen();
-        if (!settled.compareAndSet(false, true)) {
-            return false;
-        }
-        mode.deadLetter(ListMode.NONE, envelope, reason);
-        return true;
+        return settled.settleAtMostOnce(() -> mode.deadLetter(ListMode.NONE, envelope, reason));
     }
 
     /** {@inheritDoc} No lease to extend: true while unsettled. */
@@ -56,7 +45,7 @@ final class OnceDelivery<T> extends EnvelopeDelivery<T> {
     public boolean extendLease(Duration duration) {
         Checks.leaseDuration(duration);
         mode.checkOpen();
-        return !settled.get();
+        return !settled.isSettled();
     }
 
     @Override

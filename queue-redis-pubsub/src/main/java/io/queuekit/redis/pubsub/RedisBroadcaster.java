@@ -10,6 +10,7 @@ import io.queuekit.Subscription;
 import io.queuekit.TransportException;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Codecs;
+import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
@@ -145,7 +146,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     public static final String TRANSPORT = "redis-pubsub";
 
     /** The default {@link Builder#maxPayloadBytes(int)}: 1 MiB. */
-    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = PayloadLimit.DEFAULT_BYTES;
 
     /** The default {@link Builder#bufferBytes(int)}: 8 MiB. */
     public static final int DEFAULT_BUFFER_BYTES = 8 << 20;
@@ -414,12 +415,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     }
 
     private byte[] encode(T message) {
-        byte[] body = Codecs.encode(codec, message);
-        if (body.length > maxPayloadBytes) {
-            throw new IllegalArgumentException("message is " + body.length + " bytes encoded, more than the "
-                    + "limit of " + maxPayloadBytes + " bytes (maxPayloadBytes) for " + channelKey);
-        }
-        return body;
+        return PayloadLimit.check(Codecs.encode(codec, message), maxPayloadBytes, channelKey + ": message");
     }
 
     static String checkPattern(String pattern) {
@@ -657,9 +653,13 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
             return this;
         }
 
-        /** The largest encoded message {@link #publish} accepts; 1 MiB by default, at most 512 MiB. */
+        /**
+         * The largest encoded message {@link #publish} accepts: 1 byte to 256 MiB, 1 MiB by default,
+         * the same rule as the queues'. A larger one is refused with {@link IllegalArgumentException},
+         * publishing nothing.
+         */
         public Builder<T> maxPayloadBytes(int maxPayloadBytes) {
-            this.maxPayloadBytes = Checks.inRange(maxPayloadBytes, 1, 512 << 20, "maxPayloadBytes");
+            this.maxPayloadBytes = PayloadLimit.maxPayloadBytes(maxPayloadBytes);
             return this;
         }
 

@@ -401,6 +401,8 @@ class RedisBroadcasterTest {
                     .hasMessageContaining("keyPrefix");
             assertThatThrownBy(() -> b.maxPayloadBytes(0)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("maxPayloadBytes");
+            assertThatThrownBy(() -> b.maxPayloadBytes((256 << 20) + 1)).as("the queues' ceiling, 256 MiB")
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("256 MiB");
             assertThatThrownBy(() -> b.subscribeTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("subscribeTimeout must be 1 ms to 1 h: PT0S");
             assertThatThrownBy(() -> b.reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))

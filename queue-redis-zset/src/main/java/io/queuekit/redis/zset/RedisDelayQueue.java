@@ -16,6 +16,7 @@ import io.queuekit.redis.internal.LuaScript;
 import io.queuekit.redis.internal.QueueEngine;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisCalls;
+import io.queuekit.internal.Delays;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -225,22 +226,12 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     /** The delay in milliseconds, as {@link QueueEngine#delayMillis} rounds it; checked first. */
     static long delayMillis(Duration delay) {
-        Checks.notNegative(delay, "delay");
-        if (delay.compareTo(MAX_DELAY) > 0) {
-            throw new IllegalArgumentException(
-                    "delay must be at most " + MAX_DELAY + " (DelayQueue.MAX_DELAY): " + delay);
-        }
-        return QueueEngine.delayMillis(delay);
+        return QueueEngine.delayMillis(Delays.delay(delay));
     }
 
     /** Epoch milliseconds, rounded up; 0 (long past, so now) for instants before 1970. */
     static long dueMillis(Instant dueAt) {
-        Objects.requireNonNull(dueAt, "dueAt");
-        Instant limit = Instant.now().plus(MAX_DELAY);
-        if (dueAt.isAfter(limit)) {
-            throw new IllegalArgumentException("due time must be at most " + MAX_DELAY
-                    + " (DelayQueue.MAX_DELAY) from now, i.e. not after " + limit + ": " + dueAt);
-        }
+        Delays.dueAt(dueAt, Instant.now()); // the JVM's clock: the server's would cost a round trip
         if (dueAt.isBefore(Instant.EPOCH)) {
             return 0;
         }
