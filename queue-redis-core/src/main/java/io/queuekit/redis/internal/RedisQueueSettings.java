@@ -4,7 +4,8 @@ import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 
 /**
- * The settings every Redis queue shares, as validated by {@link RedisQueueBuilder}.
+ * The settings every Redis queue shares, as validated by
+ * {@link io.queuekit.redis.RedisQueueBuilder}.
  *
  * @param keys key names of the queue
  * @param visibilityTimeout lease of a delivery before it is handed out again
