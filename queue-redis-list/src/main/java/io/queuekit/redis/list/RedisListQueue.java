@@ -13,7 +13,7 @@ import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueSetup;
 import java.util.Collection;
 import java.util.List;
@@ -102,15 +102,15 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     private static final Semantics AT_MOST_ONCE = new Semantics(TRANSPORT, Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.FIFO, true, false, false);
 
-    private final QueueEngine<T> engine;
+    private final QueueRuntime<T> engine;
     private final ListMode<T> mode;
     private final Semantics semantics;
 
     private RedisListQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
-        this.engine = new QueueEngine<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
-                "/io/queuekit/redis/list/list.lua", b.guarantee == Guarantee.AT_LEAST_ONCE);
+        this.engine = new QueueRuntime<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
+                ListScripts.STORAGE, b.guarantee == Guarantee.AT_LEAST_ONCE);
         if (b.guarantee == Guarantee.AT_MOST_ONCE) {
             this.mode = new AtMostOnce<>(jedis, engine, setup.codec());
             this.semantics = AT_MOST_ONCE;
@@ -215,6 +215,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return mode.stats();
     }
 
+
     @Override
     public Semantics semantics() {
         return semantics;
@@ -222,8 +223,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public DeadLetters<T> deadLetters() {
-        engine.checkOpen();
-        return engine.deadLetters();
+        return engine.deadLetters(() -> mode.counts().dead());
     }
 
     @Override

@@ -12,7 +12,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.server.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -266,8 +266,8 @@ class RedisDelayQueueTest {
 
         @Test
         void retryDelays_roundUpAsScheduleDelaysDo() {
-            assertThat(QueueEngine.delayMillis(Duration.ofNanos(1_500_000))).isEqualTo(3);
-            assertThat(QueueEngine.delayMillis(Duration.ofMillis(2))).isEqualTo(3);
+            assertThat(QueueRuntime.delayMillis(Duration.ofNanos(1_500_000))).isEqualTo(3);
+            assertThat(QueueRuntime.delayMillis(Duration.ofMillis(2))).isEqualTo(3);
         }
 
         @Test
