@@ -32,6 +32,22 @@ public final class StoredBody {
         return ms;
     }
 
+    /**
+     * The enqueue time of a body that begins with one to fifteen digits and a colon; -1 for any
+     * other bytes (written by someone else).
+     */
+    public static long checkedEnqueuedMillis(byte[] body) {
+        for (int i = 0; i < body.length && i <= 15; i++) {
+            if (body[i] == ':') {
+                return i == 0 ? -1 : enqueuedMillis(body);
+            }
+            if (body[i] < '0' || body[i] > '9') {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
     /** The payload: what follows the first colon (the whole body if there is none). */
     public static byte[] payload(byte[] body) {
         for (int i = 0; i < body.length; i++) {

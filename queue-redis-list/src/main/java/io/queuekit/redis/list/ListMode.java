@@ -4,7 +4,9 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
+import io.queuekit.SerializationException;
 import io.queuekit.internal.Codecs;
+import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
@@ -14,6 +16,7 @@ import io.queuekit.spi.QueueMetrics;
 import io.queuekit.internal.Delays;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -49,6 +52,7 @@ abstract class ListMode<T> {
     /** Whether this object's first send checked that the keys are a list queue's. */
     private volatile boolean layoutChecked;
     private final ListScripts.Stats stats;
+    private final ListScripts.Peek peek;
     /** When (System.nanoTime) the next upkeep is due. */
     private final AtomicLong nextUpkeep = new AtomicLong(System.nanoTime());
 
@@ -71,6 +75,7 @@ abstract class ListMode<T> {
         this.bury = new ListScripts.Bury(engine);
         this.layout = new ListScripts.Layout(engine);
         this.stats = new ListScripts.Stats(engine);
+        this.peek = new ListScripts.Peek(engine);
     }
 
     /**
@@ -127,6 +132,27 @@ abstract class ListMode<T> {
         return stats.run();
     }
 
+    /** The next {@code max} messages to be taken, oldest first; see {@link RedisListQueue#peek}. */
+    final List<WaitingMessage<T>> peek(int max) {
+        List<byte[]> elements = peek.run(max);
+        List<WaitingMessage<T>> out = new ArrayList<>(elements.size());
+        for (byte[] element : elements) {
+            Envelope e = Envelope.parse(element);
+            out.add(e == null
+                    ? new WaitingMessage<>(null, 0, null, null, decodeOrNull(element))
+                    : new WaitingMessage<>(e.id, e.attempt, Instant.ofEpochMilli(e.enqueuedMillis), null,
+                            decodeOrNull(e.payload())));
+        }
+        return out;
+    }
+
+    private T decodeOrNull(byte[] payload) {
+        try {
+            return decode(payload);
+        } catch (SerializationException e) {
+            return null;
+        }
+    }
 
     // ---- settling
 

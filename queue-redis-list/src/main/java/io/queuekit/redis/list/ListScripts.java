@@ -112,6 +112,25 @@ final class ListScripts {
         }
     }
 
+    /** {@code peek.lua}: the next elements of 'ready', read-only. */
+    static final class Peek {
+        private final QueueScript script;
+
+        Peek(QueueRuntime<?> queue) {
+            script = queue.script("peek", LUA + "peek.lua", checked());
+        }
+
+        /** Up to {@code max} elements, in the order they will be taken. */
+        List<byte[]> run(int max) {
+            List<?> r = array(script.run(num(max)));
+            List<byte[]> out = new ArrayList<>(r.size());
+            for (Object e : r) {
+                out.add((byte[]) e);
+            }
+            return out;
+        }
+    }
+
     // ---- standalone
 
     /** {@code take.lua}: a batch from 'ready' into 'claiming'. */

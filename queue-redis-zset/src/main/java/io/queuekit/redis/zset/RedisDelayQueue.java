@@ -12,6 +12,7 @@ import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
+import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisCalls;
@@ -111,6 +112,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     static final String TRANSPORT = "redis-zset";
     /** The server's timer tick at its default {@code hz} of 10: how late a blocking timeout can fire. */
     static final long TICK_MILLIS = 100;
+    /** Most messages one {@link #peek} returns. */
+    static final int PEEK_LIMIT = 10_000;
     private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE,
             Semantics.Ordering.DUE_TIME, true, false, true);
 
@@ -333,6 +336,26 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public QueueStats stats() {
         return store.stats();
+    }
+
+    /**
+     * The first {@code max} waiting messages, due or not, in the order they will be handed out
+     * (by due time; those due in the same millisecond in send order), without taking them: for an
+     * operator's eyes. Messages in flight and dead letters are not shown. Read-only and one round
+     * trip; the answer may be stale by the time it arrives, as consumers take messages meanwhile.
+     * Each shows its id, the attempt its next delivery will be, when it was enqueued and falls due
+     * (both on the server's clock), and its payload, or null if that cannot be decoded.
+     *
+     * @param max how many at most, 1 to 10000
+     * @return the messages, next due first; empty if none waits
+     * @throws IllegalArgumentException if {@code max} is out of range
+     * @throws io.queuekit.QueueClosedException if the queue is closed
+     */
+    public List<WaitingMessage<T>> peek(int max) {
+        if (max < 1 || max > PEEK_LIMIT) {
+            throw new IllegalArgumentException("max must be 1 to " + PEEK_LIMIT + ": " + max);
+        }
+        return store.peek(max);
     }
 
     @Override

@@ -194,4 +194,31 @@ final class ZsetScripts {
         }
     }
 
+    /** {@code peek.lua}: the next waiting messages, read-only. */
+    static final class Peek {
+        private final QueueScript script;
+
+        Peek(QueueRuntime<?> queue) {
+            script = script(queue, "peek", "peek.lua", "layout", "ready", "claiming", "delayed", "body", "att");
+        }
+
+        /**
+         * One waiting message as stored.
+         *
+         * @param id the member of the sorted set: an id, unless someone else wrote it
+         * @param deliveries how many times it was handed out so far
+         * @param body {@code "<enqueued ms>:<payload>"}, or null if it has none
+         */
+        record Waiting(String id, long dueMillis, int deliveries, byte[] body) {}
+
+        List<Waiting> run(int max) {
+            List<?> r = array(script.run(num(max)));
+            List<Waiting> out = new ArrayList<>(r.size() / 4);
+            for (int i = 0; i < r.size(); i += 4) {
+                out.add(new Waiting(str(r.get(i)), integer(r.get(i + 1)), (int) integer(r.get(i + 2)),
+                        (byte[]) r.get(i + 3)));
+            }
+            return out;
+        }
+    }
 }

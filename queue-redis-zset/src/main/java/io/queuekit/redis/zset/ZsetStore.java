@@ -3,13 +3,16 @@ package io.queuekit.redis.zset;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
+import io.queuekit.SerializationException;
 import io.queuekit.internal.Checks;
+import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.StoredBody;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -17,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The delay queue's operations on its storage ({@code zset.lua}): store, claim under a lease with
- * a fencing token, settle, reap expired leases, cancel, count. Each is one script, so atomic
+ * a fencing token, settle, reap expired leases, cancel, count, peek. Each is one script, so atomic
  * and one round trip.
  *
  * @param <T> the payload type
@@ -48,6 +51,7 @@ final class ZsetStore<T> {
     private final ZsetScripts.DeadLetter deadLetter;
     private final ZsetScripts.Stats stats;
     private final ZsetScripts.Cancel cancel;
+    private final ZsetScripts.Peek peek;
 
     ZsetStore(QueueRuntime<T> queue) {
         this.queue = queue;
@@ -63,6 +67,7 @@ final class ZsetStore<T> {
         this.deadLetter = new ZsetScripts.DeadLetter(queue);
         this.stats = new ZsetScripts.Stats(queue);
         this.cancel = new ZsetScripts.Cancel(queue);
+        this.peek = new ZsetScripts.Peek(queue);
     }
 
     QueueRuntime<T> queue() {
@@ -242,4 +247,32 @@ final class ZsetStore<T> {
         return stats.run(maxAttempts);
     }
 
+    /** The first {@code max} waiting messages, due or not, in the order they will be handed out. */
+    List<WaitingMessage<T>> peek(int max) {
+        List<ZsetScripts.Peek.Waiting> rows = peek.run(max);
+        List<WaitingMessage<T>> out = new ArrayList<>(rows.size());
+        for (ZsetScripts.Peek.Waiting w : rows) {
+            Instant due = Instant.ofEpochMilli(w.dueMillis());
+            MessageId id;
+            try {
+                id = MessageId.of(w.id());
+            } catch (IllegalArgumentException e) {
+                out.add(new WaitingMessage<>(null, 0, null, due, decodeOrNull(QueueScript.text(w.id()))));
+                continue;
+            }
+            byte[] body = w.body();
+            long enqueued = body == null ? -1 : StoredBody.checkedEnqueuedMillis(body);
+            out.add(new WaitingMessage<>(id, w.deliveries() + 1, enqueued < 0 ? null : Instant.ofEpochMilli(enqueued),
+                    due, body == null ? null : decodeOrNull(enqueued < 0 ? body : StoredBody.payload(body))));
+        }
+        return out;
+    }
+
+    private T decodeOrNull(byte[] payload) {
+        try {
+            return queue.decode(payload);
+        } catch (SerializationException e) {
+            return null;
+        }
+    }
 }
