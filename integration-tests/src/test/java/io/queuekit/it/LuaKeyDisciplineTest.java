@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * folders): no script builds a key name or code from its input. Keys reach Redis only through
  * KEYS, which Redis Cluster and ACLs check before the script runs:
  * <ul>
- *   <li>KEYS is read only where the {@code K_*} locals are declared ({@code common.lua}), and those
- *       locals are never assigned again;</li>
+ *   <li>KEYS is read only where the {@code K_*} locals are declared (the first lines of each
+ *       operation file), and those locals are never assigned again;</li>
  *   <li>every {@code redis.call}/{@code redis.pcall} names its command with a string literal, and
  *       passes a {@code K_*} local (or {@code KEYS[n]}) at each key position of that command;</li>
  *   <li>no script compiles or loads code ({@code loadstring}, {@code load}, {@code dofile},

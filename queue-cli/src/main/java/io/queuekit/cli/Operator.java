@@ -13,6 +13,7 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
+import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
@@ -67,6 +68,17 @@ final class Operator {
         /** "queue 'orders' (list queue at redis://host:port)", for messages. */
         String describe() {
             return "queue '" + keys.name() + "' (" + type.word() + " queue at " + RedisUrl.redacted(uri) + ")";
+        }
+
+        /**
+         * The next {@code limit} messages the queue will deliver, as the queue itself reads them,
+         * with payloads as stored (the queue is opened with {@link Codec#bytes()}).
+         */
+        List<WaitingMessage<byte[]>> peek(int limit) {
+            if (queue instanceof RedisListQueue<byte[]> list) {
+                return list.peek(limit);
+            }
+            return ((RedisDelayQueue<byte[]>) queue).peek(limit);
         }
 
         /** A JSON object naming the queue, for {@code --json}. */
@@ -176,25 +188,27 @@ final class Operator {
         public Integer call() {
             checkRange("--limit", limit, 1, 1000);
             return withQueue(ctx, options, t -> {
-                List<Stored.Message> next = Stored.next(t.jedis(), t.keys(), t.type(), limit);
+                List<WaitingMessage<byte[]>> next = t.peek(limit);
+                // the list queue's attempt is shown, as it always was; the delay queue's due time
+                boolean attempts = t.type() == QueueType.LIST;
                 if (output.json) {
                     ObjectNode doc = t.json();
                     ArrayNode rows = doc.putArray("messages");
-                    for (Stored.Message m : next) {
+                    for (WaitingMessage<byte[]> m : next) {
                         ObjectNode row = rows.addObject();
-                        if (!m.readable()) {
+                        if (!readable(m)) {
                             row.put("unreadable", Base64.getEncoder().encodeToString(m.payload()));
                             continue;
                         }
-                        row.put("id", m.id());
-                        if (m.attempt() != null) {
+                        row.put("id", m.id().value());
+                        if (attempts) {
                             row.put("attempt", m.attempt());
                         }
-                        if (m.due() != null) {
-                            row.put("dueAt", m.due().toString());
+                        if (m.dueAt() != null) {
+                            row.put("dueAt", m.dueAt().toString());
                         }
-                        if (m.sent() != null) {
-                            row.put("sentAt", m.sent().toString());
+                        if (m.enqueuedAt() != null) {
+                            row.put("sentAt", m.enqueuedAt().toString());
                         }
                         payload(row, m.payload());
                     }
@@ -204,20 +218,28 @@ final class Operator {
                 if (next.isEmpty()) {
                     ctx.out().println(t.type() == QueueType.LIST ? "(no ready messages)" : "(no waiting messages)");
                 }
-                for (Stored.Message m : next) {
-                    if (!m.readable()) {
-                        ctx.out().println("(unreadable entry)  " + (m.id() == null ? "" : Text.escape(m.id()) + "  ")
+                for (WaitingMessage<byte[]> m : next) {
+                    if (!readable(m)) {
+                        ctx.out().println("(unreadable entry)  " + (m.id() == null ? "" : Text.escape(m.id().value()) + "  ")
                                 + Text.payload(m.payload()));
                         continue;
                     }
-                    ctx.out().println(Text.escape(m.id())
-                            + (m.attempt() != null ? "  attempt " + m.attempt() : "")
-                            + (m.due() != null ? "  due " + m.due() : "")
-                            + (m.sent() != null ? "  sent " + m.sent() : "")
+                    ctx.out().println(Text.escape(m.id().value())
+                            + (attempts ? "  attempt " + m.attempt() : "")
+                            + (m.dueAt() != null ? "  due " + m.dueAt() : "")
+                            + (m.enqueuedAt() != null ? "  sent " + m.enqueuedAt() : "")
                             + "  " + (m.payload() == null ? "(no body)" : Text.payload(m.payload())));
                 }
                 return 0;
             });
+        }
+
+        /**
+         * Whether the queue read the entry as a message: one that another program wrote is shown
+         * as it is stored (no id, or no enqueue time beside a payload, see {@link WaitingMessage}).
+         */
+        private static boolean readable(WaitingMessage<byte[]> m) {
+            return m.id() != null && (m.enqueuedAt() != null || m.payload() == null);
         }
     }
 

@@ -4,22 +4,30 @@ import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
 import io.queuekit.MessageId;
 import io.queuekit.internal.DeadLetterDecoding;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /** Dead letters of one Redis queue; bulk moves run in chunks so no script runs long. */
 final class RedisDeadLetters<T> implements DeadLetters<T> {
     private static final int CHUNK = 500;
-    private final QueueEngine<T> engine;
+    private final QueueRuntime<T> queue;
+    private final DeadLetterScripts.Listing list;
+    private final DeadLetterScripts.Move move;
+    private final LongSupplier size;
 
-    RedisDeadLetters(QueueEngine<T> engine) {
-        this.engine = engine;
+    RedisDeadLetters(QueueRuntime<T> queue, DeadLetterScripts.Listing list, DeadLetterScripts.Move move, LongSupplier size) {
+        this.queue = queue;
+        this.list = list;
+        this.move = move;
+        this.size = size;
     }
 
     @Override
     public long size() {
-        return engine.stats().dead();
+        return size.getAsLong();
     }
 
     @Override
@@ -27,21 +35,18 @@ final class RedisDeadLetters<T> implements DeadLetters<T> {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
-        List<?> r = engine.deadList(limit);
-        List<DeadLetter<T>> out = new ArrayList<>(r.size() / 5);
-        for (int i = 0; i < r.size(); i += 5) {
-            byte[] body = (byte[]) r.get(i + 4);
-            out.add(DeadLetterDecoding.of(MessageId.of(QueueEngine.str(r.get(i))),
-                    Integer.parseInt(QueueEngine.str(r.get(i + 2))), QueueEngine.str(r.get(i + 3)),
-                    QueueEngine.instant(Long.parseLong(QueueEngine.str(r.get(i + 1)))),
-                    () -> engine.decode(QueueEngine.payloadOf(body))));
+        List<DeadLetterScripts.Row> rows = list.oldest(limit);
+        List<DeadLetter<T>> out = new ArrayList<>(rows.size());
+        for (DeadLetterScripts.Row r : rows) {
+            out.add(DeadLetterDecoding.of(r.id(), r.attempts(), r.reason(), Instant.ofEpochMilli(r.deadAtMillis()),
+                    () -> queue.decode(StoredBody.payload(r.body()))));
         }
         return out;
     }
 
     @Override
     public boolean requeue(MessageId id) {
-        return engine.deadMove(true, Objects.requireNonNull(id, "id"), 0) == 1;
+        return move.one(true, Objects.requireNonNull(id, "id"));
     }
 
     @Override
@@ -58,7 +63,7 @@ final class RedisDeadLetters<T> implements DeadLetters<T> {
         long total = 0;
         long moved;
         do {
-            moved = engine.deadMove(requeue, null, CHUNK);
+            moved = move.oldest(requeue, CHUNK);
             total += moved;
         } while (moved == CHUNK);
         return total;

@@ -1,40 +1,42 @@
--- Shared functions for every queuekit queue script. Scripts are composed of this file, a
--- transport file (list.lua, zset.lua) that defines how ready and delayed messages are stored,
--- and one operation file.
+-- Shared functions of the queuekit queue scripts. A script is composed (LuaScript.compose) of an
+-- operation's KEYS declaration, this file, a storage file (list.lua or zset.lua) and the rest of
+-- the operation. Each operation declares only the keys it is passed, as K_* locals
+-- (local K_DEAD, K_BODY = KEYS[1], KEYS[2]), and calls only functions whose keys it declares: a
+-- function here that uses a key the operation did not declare fails if called (Redis refuses to
+-- read an undeclared global).
 --
--- KEYS (the same for every queue script, all in one hash tag):
---   1 ready     LIST of envelopes (list queue) or ZSET id -> due score (zset queue)
---   2 body      HASH id -> "<enqueued ms>:<payload>"
---   3 att       HASH id -> deliveries so far
---   4 inflight  ZSET id -> lease deadline (ms)
---   5 delayed   ZSET envelope -> due (ms): retries waiting for their delay (list queue)
---   6 dead      ZSET id -> order of death (see ordered_score)
---   7 reason    HASH id -> why it was dead-lettered
---   8 seq       STRING counter for generated ids and fencing tokens
---   9 signal    LIST used to wake blocked consumers (zset queue)
---  10 claiming  LIST of envelopes in flight (list queue)
---  11 lease     HASH id -> fencing token of the hand-out that holds the lease
---  12 layout    STRING 'list' or 'zset': which transport's keys these are
+-- The keys of one queue, <prefix>:{<name>}:<part>, all in one hash tag:
+--   part      list queue                              delay (zset) queue
+--   ready     LIST of envelopes "<id> <attempt>        ZSET id -> ordered_score of its due time;
+--             <enqueued ms> <payload>" (list.lua)      every waiting message, due or not
+--   claiming  LIST of envelopes in flight              (must not exist)
+--   delayed   ZSET envelope -> due ms: retries         (must not exist)
+--   signal    (not used)                               LIST that wakes blocked consumers
+--   lease     (must not exist)                         HASH id -> fencing token of the hand-out
+--                                                      that holds the lease
+--   inflight  ZSET id -> lease deadline (ms)           the same
+--   body      HASH id -> "<enqueued ms>:<payload>":    the same, for every stored message
+--             dead letters only
+--   att       HASH id -> deliveries so far: dead       the same, for every stored message
+--             letters only
+--   dead      ZSET id -> order of death (ordered_score), both
+--   reason    HASH id -> why it was dead-lettered, both
+--   seq       STRING counter for generated ids (both; the list queue's only for foreign elements
+--             it buries) and fencing tokens (delay queue)
+--   layout    STRING 'list' or 'zset': which queue's keys these are, both
+-- The layout check (check_layout) reads layout and the keys check_types names, so every script
+-- that runs it declares layout, ready, claiming, delayed and, for the list queue, lease; a script
+-- both queues run (dead_list.lua, dead_move.lua) declares the keys either storage touches.
 
-local K_READY, K_BODY, K_ATT, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local K_DELAYED, K_DEAD, K_REASON, K_SEQ = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local K_SIGNAL, K_CLAIMING, K_LEASE, K_LAYOUT = KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-
--- Defined by the transport file that follows (Redis scripts may not create globals):
---   push_ready(id, now)        make id ready now
---   push_delayed(id, due, now) make id ready at due (ms)
---   pop_ready(n, now)          remove and return up to n ready ids, in delivery order
---   remove_waiting(id)         remove id if ready or delayed; true if it was
---   count_ready(now), count_delayed(now)
---   next_due(now)              earliest due time of a delayed id, or -1
---   promote(now)               make due delayed ids ready
---   after_claim(now)           called once a claim took its ids
---   LAYOUT                     'list' or 'zset'
---   check_types()              fails if a key holds another type than this layout's, or another
---                              layout's key exists (for keys not yet marked with their layout)
-local push_ready, push_delayed, pop_ready, remove_waiting
-local count_ready, count_delayed, next_due, promote, after_claim
-local LAYOUT, check_types
+-- What every storage file defines (Redis scripts may not create globals), and all that this file
+-- and the scripts both queues share use of it:
+--   LAYOUT              'list' or 'zset'
+--   check_types()       fails if a key holds another type than this layout's, or another
+--                       layout's key exists (for keys not yet marked with their layout)
+--   push_ready(id, now) make a message stored by id (body and attempts, as dead letters are)
+--                       ready now, behind those waiting: a requeued dead letter
+--   next_due(now)       the earliest due time of a waiting message that has one, or -1
+local LAYOUT, check_types, push_ready, next_due
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -168,56 +170,6 @@ local function bury(id, reason, now, retention)
       redis.call('HDEL', K_REASON, v)
     end
   end
-end
-
--- Settling calls name the fencing token of the hand-out they came from; a delivery whose lease
--- expired (and whose message may have been handed out again) no longer owns the message, even
--- before a claim has reaped the lease, and no token repeats, so not even a later message stored
--- under the same id can be settled by it.
-local function owns(id, token)
-  local deadline = redis.call('ZSCORE', K_INFLIGHT, id)
-  if not deadline or tonumber(deadline) <= now_ms() then
-    return false
-  end
-  return redis.call('HGET', K_LEASE, id) == token
-end
-
--- Ends the lease of an id that was in flight.
-local function unlease(id)
-  redis.call('ZREM', K_INFLIGHT, id)
-  redis.call('HDEL', K_LEASE, id)
-end
-
--- An id whose lease expired: back to ready, or to the dead letters once max attempts were used.
--- Returns 'returned', 'buried', or nil if its body was gone.
-local function reap_one(id, now, max_attempts, retention)
-  unlease(id)
-  if redis.call('HEXISTS', K_BODY, id) == 0 then
-    return nil
-  end
-  local att = tonumber(redis.call('HGET', K_ATT, id) or '0')
-  if att >= max_attempts then
-    bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
-    return 'buried'
-  end
-  push_ready(id, now)
-  return 'returned'
-end
-
--- Expired leases, up to limit of them, as reap_one. Returns how many went back and how many
--- were buried.
-local function reap(now, max_attempts, retention, limit)
-  local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, limit)
-  local returned, buried = 0, 0
-  for _, id in ipairs(expired) do
-    local what = reap_one(id, now, max_attempts, retention)
-    if what == 'returned' then
-      returned = returned + 1
-    elseif what == 'buried' then
-      buried = buried + 1
-    end
-  end
-  return returned, buried
 end
 
 -- The earliest time something becomes claimable: a delayed message falls due or a lease

@@ -1,7 +1,10 @@
 -- Requeue or delete dead letters.
 -- ARGV[1] 'requeue' or 'purge'; ARGV[2] 'one' with ARGV[3] an id, or 'oldest' with ARGV[3] a
 -- count (the caller repeats until 0, so one call never runs long).
--- Returns how many were moved.
+-- Returns how many were moved. Both queues run it; a requeued message is made ready by the
+-- storage file's push_ready.
+local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local K_DEAD, K_REASON, K_ATT, K_BODY, K_SIGNAL = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 check_layout()
 local now = now_ms()
 local ids

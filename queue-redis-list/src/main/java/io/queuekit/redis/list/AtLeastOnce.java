@@ -3,8 +3,8 @@ package io.queuekit.redis.list;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
-import io.queuekit.redis.internal.LuaScript;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -36,25 +36,18 @@ import redis.clients.jedis.args.ListDirection;
 final class AtLeastOnce<T> extends ListMode<T> {
     private static final Logger LOG = LoggerFactory.getLogger(AtLeastOnce.class);
 
-    private final List<byte[]> ackKeys;
-    private final List<byte[]> releaseKeys;
-    private final List<byte[]> takeKeys;
-    private final LuaScript sweep;
-    private final LuaScript ack;
-    private final LuaScript release;
-    private final LuaScript take;
+    private final ListScripts.Sweep sweep;
+    private final ListScripts.Ack ack;
+    private final ListScripts.Release release;
+    private final ListScripts.Take take;
     private final long leaseNanos;
 
-    AtLeastOnce(UnifiedJedis jedis, QueueEngine<T> engine, Codec<T> codec) {
+    AtLeastOnce(UnifiedJedis jedis, QueueRuntime<T> engine, Codec<T> codec) {
         super(jedis, engine, codec);
-        byte[] inflight = engine.settings().keys().keyBytes("inflight");
-        this.ackKeys = List.of(claiming, inflight);
-        this.releaseKeys = List.of(claiming, inflight, ready);
-        this.takeKeys = List.of(ready, claiming);
-        this.sweep = engine.script("/io/queuekit/redis/list/sweep.lua");
-        this.ack = standalone("ack.lua");
-        this.release = standalone("release.lua");
-        this.take = standalone("take.lua");
+        this.sweep = new ListScripts.Sweep(engine);
+        this.ack = new ListScripts.Ack(engine);
+        this.release = new ListScripts.Release(engine);
+        this.take = new ListScripts.Take(engine);
         this.leaseNanos = engine.settings().visibilityTimeout().toNanos();
     }
 
@@ -125,23 +118,23 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private void upkeep() {
         long now = System.nanoTime();
         if (upkeepDue(now)) {
-            List<?> r = (List<?>) engine.eval("upkeep", sweep, List.of(lease, maxAttempts, retention));
-            upkeepDone(now, (Long) r.get(0), (Long) r.get(1));
-            if ((Long) r.get(2) > 0) {
-                observer.redelivered((Long) r.get(2));
+            ListScripts.Upkeep r = sweep.run(lease, maxAttempts, retention);
+            upkeepDone(now, r.nowMillis(), r.nextEventMillis());
+            if (r.returned() > 0) {
+                observer.redelivered(r.returned());
             }
-            for (long i = (Long) r.get(3); i > 0; i--) {
+            for (long i = r.buried(); i > 0; i--) {
                 observer.deadLettered();
             }
         }
     }
 
     private List<Delivery<T>> takeBatch(int n) {
-        List<?> r = (List<?>) run("receive", take, takeKeys, List.of(QueueEngine.num(n)));
+        List<byte[]> taken = take.run(n);
         long received = System.nanoTime();
-        List<Delivery<T>> out = new ArrayList<>(r.size());
-        for (Object e : r) {
-            out.addAll(deliveries((byte[]) e, received));
+        List<Delivery<T>> out = new ArrayList<>(taken.size());
+        for (byte[] e : taken) {
+            out.addAll(deliveries(e, received));
         }
         return out;
     }
@@ -167,8 +160,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         }
         Envelope e = Envelope.parse(taken);
         try {
-            RedisCalls.call(engine.label() + ": give back", () -> release.eval(jedis, releaseKeys,
-                    List.of(taken, e == null ? NONE : QueueEngine.bytes(e.id.value()))));
+            release.run(taken, e == null ? NONE : QueueScript.text(e.id.value()));
         } catch (RuntimeException ex) {
             LOG.warn("{}: could not give back a message taken while {}; its lease will return it",
                     engine.label(), closed ? "closing" : "interrupted", ex);
@@ -184,16 +176,11 @@ final class AtLeastOnce<T> extends ListMode<T> {
 
     /** Removes deliveries' elements from flight in one script; returns how many were still there. */
     int ack(List<Envelope> envelopes) {
-        List<byte[]> args = new ArrayList<>(envelopes.size() * 2);
-        for (Envelope e : envelopes) {
-            args.add(e.element());
-            args.add(QueueEngine.bytes(e.id.value()));
-        }
-        long acked = (Long) run("ack", ack, ackKeys, args);
-        for (long i = 0; i < acked; i++) {
+        int acked = ack.run(envelopes);
+        for (int i = 0; i < acked; i++) {
             observer.acked();
         }
-        return (int) acked;
+        return acked;
     }
 
     /**

@@ -2,8 +2,7 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
-import io.queuekit.redis.internal.LuaScript;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.RedisCalls;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,11 +26,11 @@ import redis.clients.jedis.util.KeyValue;
 final class AtMostOnce<T> extends ListMode<T> {
     private static final Logger LOG = LoggerFactory.getLogger(AtMostOnce.class);
 
-    private final LuaScript fetch;
+    private final ListScripts.Fetch fetch;
 
-    AtMostOnce(UnifiedJedis jedis, QueueEngine<T> engine, Codec<T> codec) {
+    AtMostOnce(UnifiedJedis jedis, QueueRuntime<T> engine, Codec<T> codec) {
         super(jedis, engine, codec);
-        this.fetch = engine.script("/io/queuekit/redis/list/amo_fetch.lua");
+        this.fetch = new ListScripts.Fetch(engine);
     }
 
     @Override
@@ -96,13 +95,9 @@ final class AtMostOnce<T> extends ListMode<T> {
     }
 
     private List<byte[]> fetch(int n, long now) {
-        List<?> r = (List<?>) engine.eval("receive", fetch, List.of(QueueEngine.num(n), lease, maxAttempts, retention));
-        upkeepDone(now, (Long) r.get(0), (Long) r.get(1));
-        List<byte[]> out = new ArrayList<>(r.size() - 2);
-        for (int i = 2; i < r.size(); i++) {
-            out.add((byte[]) r.get(i));
-        }
-        return out;
+        ListScripts.Fetched r = fetch.run(n, lease, maxAttempts, retention);
+        upkeepDone(now, r.nowMillis(), r.nextEventMillis());
+        return r.elements();
     }
 
     private List<Delivery<T>> deliveries(List<byte[]> elements) {

@@ -1,6 +1,7 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.MessageId;
+import io.queuekit.redis.internal.StoredBody;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -42,12 +43,7 @@ final class Envelope {
 
     /** The message as the core stores a body: {@code "<enqueued ms>:<payload>"}. */
     byte[] body() {
-        byte[] ms = Long.toString(enqueuedMillis).getBytes(StandardCharsets.US_ASCII);
-        byte[] out = new byte[ms.length + 1 + element.length - payloadOffset];
-        System.arraycopy(ms, 0, out, 0, ms.length);
-        out[ms.length] = ':';
-        System.arraycopy(element, payloadOffset, out, ms.length + 1, element.length - payloadOffset);
-        return out;
+        return StoredBody.of(enqueuedMillis, element, payloadOffset);
     }
 
     /** This message as the element of its next attempt. */

@@ -4,15 +4,19 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
+import io.queuekit.SerializationException;
 import io.queuekit.internal.Codecs;
-import io.queuekit.redis.internal.LuaScript;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisKeys;
+import io.queuekit.redis.internal.StoredBody;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.internal.Delays;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -27,10 +31,9 @@ import redis.clients.jedis.UnifiedJedis;
  */
 abstract class ListMode<T> {
     static final byte[] NONE = new byte[0];
-    private static final String LUA = "/io/queuekit/redis/list/";
 
     final UnifiedJedis jedis;
-    final QueueEngine<T> engine;
+    final QueueRuntime<T> engine;
     final QueueMetrics.Observer observer;
     final byte[] ready;
     final byte[] claiming;
@@ -42,20 +45,18 @@ abstract class ListMode<T> {
     final byte[] retention;
     private final Codec<T> codec;
     private final Envelope.Ids ids = new Envelope.Ids();
-    private final List<byte[]> retryKeys;
-    private final List<byte[]> statsKeys;
-    private final LuaScript retry;
-    private final LuaScript renew;
-    private final List<byte[]> renewKeys;
-    private final LuaScript bury;
-    private final LuaScript layout;
+    private final ListScripts.Retry retry;
+    private final ListScripts.Renew renew;
+    private final ListScripts.Bury bury;
+    private final ListScripts.Layout layout;
     /** Whether this object's first send checked that the keys are a list queue's. */
     private volatile boolean layoutChecked;
-    private final LuaScript stats;
+    private final ListScripts.Stats stats;
+    private final ListScripts.Peek peek;
     /** When (System.nanoTime) the next upkeep is due. */
     private final AtomicLong nextUpkeep = new AtomicLong(System.nanoTime());
 
-    ListMode(UnifiedJedis jedis, QueueEngine<T> engine, Codec<T> codec) {
+    ListMode(UnifiedJedis jedis, QueueRuntime<T> engine, Codec<T> codec) {
         this.jedis = jedis;
         this.engine = engine;
         this.observer = engine.observer();
@@ -66,23 +67,15 @@ abstract class ListMode<T> {
         this.capMillis = engine.settings().blockTimeout().toMillis();
         this.capNanos = TimeUnit.MILLISECONDS.toNanos(capMillis);
         this.claimBatch = engine.settings().claimBatch();
-        this.lease = QueueEngine.num(engine.settings().visibilityTimeout().toMillis());
-        this.maxAttempts = QueueEngine.num(engine.settings().maxAttempts());
-        this.retention = QueueEngine.num(engine.settings().deadLetterRetention());
-        this.retryKeys = List.of(claiming, keys.keyBytes("inflight"), ready, keys.keyBytes("delayed"));
-        this.statsKeys = List.of(ready, claiming, keys.keyBytes("delayed"), keys.keyBytes("dead"),
-                keys.keyBytes("inflight"));
-        this.retry = standalone("retry.lua");
-        this.renew = standalone("renew.lua");
-        this.renewKeys = List.of(claiming, keys.keyBytes("inflight"));
-        this.bury = engine.script(LUA + "bury.lua");
-        this.layout = engine.script(LUA + "layout.lua");
-        this.stats = standalone("stats.lua");
-    }
-
-    /** A script of this module that uses no shared functions, run with the keys it names. */
-    static LuaScript standalone(String name) {
-        return LuaScript.load(ListMode.class, LUA + name);
+        this.lease = QueueScript.num(engine.settings().visibilityTimeout().toMillis());
+        this.maxAttempts = QueueScript.num(engine.settings().maxAttempts());
+        this.retention = QueueScript.num(engine.settings().deadLetterRetention());
+        this.retry = new ListScripts.Retry(engine);
+        this.renew = new ListScripts.Renew(engine);
+        this.bury = new ListScripts.Bury(engine);
+        this.layout = new ListScripts.Layout(engine);
+        this.stats = new ListScripts.Stats(engine);
+        this.peek = new ListScripts.Peek(engine);
     }
 
     /**
@@ -97,7 +90,7 @@ abstract class ListMode<T> {
         }
         if (!layoutChecked) {
             // a send is a plain LPUSH: on a delay queue's keys it would create a list where a ZSET belongs
-            engine.eval("send", layout, List.of());
+            layout.check();
             layoutChecked = true;
         }
         long now = System.currentTimeMillis();
@@ -131,14 +124,34 @@ abstract class ListMode<T> {
     }
 
     QueueStats stats() {
-        List<?> r = (List<?>) run("stats", stats, statsKeys, List.of());
-        return new QueueStats((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        return counts();
     }
 
-    /** Runs a standalone script of this queue. */
-    final Object run(String what, LuaScript script, List<byte[]> keys, List<byte[]> args) {
-        engine.checkOpen();
-        return RedisCalls.call(engine.label() + ": " + what, () -> script.eval(jedis, keys, args));
+    /** The counts as stored, without running the upkeep first. */
+    final QueueStats counts() {
+        return stats.run();
+    }
+
+    /** The next {@code max} messages to be taken, oldest first; see {@link RedisListQueue#peek}. */
+    final List<WaitingMessage<T>> peek(int max) {
+        List<byte[]> elements = peek.run(max);
+        List<WaitingMessage<T>> out = new ArrayList<>(elements.size());
+        for (byte[] element : elements) {
+            Envelope e = Envelope.parse(element);
+            out.add(e == null
+                    ? new WaitingMessage<>(null, 0, null, null, decodeOrNull(element))
+                    : new WaitingMessage<>(e.id, e.attempt, Instant.ofEpochMilli(e.enqueuedMillis), null,
+                            decodeOrNull(e.payload())));
+        }
+        return out;
+    }
+
+    private T decodeOrNull(byte[] payload) {
+        try {
+            return decode(payload);
+        } catch (SerializationException e) {
+            return null;
+        }
     }
 
     // ---- settling
@@ -148,9 +161,8 @@ abstract class ListMode<T> {
      * element in 'claiming' (at-least-once) or {@link #NONE}. False if it was no longer in flight.
      */
     final boolean retry(byte[] inFlight, Envelope e, Duration delay) {
-        long millis = QueueEngine.delayMillis(Delays.retryDelay(delay));
-        boolean done = (Long) run("retry", retry, retryKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
-                e.next(), QueueEngine.num(millis))) == 1L;
+        long millis = QueueRuntime.delayMillis(Delays.retryDelay(delay));
+        boolean done = retry.run(inFlight, e.id.value(), e.next(), millis);
         if (done) {
             observer.retried();
         }
@@ -165,8 +177,7 @@ abstract class ListMode<T> {
      * the server's clock. False if it is no longer in flight.
      */
     final boolean extendLease(byte[] inFlight, Envelope e, Duration duration) {
-        return (Long) run("extend lease", renew, renewKeys, List.of(inFlight, QueueEngine.bytes(e.id.value()),
-                QueueEngine.num(duration.toMillis()))) == 1L;
+        return renew.run(inFlight, e.id.value(), duration.toMillis());
     }
 
     /** Dead-letters {@code e}; as {@link #retry} for {@code inFlight}. */
@@ -189,17 +200,12 @@ abstract class ListMode<T> {
      * so that it is neither lost nor handed to a handler as a message.
      */
     final void buryForeign(byte[] inFlight, byte[] element) {
-        byte[] ms = Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.US_ASCII);
-        byte[] body = new byte[ms.length + 1 + element.length];
-        System.arraycopy(ms, 0, body, 0, ms.length);
-        body[ms.length] = ':';
-        System.arraycopy(element, 0, body, ms.length + 1, element.length);
-        bury(inFlight, ids.next(), 0, body, "not a queuekit message: found in the list as it is");
+        bury(inFlight, ids.next(), 0, StoredBody.of(System.currentTimeMillis(), element, 0),
+                "not a queuekit message: found in the list as it is");
     }
 
     private boolean bury(byte[] inFlight, String id, int attempts, byte[] body, String reason) {
-        return (Long) engine.eval("dead-letter", bury, List.of(inFlight, QueueEngine.bytes(id),
-                QueueEngine.num(attempts), body, QueueEngine.bytes(reason), retention)) == 1L;
+        return bury.run(inFlight, id, attempts, body, reason, retention);
     }
 
     // ---- upkeep scheduling

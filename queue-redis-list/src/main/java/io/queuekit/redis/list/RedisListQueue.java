@@ -13,7 +13,8 @@ import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueSetup;
 import java.util.Collection;
 import java.util.List;
@@ -102,15 +103,18 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     private static final Semantics AT_MOST_ONCE = new Semantics(TRANSPORT, Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.FIFO, true, false, false);
 
-    private final QueueEngine<T> engine;
+    /** Most messages one {@link #peek} returns. */
+    static final int PEEK_LIMIT = 10_000;
+
+    private final QueueRuntime<T> engine;
     private final ListMode<T> mode;
     private final Semantics semantics;
 
     private RedisListQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
-        this.engine = new QueueEngine<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
-                "/io/queuekit/redis/list/list.lua", b.guarantee == Guarantee.AT_LEAST_ONCE);
+        this.engine = new QueueRuntime<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
+                ListScripts.STORAGE, b.guarantee == Guarantee.AT_LEAST_ONCE);
         if (b.guarantee == Guarantee.AT_MOST_ONCE) {
             this.mode = new AtMostOnce<>(jedis, engine, setup.codec());
             this.semantics = AT_MOST_ONCE;
@@ -215,6 +219,28 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return mode.stats();
     }
 
+    /**
+     * The next {@code max} messages to be delivered, oldest first, without taking them: for an
+     * operator's eyes. Only ready messages are shown, not those in flight, retries still waiting
+     * for their delay, or dead letters. Read-only and one round trip; the answer may be stale by
+     * the time it arrives, as consumers take messages meanwhile. Each shows its id, the attempt its
+     * next delivery will be, when it was sent (the sender's clock) and its payload, or null if that
+     * cannot be decoded; {@link WaitingMessage#dueAt()} is null. An element pushed onto the list
+     * by another program is shown as it is, with a null id (the queue dead-letters it when it
+     * reaches it).
+     *
+     * @param max how many at most, 1 to 10000
+     * @return the messages, next to be delivered first; empty if none is ready
+     * @throws IllegalArgumentException if {@code max} is out of range
+     * @throws io.queuekit.QueueClosedException if the queue is closed
+     */
+    public List<WaitingMessage<T>> peek(int max) {
+        if (max < 1 || max > PEEK_LIMIT) {
+            throw new IllegalArgumentException("max must be 1 to " + PEEK_LIMIT + ": " + max);
+        }
+        return mode.peek(max);
+    }
+
     @Override
     public Semantics semantics() {
         return semantics;
@@ -222,8 +248,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public DeadLetters<T> deadLetters() {
-        engine.checkOpen();
-        return engine.deadLetters();
+        return engine.deadLetters(() -> mode.counts().dead());
     }
 
     @Override

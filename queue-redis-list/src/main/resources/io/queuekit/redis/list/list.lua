@@ -4,12 +4,16 @@
 -- LPUSH and a waiting message needs no body hash. Retries waiting for their delay are envelopes in
 -- the 'delayed' ZSET, scored by due ms.
 --
+-- This file provides what common.lua asks of a storage file, and the functions the list queue's
+-- own scripts share (promote, sweep); the list queue sends, takes, acks and retries with scripts
+-- of its own, and shares with the delay queue the layout check, dead letters and next_event.
+--
 -- At-least-once consumers take with BLMOVE/LMOVE from 'ready' into 'claiming', which holds the
 -- envelopes in flight; the move is atomic, so a message is always in exactly one place. 'inflight'
 -- holds their leases by id: sweep() starts a lease for every envelope it finds in 'claiming'
 -- without one, and returns envelopes whose lease expired to 'ready' as their next attempt (or
--- buries them at the maximum attempts). Dead letters are stored the core way: body
--- "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
+-- buries them at the maximum attempts). Dead letters are stored as both queues store them
+-- (common.lua): body "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
 
 LAYOUT = 'list'
 
@@ -40,27 +44,6 @@ push_ready = function(id, now)
   redis.call('HDEL', K_ATT, id)
 end
 
-push_delayed = function(e, due, now)
-  mark_layout()
-  redis.call('ZADD', K_DELAYED, due, e)
-end
-
-pop_ready = function(n, now)
-  return error('the list queue takes with LMOVE/BLMOVE; the generic claim does not apply to it')
-end
-
-remove_waiting = function(id)
-  return error('the list queue has no cancel')
-end
-
-count_ready = function(now)
-  return redis.call('LLEN', K_READY)
-end
-
-count_delayed = function(now)
-  return redis.call('ZCARD', K_DELAYED)
-end
-
 next_due = function(now)
   local first = redis.call('ZRANGE', K_DELAYED, 0, 0, 'WITHSCORES')
   if first[2] then
@@ -70,7 +53,7 @@ next_due = function(now)
 end
 
 -- due retries go behind the messages already waiting
-promote = function(now)
+local function promote(now)
   local due = redis.call('ZRANGEBYSCORE', K_DELAYED, '-inf', now, 'LIMIT', 0, 1000)
   if #due > 0 then
     mark_layout()
@@ -79,9 +62,6 @@ promote = function(now)
     redis.call('ZREM', K_DELAYED, unpack(part))
     redis.call('LPUSH', K_READY, unpack(part))
   end
-end
-
-after_claim = function(now)
 end
 
 -- Leases for the (at most 5000 oldest) envelopes in flight, and what happens when they expire.

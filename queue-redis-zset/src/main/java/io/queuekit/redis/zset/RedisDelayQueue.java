@@ -12,14 +12,13 @@ import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
-import io.queuekit.redis.internal.LuaScript;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.internal.Delays;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -113,12 +112,14 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     static final String TRANSPORT = "redis-zset";
     /** The server's timer tick at its default {@code hz} of 10: how late a blocking timeout can fire. */
     static final long TICK_MILLIS = 100;
+    /** Most messages one {@link #peek} returns. */
+    static final int PEEK_LIMIT = 10_000;
     private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE,
             Semantics.Ordering.DUE_TIME, true, false, true);
 
     private final UnifiedJedis jedis;
-    private final QueueEngine<T> engine;
-    private final LuaScript cancel;
+    private final QueueRuntime<T> queue;
+    private final ZsetStore<T> store;
     private final String signalKey;
     private final long blockMillis;
     private final AtomicBoolean timekeeper = new AtomicBoolean();
@@ -126,11 +127,12 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private RedisDelayQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         this.jedis = setup.client();
-        this.engine = new QueueEngine<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
-                "/io/queuekit/redis/zset/zset.lua", true);
-        this.cancel = engine.script("/io/queuekit/redis/zset/cancel.lua");
-        this.signalKey = engine.key("signal");
-        this.blockMillis = engine.settings().blockTimeout().toMillis();
+        this.queue = new QueueRuntime<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
+                ZsetScripts.STORAGE, true);
+        this.store = new ZsetStore<>(queue);
+        queue.statsSource(store::stats);
+        this.signalKey = queue.settings().keys().key("signal");
+        this.blockMillis = queue.settings().blockTimeout().toMillis();
     }
 
     /**
@@ -143,7 +145,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public String name() {
-        return engine.settings().keys().name();
+        return queue.settings().keys().name();
     }
 
     // ---- storing
@@ -151,26 +153,26 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public MessageId send(T payload) {
         Objects.requireNonNull(payload, "payload");
-        return engine.send(List.of(payload), false, 0).get(0);
+        return store.send(List.of(payload), false, 0).get(0);
     }
 
     @Override
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
-        return engine.send(Checks.payloads(payloads), false, 0);
+        return store.send(Checks.payloads(payloads), false, 0);
     }
 
     /** {@inheritDoc} The delay is counted on the Redis server's clock. */
     @Override
     public MessageId schedule(T payload, Duration delay) {
         Objects.requireNonNull(payload, "payload");
-        return engine.send(List.of(payload), false, delayMillis(delay)).get(0);
+        return store.send(List.of(payload), false, delayMillis(delay)).get(0);
     }
 
     /** {@inheritDoc} Compared with the Redis server's clock. */
     @Override
     public MessageId scheduleAt(T payload, Instant dueAt) {
         Objects.requireNonNull(payload, "payload");
-        return engine.send(List.of(payload), true, dueMillis(dueAt)).get(0);
+        return store.send(List.of(payload), true, dueMillis(dueAt)).get(0);
     }
 
     /**
@@ -181,7 +183,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     public boolean schedule(MessageId id, T payload, Duration delay) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(payload, "payload");
-        return engine.sendWithId(id, payload, false, delayMillis(delay));
+        return store.sendWithId(id, payload, false, delayMillis(delay));
     }
 
     /** {@inheritDoc} Ignored, returning {@code false}, while a message with this id is stored. */
@@ -189,7 +191,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     public boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(payload, "payload");
-        return engine.sendWithId(id, payload, true, dueMillis(dueAt));
+        return store.sendWithId(id, payload, true, dueMillis(dueAt));
     }
 
     /**
@@ -201,7 +203,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
         List<T> copy = Checks.payloads(payloads);
-        return engine.send(copy, false, delayMillis(delay));
+        return store.send(copy, false, delayMillis(delay));
     }
 
     /**
@@ -211,22 +213,19 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
         List<T> copy = Checks.payloads(payloads);
-        return engine.send(copy, true, dueMillis(dueAt));
+        return store.send(copy, true, dueMillis(dueAt));
     }
 
     /** {@inheritDoc} One script: removes the id from the sorted set and deletes its body. */
     @Override
     public boolean cancel(MessageId id) {
         Objects.requireNonNull(id, "id");
-        List<byte[]> args = new ArrayList<>(3);
-        args.add(QueueEngine.bytes(id.value()));
-        args.addAll(engine.reapArgs());
-        return (Long) engine.eval("cancel", cancel, args) == 1L;
+        return store.cancel(id);
     }
 
-    /** The delay in milliseconds, as {@link QueueEngine#delayMillis} rounds it; checked first. */
+    /** The delay in milliseconds, as {@link QueueRuntime#delayMillis} rounds it; checked first. */
     static long delayMillis(Duration delay) {
-        return QueueEngine.delayMillis(Delays.delay(delay));
+        return QueueRuntime.delayMillis(Delays.delay(delay));
     }
 
     /** Epoch milliseconds, rounded up; 0 (long past, so now) for instants before 1970. */
@@ -243,20 +242,20 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Delivery<T> poll() {
-        List<Delivery<T>> d = engine.claim(1).deliveries();
+        List<Delivery<T>> d = store.claim(1);
         return d.isEmpty() ? null : d.get(0);
     }
 
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        List<Delivery<T>> d = engine.receive(1, Checks.timeoutNanos(timeout, unit), this::await);
+        List<Delivery<T>> d = store.receive(1, Checks.timeoutNanos(timeout, unit), this::await);
         return d.isEmpty() ? null : d.get(0);
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
         while (true) {
-            List<Delivery<T>> d = engine.receive(1, TimeUnit.DAYS.toNanos(1), this::await);
+            List<Delivery<T>> d = store.receive(1, TimeUnit.DAYS.toNanos(1), this::await);
             if (!d.isEmpty()) {
                 return d.get(0);
             }
@@ -266,11 +265,11 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
         Checks.batchSize(maxMessages);
-        return engine.receive(maxMessages, Checks.timeoutNanos(timeout, unit), this::await);
+        return store.receive(maxMessages, Checks.timeoutNanos(timeout, unit), this::await);
     }
 
     /**
-     * The engine's wait between claims. A wait of the full block timeout blocks on the signal
+     * The wait between claims. A wait of the full block timeout blocks on the signal
      * list. A shorter one ends at a due time or at the caller's deadline: it blocks until one timer
      * tick before it, and sleeps the last tick here, since the server would end the block only at
      * its next tick, up to 100 ms late.
@@ -323,12 +322,12 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         Objects.requireNonNull(deliveries, "deliveries");
-        return engine.ackAll(deliveries);
+        return store.ackAll(deliveries);
     }
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
-        return engine.consume(this, handler, options);
+        return queue.consume(this, handler, options);
     }
 
     // ---- inspection and lifecycle
@@ -336,7 +335,27 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     /** {@inheritDoc} Ready counts waiting messages already due; delayed, those not yet due. */
     @Override
     public QueueStats stats() {
-        return engine.stats();
+        return store.stats();
+    }
+
+    /**
+     * The first {@code max} waiting messages, due or not, in the order they will be handed out
+     * (by due time; those due in the same millisecond in send order), without taking them: for an
+     * operator's eyes. Messages in flight and dead letters are not shown. Read-only and one round
+     * trip; the answer may be stale by the time it arrives, as consumers take messages meanwhile.
+     * Each shows its id, the attempt its next delivery will be, when it was enqueued and falls due
+     * (both on the server's clock), and its payload, or null if that cannot be decoded.
+     *
+     * @param max how many at most, 1 to 10000
+     * @return the messages, next due first; empty if none waits
+     * @throws IllegalArgumentException if {@code max} is out of range
+     * @throws io.queuekit.QueueClosedException if the queue is closed
+     */
+    public List<WaitingMessage<T>> peek(int max) {
+        if (max < 1 || max > PEEK_LIMIT) {
+            throw new IllegalArgumentException("max must be 1 to " + PEEK_LIMIT + ": " + max);
+        }
+        return store.peek(max);
     }
 
     @Override
@@ -346,18 +365,17 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public DeadLetters<T> deadLetters() {
-        engine.checkOpen();
-        return engine.deadLetters();
+        return queue.deadLetters(() -> store.stats().dead());
     }
 
     @Override
     public void close() {
-        engine.close();
+        queue.close();
     }
 
     @Override
     public String toString() {
-        return "RedisDelayQueue[" + engine.label() + "]";
+        return "RedisDelayQueue[" + queue.label() + "]";
     }
 
     /** Builds a {@link RedisDelayQueue}; see {@link RedisQueueBuilder} for the shared settings. */

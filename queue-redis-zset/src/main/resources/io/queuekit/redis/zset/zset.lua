@@ -1,6 +1,8 @@
 -- Storage of the delay queue: every waiting id, due or not, in the 'ready' ZSET scored by
 -- due time with ordered_score (common.lua), so ids due in the same millisecond keep send order
--- (up to 4096 of them; beyond, equal scores fall back to id order).
+-- (up to 4096 of them; beyond, equal scores fall back to id order). Bodies and attempts by id in
+-- 'body' and 'att'; leases by deadline in 'inflight', each with the fencing token of its hand-out
+-- in 'lease'.
 -- A message becomes ready by time passing alone: no mover is needed. 'signal' wakes one blocked
 -- consumer when a message that is due, or due before all others, arrives, and after a claim
 -- took ids while others are due soon, so that an idle consumer takes over watching the next due
@@ -23,7 +25,8 @@ local function wake()
   redis.call('LTRIM', K_SIGNAL, 0, 0)
 end
 
-push_delayed = function(id, due, now)
+-- make id ready at due (ms)
+local function push_delayed(id, due, now)
   mark_layout()
   local first = redis.call('ZRANGE', K_READY, 0, 0, 'WITHSCORES')
   local hi, lo = ms_range(due)
@@ -38,7 +41,8 @@ push_ready = function(id, now)
   push_delayed(id, now, now)
 end
 
-pop_ready = function(n, now)
+-- remove and return up to n due ids, in delivery order
+local function pop_ready(n, now)
   local ids = redis.call('ZRANGEBYSCORE', K_READY, '-inf', max_score(now), 'LIMIT', 0, n)
   for _, part in ipairs(slices(ids)) do
     redis.call('ZREM', K_READY, unpack(part))
@@ -46,15 +50,16 @@ pop_ready = function(n, now)
   return ids
 end
 
-remove_waiting = function(id)
+-- remove id if it waits (due or not); true if it did
+local function remove_waiting(id)
   return redis.call('ZREM', K_READY, id) == 1
 end
 
-count_ready = function(now)
+local function count_ready(now)
   return redis.call('ZCOUNT', K_READY, '-inf', max_score(now))
 end
 
-count_delayed = function(now)
+local function count_delayed(now)
   return redis.call('ZCOUNT', K_READY, '(' .. int(max_score(now)), '+inf')
 end
 
@@ -66,17 +71,67 @@ next_due = function(now)
   return -1
 end
 
-promote = function(now)
-end
-
--- Others still wait: wake another consumer, to share those already due, or to wait for the
--- next due time (which no idle consumer may know of, if it was not the earliest when sent)
--- while this one is busy with what it took. Not for one due further ahead than the longest
--- block timeout a builder accepts: every idle consumer claims again before then anyway.
+-- Called once a claim took its ids. Others still wait: wake another consumer, to share those
+-- already due, or to wait for the next due time (which no idle consumer may know of, if it was
+-- not the earliest when sent) while this one is busy with what it took. Not for one due further
+-- ahead than the longest block timeout a builder accepts: every idle consumer claims again
+-- before then anyway.
 local MAX_BLOCK_MS = 10000
-after_claim = function(now)
+local function after_claim(now)
   local first = redis.call('ZRANGE', K_READY, 0, 0, 'WITHSCORES')
   if first[2] and ms_of(first[2]) <= now + MAX_BLOCK_MS then
     wake()
   end
+end
+
+-- ---- leases
+
+-- Settling calls name the fencing token of the hand-out they came from; a delivery whose lease
+-- expired (and whose message may have been handed out again) no longer owns the message, even
+-- before a claim has reaped the lease, and no token repeats, so not even a later message stored
+-- under the same id can be settled by it.
+local function owns(id, token)
+  local deadline = redis.call('ZSCORE', K_INFLIGHT, id)
+  if not deadline or tonumber(deadline) <= now_ms() then
+    return false
+  end
+  return redis.call('HGET', K_LEASE, id) == token
+end
+
+-- Ends the lease of an id that was in flight.
+local function unlease(id)
+  redis.call('ZREM', K_INFLIGHT, id)
+  redis.call('HDEL', K_LEASE, id)
+end
+
+-- An id whose lease expired: back to ready, or to the dead letters once max attempts were used.
+-- Returns 'returned', 'buried', or nil if its body was gone.
+local function reap_one(id, now, max_attempts, retention)
+  unlease(id)
+  if redis.call('HEXISTS', K_BODY, id) == 0 then
+    return nil
+  end
+  local att = tonumber(redis.call('HGET', K_ATT, id) or '0')
+  if att >= max_attempts then
+    bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
+    return 'buried'
+  end
+  push_ready(id, now)
+  return 'returned'
+end
+
+-- Expired leases, up to limit of them, as reap_one. Returns how many went back and how many
+-- were buried.
+local function reap(now, max_attempts, retention, limit)
+  local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, limit)
+  local returned, buried = 0, 0
+  for _, id in ipairs(expired) do
+    local what = reap_one(id, now, max_attempts, retention)
+    if what == 'returned' then
+      returned = returned + 1
+    elseif what == 'buried' then
+      buried = buried + 1
+    end
+  end
+  return returned, buried
 end

@@ -10,9 +10,11 @@ import io.queuekit.Codec;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
+import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
-import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.server.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -266,8 +268,8 @@ class RedisDelayQueueTest {
 
         @Test
         void retryDelays_roundUpAsScheduleDelaysDo() {
-            assertThat(QueueEngine.delayMillis(Duration.ofNanos(1_500_000))).isEqualTo(3);
-            assertThat(QueueEngine.delayMillis(Duration.ofMillis(2))).isEqualTo(3);
+            assertThat(QueueRuntime.delayMillis(Duration.ofNanos(1_500_000))).isEqualTo(3);
+            assertThat(QueueRuntime.delayMillis(Duration.ofMillis(2))).isEqualTo(3);
         }
 
         @Test
@@ -283,6 +285,77 @@ class RedisDelayQueueTest {
             assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
             assertThat(q.cancel(keep)).isTrue();
             assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Nested
+    @DisplayName("peek shows the waiting messages in delivery order without taking them")
+    class Peek {
+
+        @Test
+        void peek_showsWaitingMessages_nextDueFirst_withDueTimesAndAttempts() throws Exception {
+            RedisDelayQueue<String> q = queue();
+            Instant before = Instant.now().minusSeconds(1);
+            MessageId later = q.schedule("later", Duration.ofHours(1));
+            MessageId chosen = MessageId.of("invoice-17");
+            q.schedule(chosen, "chosen", Duration.ofMinutes(1));
+            MessageId first = q.send("first");
+            MessageId second = q.send("second");
+
+            List<WaitingMessage<String>> all = q.peek(10);
+
+            assertThat(all).extracting(WaitingMessage::id).containsExactly(first, second, chosen, later);
+            assertThat(all).extracting(WaitingMessage::payload).containsExactly("first", "second", "chosen", "later");
+            assertThat(all).allSatisfy(m -> {
+                assertThat(m.attempt()).isEqualTo(1);
+                assertThat(m.enqueuedAt()).isAfter(before).isBefore(Instant.now().plusSeconds(1));
+                assertThat(m.dueAt()).isAfterOrEqualTo(m.enqueuedAt());
+            });
+            assertThat(all.get(3).dueAt()).isBetween(before.plus(Duration.ofHours(1)),
+                    Instant.now().plus(Duration.ofHours(1)).plusSeconds(1));
+            assertThat(q.peek(2)).extracting(WaitingMessage::id).containsExactly(first, second);
+            assertThat(q.stats()).isEqualTo(new QueueStats(2, 0, 2, 0));
+            assertThat(q.poll().id()).isEqualTo(first);
+        }
+
+        @Test
+        void peek_showsARetriedMessage_asItsNextAttempt_atItsNewDueTime() throws Exception {
+            RedisDelayQueue<String> q = queue();
+            MessageId id = q.send("again");
+            Delivery<String> d = q.poll(5, SECONDS);
+            Instant retried = Instant.now();
+            assertThat(d.retry(Duration.ofMinutes(5))).isTrue();
+
+            WaitingMessage<String> m = q.peek(1).get(0);
+
+            assertThat(m.id()).isEqualTo(id);
+            assertThat(m.attempt()).isEqualTo(2);
+            assertThat(m.enqueuedAt()).isEqualTo(d.enqueuedAt());
+            assertThat(m.dueAt()).isAfterOrEqualTo(retried.plus(Duration.ofMinutes(5)).minusMillis(1000));
+            assertThat(q.peek(10)).hasSize(1);
+        }
+
+        @Test
+        void peek_showsAnIdWithoutABody_withNoPayload() {
+            RedisDelayQueue<String> q = queue();
+            q.send("mine");
+            CLIENT.zadd("queuekit:{" + q.name() + "}:ready", 0, "stray");
+
+            WaitingMessage<String> stray = q.peek(10).get(0);
+
+            assertThat(stray.id()).isEqualTo(MessageId.of("stray"));
+            assertThat(stray.payload()).isNull();
+            assertThat(stray.enqueuedAt()).isNull();
+        }
+
+        @Test
+        void peek_refusesABadCount_andAClosedQueue() {
+            RedisDelayQueue<String> q = queue();
+            assertThat(q.peek(10)).isEmpty();
+            assertThatThrownBy(() -> q.peek(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
+            assertThatThrownBy(() -> q.peek(10_001)).isInstanceOf(IllegalArgumentException.class);
+            q.close();
+            assertThatThrownBy(() -> q.peek(1)).isInstanceOf(QueueClosedException.class);
         }
     }
 

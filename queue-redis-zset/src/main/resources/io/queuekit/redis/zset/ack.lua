@@ -1,6 +1,8 @@
 -- Delete messages their current deliveries finished.
 -- ARGV: pairs of id, fencing token (one pair for Delivery.ack, several for MessageQueue.ackAll).
 -- Returns how many were deleted; a delivery that no longer owns its message is skipped.
+local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local K_LEASE, K_BODY, K_ATT = KEYS[6], KEYS[7], KEYS[8]
 check_layout()
 local acked = 0
 for i = 1, #ARGV, 2 do

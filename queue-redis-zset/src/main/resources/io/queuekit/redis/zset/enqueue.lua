@@ -4,6 +4,8 @@
 --                returns 1 (stored) or 0 (ignored) per pair.
 -- ARGV[2] 'rel': ARGV[3] is a delay in ms from the server's clock; 'abs': a due time in ms.
 -- Caller-chosen ids never begin with '@' (the caller checks), so they never meet generated ones.
+local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_SEQ = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local K_BODY, K_SIGNAL = KEYS[6], KEYS[7]
 check_layout()
 local now = now_ms()
 local due = tonumber(ARGV[3])

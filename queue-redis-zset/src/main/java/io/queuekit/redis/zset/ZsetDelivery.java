@@ -1,10 +1,11 @@
-package io.queuekit.redis.internal;
+package io.queuekit.redis.zset;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.internal.Checks;
-import io.queuekit.internal.SettleOnce;
 import io.queuekit.internal.Delays;
+import io.queuekit.internal.SettleOnce;
+import io.queuekit.redis.internal.StoredBody;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -13,29 +14,29 @@ import java.time.Instant;
  * still holds the lease. A delivery settles once: a second settling call returns {@code false}
  * without a round trip, unless the first one failed on the transport.
  */
-final class RedisDelivery<T> implements Delivery<T> {
-    private final QueueEngine<T> engine;
+final class ZsetDelivery<T> implements Delivery<T> {
+    private final ZsetStore<T> store;
     private final MessageId id;
     private final int attempt;
-    private final long token;
+    private final ZsetScripts.Lease lease;
     private final byte[] body;
     private final SettleOnce settled = new SettleOnce();
     private T payload;
 
-    RedisDelivery(QueueEngine<T> engine, MessageId id, int attempt, long token, byte[] body) {
-        this.engine = engine;
+    ZsetDelivery(ZsetStore<T> store, MessageId id, int attempt, long token, byte[] body) {
+        this.store = store;
         this.id = id;
         this.attempt = attempt;
-        this.token = token;
+        this.lease = new ZsetScripts.Lease(id, token);
         this.body = body;
     }
 
-    QueueEngine<T> engine() {
-        return engine;
+    ZsetStore<T> store() {
+        return store;
     }
 
-    long token() {
-        return token;
+    ZsetScripts.Lease lease() {
+        return lease;
     }
 
     SettleOnce settled() {
@@ -50,7 +51,7 @@ final class RedisDelivery<T> implements Delivery<T> {
     @Override
     public synchronized T payload() {
         if (payload == null) {
-            payload = engine.decode(QueueEngine.payloadOf(body));
+            payload = store.decode(StoredBody.payload(body));
         }
         return payload;
     }
@@ -62,33 +63,33 @@ final class RedisDelivery<T> implements Delivery<T> {
 
     @Override
     public Instant enqueuedAt() {
-        return QueueEngine.instant(QueueEngine.enqueuedMillis(body));
+        return Instant.ofEpochMilli(StoredBody.enqueuedMillis(body));
     }
 
     @Override
     public boolean ack() {
-        return settled.settle(() -> engine.ack(id, token));
+        return settled.settle(() -> store.ack(lease));
     }
 
     @Override
     public boolean retry(Duration delay) {
         Delays.retryDelay(delay);
-        return settled.settle(() -> engine.retry(id, token, delay));
+        return settled.settle(() -> store.retry(lease, delay));
     }
 
     @Override
     public boolean deadLetter(String reason) {
-        return settled.settle(() -> engine.deadLetter(id, token, reason));
+        return settled.settle(() -> store.deadLetter(lease, reason));
     }
 
     @Override
     public boolean extendLease(Duration duration) {
         Checks.leaseDuration(duration);
-        return !settled.isSettled() && engine.extendLease(id, token, duration);
+        return !settled.isSettled() && store.extendLease(lease, duration);
     }
 
     @Override
     public String toString() {
-        return "Delivery[" + engine.label() + " " + id + " attempt " + attempt + "]";
+        return "Delivery[" + store.queue().label() + " " + id + " attempt " + attempt + "]";
     }
 }

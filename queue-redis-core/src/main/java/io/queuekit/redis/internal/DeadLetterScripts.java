@@ -1,0 +1,59 @@
+package io.queuekit.redis.internal;
+
+import io.queuekit.MessageId;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The scripts on dead letters, which every Redis queue runs alike, composed with its storage file. */
+final class DeadLetterScripts {
+    private DeadLetterScripts() {}
+
+    /** One dead letter as stored. */
+    record Row(MessageId id, long deadAtMillis, int attempts, String reason, byte[] body) {}
+
+    /** {@code dead_list.lua}: the oldest dead letters, read-only. */
+    static final class Listing {
+        private final QueueScript script;
+
+        Listing(QueueRuntime<?> queue) {
+            this.script = queue.script("list dead letters", QueueRuntime.core("dead_list.lua"),
+                    "layout", "ready", "claiming", "delayed", "lease", "dead", "att", "reason", "body");
+        }
+
+        /** The oldest {@code limit} dead letters, in the order they died. */
+        List<Row> oldest(int limit) {
+            List<?> r = QueueScript.array(script.run(QueueScript.num(limit)));
+            List<Row> out = new ArrayList<>(r.size() / 5);
+            for (int i = 0; i < r.size(); i += 5) {
+                out.add(new Row(MessageId.of(QueueScript.str(r.get(i))), QueueScript.integer(r.get(i + 1)),
+                        (int) QueueScript.integer(r.get(i + 2)), QueueScript.str(r.get(i + 3)), (byte[]) r.get(i + 4)));
+            }
+            return out;
+        }
+    }
+
+    /** {@code dead_move.lua}: requeue or delete dead letters. */
+    static final class Move {
+        private final QueueScript script;
+
+        Move(QueueRuntime<?> queue) {
+            this.script = queue.script("move dead letters", QueueRuntime.core("dead_move.lua"),
+                    "layout", "ready", "claiming", "delayed", "lease", "dead", "reason", "att", "body", "signal");
+        }
+
+        /** Requeues ({@code requeue}) or deletes the dead letter {@code id}; true if it was one. */
+        boolean one(boolean requeue, MessageId id) {
+            return QueueScript.integer(script.run(action(requeue), QueueScript.text("one"),
+                    QueueScript.text(id.value()))) == 1;
+        }
+
+        /** Requeues or deletes up to {@code count} of the oldest dead letters; returns how many. */
+        long oldest(boolean requeue, int count) {
+            return QueueScript.integer(script.run(action(requeue), QueueScript.text("oldest"), QueueScript.num(count)));
+        }
+
+        private static byte[] action(boolean requeue) {
+            return QueueScript.text(requeue ? "requeue" : "purge");
+        }
+    }
+}

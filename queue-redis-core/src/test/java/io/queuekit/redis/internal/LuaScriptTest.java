@@ -1,0 +1,36 @@
+package io.queuekit.redis.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.queuekit.QueueException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LuaScriptTest {
+    private static final String DIR = "/io/queuekit/redis/internal/";
+
+    @Test
+    void compose_putsTheOperationsKeyDeclarationsFirst_thenTheSharedFiles_thenTheRest() {
+        LuaScript s = LuaScript.compose(LuaScriptTest.class, List.of(DIR + "shared.lua"), DIR + "op.lua");
+
+        String source = s.source();
+        assertThat(source.indexOf("local K_DEAD = KEYS[3]")).isLessThan(source.indexOf("local function body_of"));
+        assertThat(source.indexOf("local function body_of")).isLessThan(source.indexOf("return body_of(ARGV[1])"));
+        assertThat(source).startsWith("-- ARGV[1] id.");
+        assertThat(s.keys()).containsExactly("layout", "body", "dead");
+        assertThat(s.name()).isEqualTo("op.lua");
+    }
+
+    @Test
+    void compose_refusesAnOperationThatDeclaresNoKeys_orDeclaresThemOutOfOrder() {
+        assertThatThrownBy(() -> LuaScript.compose(LuaScriptTest.class, List.of(), DIR + "nokeys.lua"))
+                .isInstanceOf(QueueException.class).hasMessageContaining("must declare its keys");
+        assertThatThrownBy(() -> LuaScript.compose(LuaScriptTest.class, List.of(), DIR + "unordered.lua"))
+                .isInstanceOf(QueueException.class).hasMessageContaining("in order");
+        assertThatThrownBy(() -> LuaScript.compose(LuaScriptTest.class, List.of(), DIR + "surplus.lua"))
+                .isInstanceOf(QueueException.class).hasMessageContaining("more KEYS");
+        assertThatThrownBy(() -> LuaScript.compose(LuaScriptTest.class, List.of(), DIR + "missing.lua"))
+                .isInstanceOf(QueueException.class).hasMessageContaining("not found");
+    }
+}

@@ -1,0 +1,2 @@
+-- no keys
+return 1

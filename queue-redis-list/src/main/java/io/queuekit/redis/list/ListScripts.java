@@ -1,0 +1,232 @@
+package io.queuekit.redis.list;
+
+import static io.queuekit.redis.internal.QueueScript.array;
+import static io.queuekit.redis.internal.QueueScript.integer;
+import static io.queuekit.redis.internal.QueueScript.num;
+import static io.queuekit.redis.internal.QueueScript.text;
+
+import io.queuekit.QueueStats;
+import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.redis.internal.QueueScript;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The list queue's own scripts ({@code list.lua} describes the storage), each a typed wrapper that
+ * owns the keys it passes and reads the reply. Those composed with the shared files start with
+ * the layout check, so they pass {@code layout}, {@code ready}, {@code claiming}, {@code delayed}
+ * and {@code lease} first; the others stand alone and run on every message, so they pass only
+ * what they touch and check nothing.
+ */
+final class ListScripts {
+    static final String STORAGE = "/io/queuekit/redis/list/list.lua";
+    private static final String LUA = "/io/queuekit/redis/list/";
+    private static final String[] CHECKED = {"layout", "ready", "claiming", "delayed", "lease"};
+    private static final String[] UPKEEP = {"inflight", "body", "att", "dead", "reason", "seq"};
+
+    private ListScripts() {}
+
+    private static String[] checked(String... more) {
+        String[] all = new String[CHECKED.length + more.length];
+        System.arraycopy(CHECKED, 0, all, 0, CHECKED.length);
+        System.arraycopy(more, 0, all, CHECKED.length, more.length);
+        return all;
+    }
+
+    /** {@code layout.lua}: checks that the keys are a list queue's, and records the layout. */
+    static final class Layout {
+        private final QueueScript script;
+
+        Layout(QueueRuntime<?> queue) {
+            script = queue.script("send", LUA + "layout.lua", checked());
+        }
+
+        void check() {
+            script.run();
+        }
+    }
+
+    /** {@code bury.lua}: dead-letters a delivery, in either mode. */
+    static final class Bury {
+        private final QueueScript script;
+
+        Bury(QueueRuntime<?> queue) {
+            script = queue.script("dead-letter", LUA + "bury.lua", checked("inflight", "body", "att", "dead", "reason"));
+        }
+
+        /**
+         * Stores the message by id and buries it; {@code inFlight} is its element in 'claiming'
+         * (at-least-once), or empty. False if that element was no longer in flight.
+         */
+        boolean run(byte[] inFlight, String id, int attempts, byte[] body, String reason, byte[] retention) {
+            return integer(script.run(inFlight, text(id), num(attempts), body, text(reason), retention)) == 1;
+        }
+    }
+
+    /**
+     * What an upkeep did, on the server's clock.
+     *
+     * @param nextEventMillis when the next lease or retry falls due; -1 if none
+     * @param returned expired leases returned to 'ready'
+     * @param buried expired leases dead-lettered at their last attempt
+     */
+    record Upkeep(long nowMillis, long nextEventMillis, long returned, long buried) {}
+
+    /** {@code sweep.lua}: the at-least-once upkeep. */
+    static final class Sweep {
+        private final QueueScript script;
+
+        Sweep(QueueRuntime<?> queue) {
+            script = queue.script("upkeep", LUA + "sweep.lua", checked(UPKEEP));
+        }
+
+        Upkeep run(byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+            List<?> r = array(script.run(leaseMillis, maxAttempts, retention));
+            return new Upkeep(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)));
+        }
+    }
+
+    /**
+     * What an at-most-once fetch took, and when the next retry or lease falls due.
+     *
+     * @param nextEventMillis as in {@link Upkeep}
+     * @param elements the elements popped, oldest first
+     */
+    record Fetched(long nowMillis, long nextEventMillis, List<byte[]> elements) {}
+
+    /** {@code amo_fetch.lua}: the at-most-once upkeep and a pop, in one round trip. */
+    static final class Fetch {
+        private final QueueScript script;
+
+        Fetch(QueueRuntime<?> queue) {
+            script = queue.script("receive", LUA + "amo_fetch.lua", checked(UPKEEP));
+        }
+
+        Fetched run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+            List<?> r = array(script.run(num(max), leaseMillis, maxAttempts, retention));
+            List<byte[]> elements = new ArrayList<>(r.size() - 2);
+            for (int i = 2; i < r.size(); i++) {
+                elements.add((byte[]) r.get(i));
+            }
+            return new Fetched(integer(r.get(0)), integer(r.get(1)), elements);
+        }
+    }
+
+    /** {@code peek.lua}: the next elements of 'ready', read-only. */
+    static final class Peek {
+        private final QueueScript script;
+
+        Peek(QueueRuntime<?> queue) {
+            script = queue.script("peek", LUA + "peek.lua", checked());
+        }
+
+        /** Up to {@code max} elements, in the order they will be taken. */
+        List<byte[]> run(int max) {
+            List<?> r = array(script.run(num(max)));
+            List<byte[]> out = new ArrayList<>(r.size());
+            for (Object e : r) {
+                out.add((byte[]) e);
+            }
+            return out;
+        }
+    }
+
+    // ---- standalone
+
+    /** {@code take.lua}: a batch from 'ready' into 'claiming'. */
+    static final class Take {
+        private final QueueScript script;
+
+        Take(QueueRuntime<?> queue) {
+            script = queue.standalone("receive", LUA + "take.lua", "ready", "claiming");
+        }
+
+        /** Up to {@code max} elements, oldest first. */
+        List<byte[]> run(int max) {
+            List<?> r = array(script.run(num(max)));
+            List<byte[]> out = new ArrayList<>(r.size());
+            for (Object e : r) {
+                out.add((byte[]) e);
+            }
+            return out;
+        }
+    }
+
+    /** {@code ack.lua}: removes deliveries' elements from flight. */
+    static final class Ack {
+        private final QueueScript script;
+
+        Ack(QueueRuntime<?> queue) {
+            script = queue.standalone("ack", LUA + "ack.lua", "claiming", "inflight");
+        }
+
+        /** Returns how many were still in flight. */
+        int run(List<Envelope> envelopes) {
+            List<byte[]> args = new ArrayList<>(envelopes.size() * 2);
+            for (Envelope e : envelopes) {
+                args.add(e.element());
+                args.add(text(e.id.value()));
+            }
+            return (int) integer(script.run(args));
+        }
+    }
+
+    /** {@code release.lua}: gives back an element a closing or interrupted receiver took. */
+    static final class Release {
+        private final QueueScript script;
+
+        Release(QueueRuntime<?> queue) {
+            script = queue.standalone("give back", LUA + "release.lua", "claiming", "inflight", "ready");
+        }
+
+        /** Runs even while the queue closes; {@code id} is empty for an element that is not an envelope. */
+        void run(byte[] element, byte[] id) {
+            script.runEvenIfClosed(List.of(element, id));
+        }
+    }
+
+    /** {@code renew.lua}: extends the lease of an element in flight. */
+    static final class Renew {
+        private final QueueScript script;
+
+        Renew(QueueRuntime<?> queue) {
+            script = queue.standalone("extend lease", LUA + "renew.lua", "claiming", "inflight");
+        }
+
+        /** False if the element is no longer in flight. */
+        boolean run(byte[] element, String id, long millis) {
+            return integer(script.run(element, text(id), num(millis))) == 1;
+        }
+    }
+
+    /** {@code retry.lua}: stores a delivery again as its next attempt. */
+    static final class Retry {
+        private final QueueScript script;
+
+        Retry(QueueRuntime<?> queue) {
+            script = queue.standalone("retry", LUA + "retry.lua", "claiming", "inflight", "ready", "delayed");
+        }
+
+        /**
+         * Stores {@code next} now, or after {@code delayMillis}; {@code inFlight} is the delivery's
+         * element in 'claiming' or empty. False if that element was no longer in flight.
+         */
+        boolean run(byte[] inFlight, String id, byte[] next, long delayMillis) {
+            return integer(script.run(inFlight, text(id), next, num(delayMillis))) == 1;
+        }
+    }
+
+    /** {@code stats.lua}: the list queue's counts, read-only. */
+    static final class Stats {
+        private final QueueScript script;
+
+        Stats(QueueRuntime<?> queue) {
+            script = queue.standalone("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight");
+        }
+
+        QueueStats run() {
+            List<?> r = array(script.run());
+            return new QueueStats(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)));
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package io.queuekit.redis.zset;
+
+import static io.queuekit.redis.internal.QueueScript.array;
+import static io.queuekit.redis.internal.QueueScript.integer;
+import static io.queuekit.redis.internal.QueueScript.num;
+import static io.queuekit.redis.internal.QueueScript.str;
+import static io.queuekit.redis.internal.QueueScript.text;
+
+import io.queuekit.MessageId;
+import io.queuekit.QueueStats;
+import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.redis.internal.QueueScript;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The delay queue's own scripts ({@code zset.lua} describes the storage), each a typed wrapper that
+ * owns the keys it passes and reads the reply. Every one starts with the layout check, so each
+ * passes {@code layout}, {@code ready}, {@code claiming} and {@code delayed} first.
+ */
+final class ZsetScripts {
+    static final String STORAGE = "/io/queuekit/redis/zset/zset.lua";
+    private static final String LUA = "/io/queuekit/redis/zset/";
+
+    private ZsetScripts() {}
+
+    private static QueueScript script(QueueRuntime<?> queue, String what, String file, String... parts) {
+        return queue.script(what, LUA + file, parts);
+    }
+
+    /** {@code enqueue.lua}: stores messages, ready now or at a due time. */
+    static final class Enqueue {
+        private final QueueScript script;
+
+        Enqueue(QueueRuntime<?> queue) {
+            script = script(queue, "send", "enqueue.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal");
+        }
+
+        /**
+         * Stores encoded payloads under generated ids, due {@code millis} after the server's now, or
+         * at {@code millis} if {@code absolute}. Returns the ids, in order.
+         */
+        List<MessageId> storeNew(List<byte[]> payloads, boolean absolute, long millis) {
+            List<byte[]> args = new ArrayList<>(payloads.size() + 3);
+            args.add(text("new"));
+            args.add(due(absolute));
+            args.add(num(millis));
+            args.addAll(payloads);
+            List<?> ids = array(script.run(args));
+            List<MessageId> out = new ArrayList<>(ids.size());
+            for (Object id : ids) {
+                out.add(MessageId.of(str(id)));
+            }
+            return out;
+        }
+
+        /** Stores an encoded payload under {@code id} unless that id is stored; true if stored. */
+        boolean storeWithId(MessageId id, byte[] payload, boolean absolute, long millis) {
+            return integer(array(script.run(text("ids"), due(absolute), num(millis), text(id.value()), payload)).get(0)) == 1;
+        }
+
+        private static byte[] due(boolean absolute) {
+            return text(absolute ? "abs" : "rel");
+        }
+    }
+
+    /** {@code claim.lua}: reaps expired leases, then takes due messages into flight. */
+    static final class Claim {
+        private final QueueScript script;
+
+        Claim(QueueRuntime<?> queue) {
+            script = script(queue, "claim", "claim.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
+                    "body", "att", "dead", "reason", "seq", "signal");
+        }
+
+        /** One message taken into flight, under the lease of fencing token {@code token}. */
+        record Claimed(MessageId id, int attempt, long token, byte[] body) {}
+
+        /**
+         * What one claim did, on the server's clock.
+         *
+         * @param nextEventMillis when the next message falls due or lease expires; -1 if none
+         * @param reaped expired leases returned to the waiting messages
+         * @param buried expired leases dead-lettered at their last attempt
+         */
+        record Result(long nowMillis, long nextEventMillis, long reaped, long buried, List<Claimed> claimed) {}
+
+        Result run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+            List<?> r = array(script.run(num(max), leaseMillis, maxAttempts, retention));
+            List<Claimed> claimed = new ArrayList<>((r.size() - 4) / 4);
+            for (int i = 4; i < r.size(); i += 4) {
+                claimed.add(new Claimed(MessageId.of(str(r.get(i))), (int) integer(r.get(i + 1)), integer(r.get(i + 2)),
+                        (byte[]) r.get(i + 3)));
+            }
+            return new Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)), claimed);
+        }
+    }
+
+    /** A message's id with the fencing token of the hand-out that settles it. */
+    record Lease(MessageId id, long token) {}
+
+    /** {@code ack.lua}: deletes messages their current deliveries finished. */
+    static final class Ack {
+        private final QueueScript script;
+
+        Ack(QueueRuntime<?> queue) {
+            script = script(queue, "ack", "ack.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease", "body",
+                    "att");
+        }
+
+        /** Returns how many were deleted; one whose hand-out no longer holds the lease is skipped. */
+        int run(List<Lease> leases) {
+            List<byte[]> args = new ArrayList<>(leases.size() * 2);
+            for (Lease l : leases) {
+                args.add(text(l.id().value()));
+                args.add(num(l.token()));
+            }
+            return (int) integer(script.run(args));
+        }
+    }
+
+    /** {@code retry.lua}: makes a message wait again, for a delay. */
+    static final class Retry {
+        private final QueueScript script;
+
+        Retry(QueueRuntime<?> queue) {
+            script = script(queue, "retry", "retry.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
+                    "signal");
+        }
+
+        /** False if that hand-out no longer holds the lease. */
+        boolean run(Lease lease, long delayMillis) {
+            return integer(script.run(text(lease.id().value()), num(lease.token()), num(delayMillis))) == 1;
+        }
+    }
+
+    /** {@code renew.lua}: extends a lease. */
+    static final class Renew {
+        private final QueueScript script;
+
+        Renew(QueueRuntime<?> queue) {
+            script = script(queue, "extend lease", "renew.lua", "layout", "ready", "claiming", "delayed", "inflight",
+                    "lease");
+        }
+
+        /** Makes the lease end {@code millis} from the server's now; false if no longer held. */
+        boolean run(Lease lease, long millis) {
+            return integer(script.run(text(lease.id().value()), num(lease.token()), num(millis))) == 1;
+        }
+    }
+
+    /** {@code deadletter.lua}: moves a message in flight to the dead letters. */
+    static final class DeadLetter {
+        private final QueueScript script;
+
+        DeadLetter(QueueRuntime<?> queue) {
+            script = script(queue, "dead-letter", "deadletter.lua", "layout", "ready", "claiming", "delayed", "inflight",
+                    "lease", "dead", "reason", "body", "att");
+        }
+
+        /** False if that hand-out no longer holds the lease. */
+        boolean run(Lease lease, String reason, byte[] retention) {
+            return integer(script.run(text(lease.id().value()), num(lease.token()), text(reason), retention)) == 1;
+        }
+    }
+
+    /** {@code stats.lua}: the queue's counts, read-only. */
+    static final class Stats {
+        private final QueueScript script;
+
+        Stats(QueueRuntime<?> queue) {
+            script = script(queue, "stats", "stats.lua", "layout", "ready", "claiming", "delayed", "inflight", "dead",
+                    "body", "att");
+        }
+
+        QueueStats run(byte[] maxAttempts) {
+            List<?> r = array(script.run(maxAttempts));
+            return new QueueStats(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)));
+        }
+    }
+
+    /** {@code cancel.lua}: deletes a waiting message. */
+    static final class Cancel {
+        private final QueueScript script;
+
+        Cancel(QueueRuntime<?> queue) {
+            script = script(queue, "cancel", "cancel.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
+                    "body", "att", "dead", "reason", "signal");
+        }
+
+        /** True if it waited and is deleted. */
+        boolean run(MessageId id, byte[] maxAttempts, byte[] retention) {
+            return integer(script.run(text(id.value()), maxAttempts, retention)) == 1;
+        }
+    }
+
+    /** {@code peek.lua}: the next waiting messages, read-only. */
+    static final class Peek {
+        private final QueueScript script;
+
+        Peek(QueueRuntime<?> queue) {
+            script = script(queue, "peek", "peek.lua", "layout", "ready", "claiming", "delayed", "body", "att");
+        }
+
+        /**
+         * One waiting message as stored.
+         *
+         * @param id the member of the sorted set: an id, unless someone else wrote it
+         * @param deliveries how many times it was handed out so far
+         * @param body {@code "<enqueued ms>:<payload>"}, or null if it has none
+         */
+        record Waiting(String id, long dueMillis, int deliveries, byte[] body) {}
+
+        List<Waiting> run(int max) {
+            List<?> r = array(script.run(num(max)));
+            List<Waiting> out = new ArrayList<>(r.size() / 4);
+            for (int i = 0; i < r.size(); i += 4) {
+                out.add(new Waiting(str(r.get(i)), integer(r.get(i + 1)), (int) integer(r.get(i + 2)),
+                        (byte[]) r.get(i + 3)));
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,278 @@
+package io.queuekit.redis.zset;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.QueueStats;
+import io.queuekit.SerializationException;
+import io.queuekit.internal.Checks;
+import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.redis.internal.QueueScript;
+import io.queuekit.redis.internal.RedisCalls;
+import io.queuekit.redis.internal.StoredBody;
+import io.queuekit.spi.QueueMetrics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The delay queue's operations on its storage ({@code zset.lua}): store, claim under a lease with
+ * a fencing token, settle, reap expired leases, cancel, count, peek. Each is one script, so atomic
+ * and one round trip.
+ *
+ * @param <T> the payload type
+ */
+final class ZsetStore<T> {
+    /**
+     * How a consumer waits between claims until something may be claimable. Blocks in Redis for
+     * about {@code millis} (at least 1): the time until the next message or lease falls due, or
+     * until the caller's deadline; it may block longer, up to {@code patienceMillis} (the caller's
+     * deadline capped by the block timeout), when another consumer watches that due time and will
+     * wake it. Returns true if a wake-up arrived.
+     */
+    @FunctionalInterface
+    interface Waiter {
+        boolean await(long millis, long patienceMillis);
+    }
+
+    private final QueueRuntime<T> queue;
+    private final QueueMetrics.Observer observer;
+    private final byte[] lease;
+    private final byte[] maxAttempts;
+    private final byte[] retention;
+    private final ZsetScripts.Enqueue enqueue;
+    private final ZsetScripts.Claim claim;
+    private final ZsetScripts.Ack ack;
+    private final ZsetScripts.Retry retry;
+    private final ZsetScripts.Renew renew;
+    private final ZsetScripts.DeadLetter deadLetter;
+    private final ZsetScripts.Stats stats;
+    private final ZsetScripts.Cancel cancel;
+    private final ZsetScripts.Peek peek;
+
+    ZsetStore(QueueRuntime<T> queue) {
+        this.queue = queue;
+        this.observer = queue.observer();
+        this.lease = QueueScript.num(queue.settings().visibilityTimeout().toMillis());
+        this.maxAttempts = QueueScript.num(queue.settings().maxAttempts());
+        this.retention = QueueScript.num(queue.settings().deadLetterRetention());
+        this.enqueue = new ZsetScripts.Enqueue(queue);
+        this.claim = new ZsetScripts.Claim(queue);
+        this.ack = new ZsetScripts.Ack(queue);
+        this.retry = new ZsetScripts.Retry(queue);
+        this.renew = new ZsetScripts.Renew(queue);
+        this.deadLetter = new ZsetScripts.DeadLetter(queue);
+        this.stats = new ZsetScripts.Stats(queue);
+        this.cancel = new ZsetScripts.Cancel(queue);
+        this.peek = new ZsetScripts.Peek(queue);
+    }
+
+    QueueRuntime<T> queue() {
+        return queue;
+    }
+
+    // ---- storing
+
+    /**
+     * Stores payloads with generated ids, due {@code millis} after now on the server's clock (or at
+     * {@code millis} when {@code absolute}). One round trip.
+     */
+    List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
+        queue.checkOpen();
+        List<byte[]> encoded = queue.encodeAll(payloads);
+        if (encoded.isEmpty()) {
+            return List.of();
+        }
+        List<MessageId> ids = enqueue.storeNew(encoded, absolute, millis);
+        observer.sent(ids.size());
+        return ids;
+    }
+
+    /** Stores a payload under a caller's id unless that id is stored; true if stored. */
+    boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
+        Checks.callerId(id);
+        queue.checkOpen();
+        byte[] encoded = queue.encodeAll(List.of(payload)).get(0);
+        boolean stored = enqueue.storeWithId(id, encoded, absolute, millis);
+        if (stored) {
+            observer.sent(1);
+        }
+        return stored;
+    }
+
+    boolean cancel(MessageId id) {
+        return cancel.run(id, maxAttempts, retention);
+    }
+
+    // ---- receiving
+
+    /** One claim: up to {@code max} deliveries, and when to look again. */
+    ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into) {
+        queue.checkReceiving();
+        ZsetScripts.Claim.Result r = claim.run(max, lease, maxAttempts, retention);
+        for (ZsetScripts.Claim.Claimed c : r.claimed()) {
+            into.add(new ZsetDelivery<>(this, c.id(), c.attempt(), c.token(), c.body()));
+            observer.delivered(Duration.ofMillis(r.nowMillis() - StoredBody.enqueuedMillis(c.body())));
+        }
+        if (r.reaped() > 0) {
+            observer.redelivered(r.reaped());
+        }
+        for (long i = 0; i < r.buried(); i++) {
+            observer.deadLettered();
+        }
+        return r;
+    }
+
+    /** One claim of up to {@code max}, without waiting. */
+    List<Delivery<T>> claim(int max) {
+        List<Delivery<T>> out = new ArrayList<>();
+        claim(max, out);
+        return out;
+    }
+
+    /**
+     * Claims up to {@code max}, waiting up to {@code timeoutNanos} with {@code waiter} between
+     * claims. Each wait lasts until the next delayed message or lease falls due, capped by the
+     * block timeout and the caller's deadline.
+     *
+     * @throws InterruptedException if interrupted on entry or noticed between blocking calls
+     */
+    List<Delivery<T>> receive(int max, long timeoutNanos, Waiter waiter) throws InterruptedException {
+        int n = Math.min(Checks.batchSize(max), queue.settings().claimBatch());
+        long deadline = System.nanoTime() + timeoutNanos;
+        long cap = queue.settings().blockTimeout().toMillis();
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            List<Delivery<T>> got = new ArrayList<>();
+            ZsetScripts.Claim.Result c = claim(n, got);
+            if (!got.isEmpty()) {
+                return got;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return List.of();
+            }
+            long leftMillis = TimeUnit.NANOSECONDS.toMillis(left) + 1;
+            long untilDeadline = Math.min(cap, leftMillis);
+            long untilEvent = c.nextEventMillis() < 0 ? Long.MAX_VALUE : c.nextEventMillis() - c.nowMillis();
+            long wait = Math.min(untilDeadline, untilEvent);
+            if (wait <= 0) {
+                continue;
+            }
+            boolean woken = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline));
+            queue.checkReceiving();
+            if (!woken && leftMillis <= cap && untilEvent > leftMillis) {
+                // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
+                return List.of();
+            }
+        }
+    }
+
+    // ---- settling (called by ZsetDelivery)
+
+    boolean ack(ZsetScripts.Lease l) {
+        boolean done = ack.run(List.of(l)) == 1;
+        if (done) {
+            observer.acked();
+        }
+        return done;
+    }
+
+    /**
+     * Acks many deliveries in one round trip: this queue's own in one script, any others one by
+     * one. Returns how many were settled.
+     */
+    int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        List<ZsetDelivery<T>> mine = new ArrayList<>(deliveries.size());
+        List<ZsetScripts.Lease> leases = new ArrayList<>(deliveries.size());
+        int others = 0;
+        for (Delivery<T> d : List.copyOf(deliveries)) {
+            if (d instanceof ZsetDelivery<T> zd && zd.store() == this) {
+                if (zd.settled().claim()) { // skipped if already settled, as its ack() would be
+                    mine.add(zd);
+                    leases.add(zd.lease());
+                }
+            } else if (d.ack()) {
+                others++;
+            }
+        }
+        if (leases.isEmpty()) {
+            return others;
+        }
+        int acked;
+        try {
+            acked = ack.run(leases);
+        } catch (RuntimeException e) {
+            mine.forEach(zd -> zd.settled().release());
+            throw e;
+        }
+        for (int i = 0; i < acked; i++) {
+            observer.acked();
+        }
+        return acked + others;
+    }
+
+    boolean retry(ZsetScripts.Lease l, Duration delay) {
+        boolean done = retry.run(l, QueueRuntime.delayMillis(delay));
+        if (done) {
+            observer.retried();
+        }
+        return done;
+    }
+
+    boolean extendLease(ZsetScripts.Lease l, Duration duration) {
+        return renew.run(l, duration.toMillis());
+    }
+
+    boolean deadLetter(ZsetScripts.Lease l, String reason) {
+        boolean done = deadLetter.run(l, reason == null ? "" : reason, retention);
+        if (done) {
+            observer.deadLettered();
+        }
+        return done;
+    }
+
+    T decode(byte[] payload) {
+        return queue.decode(payload);
+    }
+
+    // ---- inspection
+
+    QueueStats stats() {
+        return stats.run(maxAttempts);
+    }
+
+    /** The first {@code max} waiting messages, due or not, in the order they will be handed out. */
+    List<WaitingMessage<T>> peek(int max) {
+        List<ZsetScripts.Peek.Waiting> rows = peek.run(max);
+        List<WaitingMessage<T>> out = new ArrayList<>(rows.size());
+        for (ZsetScripts.Peek.Waiting w : rows) {
+            Instant due = Instant.ofEpochMilli(w.dueMillis());
+            MessageId id;
+            try {
+                id = MessageId.of(w.id());
+            } catch (IllegalArgumentException e) {
+                out.add(new WaitingMessage<>(null, 0, null, due, decodeOrNull(QueueScript.text(w.id()))));
+                continue;
+            }
+            byte[] body = w.body();
+            long enqueued = body == null ? -1 : StoredBody.checkedEnqueuedMillis(body);
+            out.add(new WaitingMessage<>(id, w.deliveries() + 1, enqueued < 0 ? null : Instant.ofEpochMilli(enqueued),
+                    due, body == null ? null : decodeOrNull(enqueued < 0 ? body : StoredBody.payload(body))));
+        }
+        return out;
+    }
+
+    private T decodeOrNull(byte[] payload) {
+        try {
+            return queue.decode(payload);
+        } catch (SerializationException e) {
+            return null;
+        }
+    }
+}
