@@ -15,7 +15,7 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.time.Duration;
 import java.time.Instant;

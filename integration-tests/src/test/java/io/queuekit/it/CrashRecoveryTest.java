@@ -10,7 +10,7 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.Subscription;
 import io.queuekit.TransportException;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -14,7 +14,7 @@ import io.queuekit.DeadLetter;
 import io.queuekit.MessageQueue;
 import io.queuekit.SerializationException;
 import io.queuekit.redis.JacksonCodec;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

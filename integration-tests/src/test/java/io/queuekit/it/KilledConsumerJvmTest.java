@@ -6,7 +6,7 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;

@@ -6,7 +6,7 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
 import io.queuekit.TransportException;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;

@@ -10,7 +10,7 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.redis.JacksonCodec;
 import io.queuekit.redis.internal.RedisKeys;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

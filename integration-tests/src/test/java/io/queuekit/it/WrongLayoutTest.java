@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.queuekit.Codec;
 import io.queuekit.TransportException;
 import io.queuekit.redis.list.RedisListQueue;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.time.Duration;
 import java.util.Base64;

@@ -13,7 +13,7 @@ import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.io.PrintStream;
 import java.net.URI;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.redis.list.RedisListQueue;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.MessageQueue;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.tck.MessageQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;

@@ -8,7 +8,7 @@ import io.queuekit.Codec;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics.Guarantee;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

@@ -14,7 +14,7 @@ import io.queuekit.QueueStats;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
 import io.queuekit.redis.JacksonCodec;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -8,7 +8,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.QueueException;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

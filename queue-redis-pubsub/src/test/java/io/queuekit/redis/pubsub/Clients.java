@@ -1,6 +1,6 @@
 package io.queuekit.redis.pubsub;
 
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;

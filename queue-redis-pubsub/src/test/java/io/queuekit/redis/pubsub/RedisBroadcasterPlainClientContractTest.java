@@ -2,7 +2,7 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.tck.BroadcasterContractTest;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;

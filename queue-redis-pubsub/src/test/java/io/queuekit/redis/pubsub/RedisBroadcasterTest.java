@@ -10,7 +10,7 @@ import io.queuekit.SerializationException;
 import io.queuekit.Semantics;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.queuekit.redis.zset;
 
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 

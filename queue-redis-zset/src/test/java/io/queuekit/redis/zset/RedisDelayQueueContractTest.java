@@ -1,7 +1,7 @@
 package io.queuekit.redis.zset;
 
 import io.queuekit.DelayQueue;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.tck.DelayQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

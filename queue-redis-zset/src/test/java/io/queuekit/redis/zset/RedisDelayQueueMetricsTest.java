@@ -9,7 +9,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

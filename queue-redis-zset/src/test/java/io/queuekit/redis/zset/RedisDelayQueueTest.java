@@ -13,7 +13,7 @@ import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.redis.internal.QueueEngine;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
