@@ -22,16 +22,16 @@ class AppendOnlyCrashTest {
     @EnumSource(value = Source.class, names = {"PATH", "EMBEDDED"})
     void acknowledgedWrite_survivesKillAndRestart(Source source) {
         try (RedisServer server = RedisServer.builder().source(source).appendOnly(true).start()) {
-            try (Jedis jedis = Clients.connect(server)) {
+            try (Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.configGet("appendfsync")).containsEntry("appendfsync", "always");
                 jedis.set("survivor", "still here");
             }
 
             server.kill();
-            assertThat(Clients.local(server).lastExitCode()).hasValue(128 + 9);
+            assertThat(Connections.local(server).lastExitCode()).hasValue(128 + 9);
             server.restart();
 
-            try (Jedis jedis = Clients.connect(server)) {
+            try (Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.get("survivor")).isEqualTo("still here");
             }
         }
@@ -41,12 +41,12 @@ class AppendOnlyCrashTest {
     @EnumSource(value = Source.class, names = {"PATH", "EMBEDDED"})
     void withoutAppendOnly_killLosesData(Source source) {
         try (RedisServer server = RedisServer.builder().source(source).start()) {
-            try (Jedis jedis = Clients.connect(server)) {
+            try (Jedis jedis = Connections.connect(server)) {
                 jedis.set("volatile", "gone after kill");
             }
             server.kill();
             server.restart();
-            try (Jedis jedis = Clients.connect(server)) {
+            try (Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.exists("volatile")).isFalse();
             }
         }
@@ -60,7 +60,7 @@ class AppendOnlyCrashTest {
     void restart_waitsUntilTheAofIsReplayed() {
         int keys = 300_000;
         try (RedisServer server = RedisServer.builder().source(Source.PATH).appendOnly(true).start()) {
-            try (Jedis jedis = Clients.connect(server)) {
+            try (Jedis jedis = Connections.connect(server)) {
                 Pipeline pipeline = jedis.pipelined();
                 for (int batch = 0; batch < keys / 1_000; batch++) {
                     List<String> keysAndValues = new ArrayList<>();
@@ -77,7 +77,7 @@ class AppendOnlyCrashTest {
             server.kill();
             server.restart();
 
-            try (Jedis jedis = Clients.connect(server)) {
+            try (Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.dbSize()).isEqualTo(keys);
             }
         }

@@ -22,7 +22,7 @@ class AutoSourceTest {
     void auto_withRedisOnPath_picksPath() {
         try (RedisServer server = RedisServer.builder().start()) {
             assertThat(server.source()).isEqualTo(Source.PATH);
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
         }
     }
 
@@ -47,11 +47,11 @@ class AutoSourceTest {
     void shared_isOneRunningServerPerJvm_thatCloseDoesNotStop() {
         RedisServer shared = RedisServer.shared();
         assertThat(RedisServer.shared()).isSameAs(shared);
-        assertThat(Clients.ping(shared)).isEqualTo("PONG");
+        assertThat(Connections.ping(shared)).isEqualTo("PONG");
 
         shared.close();
 
         assertThat(shared.isRunning()).isTrue();
-        assertThat(Clients.ping(RedisServer.shared())).isEqualTo("PONG");
+        assertThat(Connections.ping(RedisServer.shared())).isEqualTo("PONG");
     }
 }

@@ -24,7 +24,7 @@ class DockerSourceTest {
         try (RedisServer server = RedisServer.builder().source(Source.DOCKER).start()) {
             assertThat(server.source()).isEqualTo(Source.DOCKER);
             assertThat(server.version()).startsWith("7.");
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
             assertThat(server.supportsProcessControl()).isFalse();
             assertThatThrownBy(server::kill).isInstanceOf(UnsupportedOperationException.class);
         }

@@ -32,7 +32,7 @@ class EmbeddedSourceTest {
             assertThat(server.source()).isEqualTo(Source.EMBEDDED);
             assertThat(server.version()).startsWith("6.2.");
             assertThat(server.supportsProcessControl()).isTrue();
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
         }
     }
 
@@ -50,7 +50,7 @@ class EmbeddedSourceTest {
                 System.getProperty("os.arch"));
         try (RedisServer server = RedisServer.builder().requireProcessControl().platform(noRedisOnPath).start()) {
             assertThat(server.source()).isEqualTo(Source.EMBEDDED);
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
         }
     }
 
@@ -62,7 +62,7 @@ class EmbeddedSourceTest {
         Source expected = DockerServer.dockerAvailable() ? Source.DOCKER : Source.EMBEDDED;
         try (RedisServer server = RedisServer.builder().platform(noRedisOnPath).start()) {
             assertThat(server.source()).isEqualTo(expected);
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
         }
     }
 
@@ -88,7 +88,7 @@ class EmbeddedSourceTest {
             server.restart();
             assertThat(server.port()).isEqualTo(port);
             assertThat(Files.isDirectory(server.dataDirectory().orElseThrow())).isTrue();
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
         }
     }
 

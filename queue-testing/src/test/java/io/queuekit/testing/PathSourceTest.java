@@ -40,7 +40,7 @@ class PathSourceTest {
                 assertThat(server.version()).matches("\\d+\\.\\d+\\.\\d+");
                 assertThat(server.supportsProcessControl()).isTrue();
                 assertThat(server.isRunning()).isTrue();
-                assertThat(Clients.ping(server)).isEqualTo("PONG");
+                assertThat(Connections.ping(server)).isEqualTo("PONG");
             }
         }
 
@@ -49,7 +49,7 @@ class PathSourceTest {
             try (RedisServer a = path().start(); RedisServer b = path().start()) {
                 assertThat(a.port()).isNotEqualTo(b.port());
                 assertThat(a.dataDirectory()).isNotEqualTo(b.dataDirectory());
-                try (Jedis ja = Clients.connect(a); Jedis jb = Clients.connect(b)) {
+                try (Jedis ja = Connections.connect(a); Jedis jb = Connections.connect(b)) {
                     ja.set("only-in-a", "1");
                     assertThat(jb.exists("only-in-a")).isFalse();
                 }
@@ -59,7 +59,7 @@ class PathSourceTest {
         @Test
         void start_withConfig_appliesDirectives() {
             try (RedisServer server = path().config("maxmemory-policy", "noeviction").config("save", "60 1").start();
-                 Jedis jedis = Clients.connect(server)) {
+                 Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.configGet("maxmemory-policy")).containsEntry("maxmemory-policy", "noeviction");
                 assertThat(jedis.configGet("save")).containsEntry("save", "60 1");
             }
@@ -70,7 +70,7 @@ class PathSourceTest {
             try (RedisServer server = path().config("requirepass", "s3cret").start()) {
                 assertThat(server.uri()).isEqualTo("redis://:s3cret@127.0.0.1:" + server.port());
                 assertThat(server.version()).isNotEqualTo("unknown");
-                assertThat(Clients.ping(server)).isEqualTo("PONG");
+                assertThat(Connections.ping(server)).isEqualTo("PONG");
             }
         }
 
@@ -109,7 +109,7 @@ class PathSourceTest {
             }
             try (RedisServer server = path().port(port).start()) {
                 assertThat(server.port()).isEqualTo(port);
-                assertThat(Clients.ping(server)).isEqualTo("PONG");
+                assertThat(Connections.ping(server)).isEqualTo("PONG");
             }
         }
 
@@ -122,7 +122,7 @@ class PathSourceTest {
                 try (RedisServer server = builder.start()) {
                     assertThat(calls).hasValue(2);
                     assertThat(server.port()).isNotEqualTo(taken.getLocalPort());
-                    assertThat(Clients.ping(server)).isEqualTo("PONG");
+                    assertThat(Connections.ping(server)).isEqualTo("PONG");
                 }
             }
         }
@@ -145,12 +145,12 @@ class PathSourceTest {
         @Test
         void kill_sendsSigkillAndWaitsForExit() {
             try (RedisServer server = path().start()) {
-                ProcessHandle handle = Clients.local(server).processHandle().orElseThrow();
+                ProcessHandle handle = Connections.local(server).processHandle().orElseThrow();
                 server.kill();
                 assertThat(handle.isAlive()).isFalse();
                 assertThat(server.isRunning()).isFalse();
                 // Java reports a process ended by signal N as 128 + N; SIGKILL is 9.
-                assertThat(Clients.local(server).lastExitCode()).hasValue(128 + 9);
+                assertThat(Connections.local(server).lastExitCode()).hasValue(128 + 9);
             }
         }
 
@@ -159,7 +159,7 @@ class PathSourceTest {
             try (RedisServer server = path().start()) {
                 server.stop();
                 assertThat(server.isRunning()).isFalse();
-                assertThat(Clients.local(server).lastExitCode()).hasValue(0);
+                assertThat(Connections.local(server).lastExitCode()).hasValue(0);
                 Path log = server.dataDirectory().orElseThrow().resolve("redis.log");
                 assertThat(Files.readString(log)).contains("Received SIGTERM");
             }
@@ -170,24 +170,24 @@ class PathSourceTest {
             try (RedisServer server = path().start()) {
                 int port = server.port();
                 String uri = server.uri();
-                long firstPid = Clients.local(server).processHandle().orElseThrow().pid();
+                long firstPid = Connections.local(server).processHandle().orElseThrow().pid();
                 server.kill();
                 server.restart();
                 assertThat(server.port()).isEqualTo(port);
                 assertThat(server.uri()).isEqualTo(uri);
                 assertThat(server.isRunning()).isTrue();
-                assertThat(Clients.local(server).processHandle().orElseThrow().pid()).isNotEqualTo(firstPid);
-                assertThat(Clients.ping(server)).isEqualTo("PONG");
+                assertThat(Connections.local(server).processHandle().orElseThrow().pid()).isNotEqualTo(firstPid);
+                assertThat(Connections.ping(server)).isEqualTo("PONG");
             }
         }
 
         @Test
         void restart_whileRunning_stopsFirst() {
             try (RedisServer server = path().start()) {
-                ProcessHandle first = Clients.local(server).processHandle().orElseThrow();
+                ProcessHandle first = Connections.local(server).processHandle().orElseThrow();
                 server.restart();
                 assertThat(first.isAlive()).isFalse();
-                assertThat(Clients.ping(server)).isEqualTo("PONG");
+                assertThat(Connections.ping(server)).isEqualTo("PONG");
             }
         }
 
@@ -195,7 +195,7 @@ class PathSourceTest {
         void close_killsTheProcessAndDeletesTheDirectory() {
             RedisServer server = path().start();
             Path dir = server.dataDirectory().orElseThrow();
-            ProcessHandle handle = Clients.local(server).processHandle().orElseThrow();
+            ProcessHandle handle = Connections.local(server).processHandle().orElseThrow();
             assertThat(dir).isDirectory();
 
             server.close();

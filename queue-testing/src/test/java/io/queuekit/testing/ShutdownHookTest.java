@@ -24,7 +24,7 @@ class ShutdownHookTest {
     public static final class ForgetfulMain {
         public static void main(String[] args) {
             RedisServer server = RedisServer.builder().source(Source.valueOf(args[0])).start();
-            System.out.println("SERVER " + Clients.local(server).processHandle().orElseThrow().pid() + " "
+            System.out.println("SERVER " + Connections.local(server).processHandle().orElseThrow().pid() + " "
                     + server.dataDirectory().orElseThrow());
             System.out.flush();
             System.exit(0);

@@ -52,7 +52,7 @@ class UrlSourceTest {
             assertThat(server.version()).isEqualTo(target.version());
             assertThat(server.supportsProcessControl()).isFalse();
             assertThat(server.dataDirectory()).isEmpty();
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
             assertThat(server.isRunning()).isTrue();
         }
     }
@@ -64,7 +64,7 @@ class UrlSourceTest {
         try (RedisServer server = RedisServer.builder().start()) {
             assertThat(server.source()).isEqualTo(Source.URL);
             assertThat(server.uri()).isEqualTo("redis://127.0.0.1:" + target.port());
-            assertThat(Clients.ping(server)).isEqualTo("PONG");
+            assertThat(Connections.ping(server)).isEqualTo("PONG");
         }
     }
 
@@ -103,7 +103,7 @@ class UrlSourceTest {
         server.close();
         server.close();
         assertThat(target.isRunning()).isTrue();
-        assertThat(Clients.ping(target)).isEqualTo("PONG");
+        assertThat(Connections.ping(target)).isEqualTo("PONG");
     }
 
     @Test
@@ -112,7 +112,7 @@ class UrlSourceTest {
              RedisServer server = RedisServer.builder().source(Source.URL).url(secured.uri()).start()) {
             assertThat(server.uri()).contains(":pw@");
             assertThat(server.toString()).doesNotContain("pw@").contains("***@");
-            try (Jedis jedis = Clients.connect(server)) {
+            try (Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.ping()).isEqualTo("PONG");
             }
         }

@@ -6,9 +6,9 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 
 /** Test connections to a server through its public {@link RedisServer#uri()}, as a user would connect. */
-final class Clients {
+final class Connections {
 
-    private Clients() {
+    private Connections() {
     }
 
     static Jedis connect(RedisServer server) {
