@@ -13,7 +13,9 @@ import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.redis.internal.QueueEngine;
+import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,7 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -31,13 +32,15 @@ import redis.clients.jedis.RedisClient;
 
 /** What the zset queue does beyond the contract: its limits, rounding, ordering, batches and leases. */
 @Timeout(value = 60, unit = SECONDS)
+@RedisServerTest
 class RedisDelayQueueTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private final RedisServer server;
+    private final RedisClient client;
     private final List<AutoCloseable> closeAfter = new ArrayList<>();
 
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
+    RedisDelayQueueTest(RedisServer server, RedisClient client) {
+        this.server = server;
+        this.client = client;
     }
 
     @AfterEach
@@ -52,7 +55,7 @@ class RedisDelayQueueTest {
     }
 
     private RedisDelayQueue<String> queue() {
-        return track(builder(CLIENT, "zset-test-" + UUID.randomUUID()).build());
+        return track(builder(client, "zset-test-" + UUID.randomUUID()).build());
     }
 
     private <C extends AutoCloseable> C track(C c) {
@@ -133,7 +136,7 @@ class RedisDelayQueueTest {
 
         @Test
         void oversizePayload_isRefused_withBothSizes() {
-            RedisDelayQueue<String> q = track(builder(CLIENT, "zset-test-" + UUID.randomUUID())
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
                     .maxPayloadBytes(1024).build());
             String big = "x".repeat(1025);
 
@@ -243,7 +246,7 @@ class RedisDelayQueueTest {
 
         @Test
         void claimBatch_capsHowManyOneFetchTakes() throws Exception {
-            RedisDelayQueue<String> q = track(builder(CLIENT, "zset-test-" + UUID.randomUUID()).claimBatch(5).build());
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID()).claimBatch(5).build());
             q.sendAll(IntStream.range(0, 12).mapToObj(i -> "m" + i).toList());
 
             assertThat(q.pollBatch(100, 5, SECONDS)).hasSize(5);
@@ -253,7 +256,7 @@ class RedisDelayQueueTest {
 
         @Test
         void theLargestClaimBatch_takesTenThousandInOneFetch() throws Exception {
-            RedisDelayQueue<String> q = track(builder(CLIENT, "zset-test-" + UUID.randomUUID())
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
                     .claimBatch(10_000).build());
             q.sendAll(IntStream.range(0, 10_000).mapToObj(i -> "m" + i).toList());
 
@@ -294,10 +297,10 @@ class RedisDelayQueueTest {
         void messagesOfAConsumerThatClaimedAndVanished_comeBackAfterTheLease() throws Exception {
             String name = "zset-test-" + UUID.randomUUID();
             Duration lease = Duration.ofSeconds(1);
-            RedisDelayQueue<String> survivor = track(builder(CLIENT, name).visibilityTimeout(lease).build());
+            RedisDelayQueue<String> survivor = track(builder(client, name).visibilityTimeout(lease).build());
             survivor.sendAll(List.of("a", "b", "c"));
 
-            try (RedisClient doomedClient = Clients.pooled(RedisServer.shared())) {
+            try (RedisClient doomedClient = RedisClients.create(server)) {
                 RedisDelayQueue<String> doomed = builder(doomedClient, name).visibilityTimeout(lease).build();
                 assertThat(doomed.pollBatch(10, 5, SECONDS)).hasSize(3);
                 doomed.close();
