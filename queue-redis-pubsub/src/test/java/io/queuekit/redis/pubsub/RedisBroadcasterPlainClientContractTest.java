@@ -2,6 +2,7 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
+import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.tck.BroadcasterContractTest;
 import java.time.Duration;
@@ -22,8 +23,9 @@ class RedisBroadcasterPlainClientContractTest extends BroadcasterContractTest {
 
     @BeforeAll
     static void connect() {
-        client = Clients.plain(RedisServer.shared(), null);
-        shortTimeouts = Clients.plain(RedisServer.shared(), SHORT);
+        // a plain client's subscriptions read with its blocking timeout: 0 (forever) or above the keep-alive
+        client = RedisClients.builder(RedisServer.shared()).blockingSocketTimeout(Duration.ZERO).buildPlain();
+        shortTimeouts = RedisClients.builder(RedisServer.shared()).timeouts(SHORT).buildPlain();
     }
 
     @AfterAll

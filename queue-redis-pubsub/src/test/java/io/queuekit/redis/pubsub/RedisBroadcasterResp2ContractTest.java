@@ -2,6 +2,7 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
+import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.tck.BroadcasterContractTest;
 import java.time.Duration;
@@ -21,8 +22,8 @@ class RedisBroadcasterResp2ContractTest extends BroadcasterContractTest {
 
     @BeforeAll
     static void connect() {
-        client = Clients.forServer(RedisServer.shared(), RedisProtocol.RESP2);
-        shortTimeouts = Clients.withTimeouts(RedisServer.shared(), RedisProtocol.RESP2, SHORT);
+        client = RedisClients.builder(RedisServer.shared()).protocol(RedisProtocol.RESP2).build();
+        shortTimeouts = RedisClients.builder(RedisServer.shared()).protocol(RedisProtocol.RESP2).timeouts(SHORT).build();
     }
 
     @AfterAll
