@@ -2,9 +2,9 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
+import io.queuekit.tck.BroadcasterContractTest;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
-import io.queuekit.tck.BroadcasterContractTest;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
