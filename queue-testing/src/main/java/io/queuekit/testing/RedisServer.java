@@ -22,12 +22,13 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (RedisServer redis = RedisServer.builder().appendOnly(true).requireProcessControl().start();
- *      RedisClient client = RedisClient.create(redis.uri())) {
+ *      RedisClient client = RedisClients.create(redis)) {
  *     client.set("k", "v");
  *     redis.kill();      // SIGKILL, like a crash
  *     redis.restart();   // same port, same data directory: the AOF brings "k" back
  * }
  * }</pre>
+ * A test class that only needs some Redis takes one by parameter with {@link RedisServerTest}.
  *
  * <h2>Where the server comes from</h2>
  * With {@link Source#AUTO} (the default) the first of these that works is used:
