@@ -12,7 +12,8 @@ import io.queuekit.MessageQueue;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -70,7 +71,7 @@ class AclTest {
                 .config("user", "scriptless on >scriptless-secret resetkeys ~queuekit:{orders}:* resetchannels "
                         + "&queuekit:{orders} -@all +hello +ping +evalsha +eval +blmove +lpush +rpop +brpop")
                 .start();
-        admin = TestRedis.client(server, 2);
+        admin = RedisClients.builder(server).poolSize(2).build();
         System.out.println("README ACL line:\nuser orders " + ORDERS_RULES.replace(">orders-secret", ">CHANGE-ME"));
     }
 
@@ -81,11 +82,9 @@ class AclTest {
     }
 
     private static RedisClient clientAs(String user, String password) {
-        ConnectionPoolConfig pool = TestRedis.pool(8);
+        ConnectionPoolConfig pool = RedisClients.poolConfig(8);
         pool.setTestOnBorrow(true); // PINGs every borrowed connection, so PING is covered too
-        return RedisClient.builder().hostAndPort(server.host(), server.port())
-                .clientConfig(TestRedis.configBuilder().user(user).password(password).build())
-                .poolConfig(pool).build();
+        return RedisClients.builder(server).configure(c -> c.user(user).password(password)).pool(pool).build();
     }
 
     @ParameterizedTest(name = "{0}")

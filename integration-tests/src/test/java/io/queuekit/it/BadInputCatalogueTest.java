@@ -1,5 +1,6 @@
 package io.queuekit.it;
 
+import static io.queuekit.testing.RedisServerTest.Server.PER_CLASS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
@@ -15,8 +16,8 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +33,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,23 +54,16 @@ import redis.clients.jedis.RedisClient;
  * the past, timeouts that overflow) are checked to work.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@RedisServerTest(server = PER_CLASS)
 class BadInputCatalogueTest {
     private static final String OVERSIZE = "x".repeat(2000);
     private static final Duration OVERFLOW = Duration.ofSeconds(Long.MAX_VALUE);
     private static final AtomicInteger NAMES = new AtomicInteger();
-    private static RedisServer server;
     private static RedisClient client;
 
     @BeforeAll
-    static void start() {
-        server = TestRedis.start(false);
-        client = TestRedis.client(server, 8);
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
+    static void connect(RedisClient redis) {
+        client = redis;
     }
 
     // ------------------------------------------------------------------------------------------

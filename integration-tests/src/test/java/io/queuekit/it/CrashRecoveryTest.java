@@ -10,7 +10,8 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.Subscription;
 import io.queuekit.TransportException;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,8 @@ class CrashRecoveryTest {
     @Timeout(value = 100, unit = TimeUnit.SECONDS)
     void sigkillMidRun_everyAcknowledgedSendIsDelivered_andConsumersResumeOnTheirOwn(Transport transport)
             throws Exception {
-        try (RedisServer server = TestRedis.start(true);
-                RedisClient client = TestRedis.client(server, 16);
+        try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
+                RedisClient client = RedisClients.builder(server).poolSize(16).build();
                 MessageQueue<String> q = transport.build(client, "crash", Codec.utf8(), b -> b
                         .visibilityTimeout(Duration.ofSeconds(2))
                         .blockTimeout(Duration.ofMillis(500))

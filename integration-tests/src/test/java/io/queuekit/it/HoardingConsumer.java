@@ -3,6 +3,7 @@ package io.queuekit.it;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
+import io.queuekit.testing.RedisClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,7 @@ public final class HoardingConsumer {
         int batch = Integer.parseInt(args[4]);
         int acked = Integer.parseInt(args[5]);
         Duration visibility = Duration.ofMillis(Long.parseLong(args[6]));
-        try (RedisClient client = TestRedis.client(host, port, TestRedis.config(), 4);
+        try (RedisClient client = RedisClients.builder("redis://" + host + ":" + port).poolSize(4).build();
                 MessageQueue<String> q = transport.build(client, queue, Codec.utf8(), b -> b.visibilityTimeout(visibility))) {
             List<Delivery<String>> taken = q.pollBatch(batch, 10, TimeUnit.SECONDS);
             System.out.println("TOOK " + taken.stream().map(d -> d.id().value()).collect(Collectors.joining(",")));

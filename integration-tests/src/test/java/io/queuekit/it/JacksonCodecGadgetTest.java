@@ -14,7 +14,8 @@ import io.queuekit.DeadLetter;
 import io.queuekit.MessageQueue;
 import io.queuekit.SerializationException;
 import io.queuekit.redis.JacksonCodec;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -140,8 +141,8 @@ class JacksonCodecGadgetTest {
     /** A gadget written into a queue by someone with write access to Redis is dead-lettered, never run. */
     @Test
     void gadgetInAQueue_isDeadLetteredAsUndecodable_andNothingIsInstantiated() {
-        try (RedisServer server = TestRedis.start(false);
-                RedisClient client = TestRedis.client(server, 4);
+        try (RedisServer server = RedisServer.builder().requireProcessControl().start();
+                RedisClient client = RedisClients.builder(server).poolSize(4).build();
                 MessageQueue<ClassTagged> q = Transport.LIST_AT_LEAST_ONCE.build(client, "gadget",
                         JacksonCodec.of(ClassTagged.class), b -> b);
                 MessageQueue<String> attacker = Transport.LIST_AT_LEAST_ONCE.build(client, "gadget", Codec.utf8(), b -> b)) {

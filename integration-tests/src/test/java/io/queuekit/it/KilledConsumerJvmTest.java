@@ -6,7 +6,8 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -48,8 +49,8 @@ class KilledConsumerJvmTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void sigkilledConsumer_itsInFlightMessagesGoToAnotherConsumerAfterTheVisibilityTimeout(Transport transport,
             @TempDir Path dir) throws Exception {
-        try (RedisServer server = TestRedis.start(false);
-                RedisClient client = TestRedis.client(server, 4);
+        try (RedisServer server = RedisServer.builder().requireProcessControl().start();
+                RedisClient client = RedisClients.builder(server).poolSize(4).build();
                 MessageQueue<String> q = transport.build(client, "jvmkill", Codec.utf8(),
                         b -> b.visibilityTimeout(VISIBILITY).blockTimeout(Duration.ofMillis(200)))) {
             List<String> payloads = new ArrayList<>();

@@ -6,7 +6,8 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
 import io.queuekit.TransportException;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,7 @@ class MemoryLimitTest {
     void fullRedisWithNoeviction_refusesSends_andKeepsWhatItAcknowledged(Transport transport) throws Exception {
         try (RedisServer server = RedisServer.builder().requireProcessControl()
                         .config("maxmemory-policy", "noeviction").start();
-                RedisClient client = TestRedis.client(server, 4);
+                RedisClient client = RedisClients.builder(server).poolSize(4).build();
                 Jedis admin = new Jedis(server.host(), server.port());
                 MessageQueue<String> q = transport.build(client, "full", Codec.utf8(), b -> b)) {
             long used = Long.parseLong(admin.info("memory").lines().filter(l -> l.startsWith("used_memory:"))

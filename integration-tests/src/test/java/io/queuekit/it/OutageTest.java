@@ -9,7 +9,8 @@ import io.queuekit.MessageQueue;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * {@code publish} fails fast with a {@link TransportException}; none reports success for a message
  * it did not store; once Redis is back the same consumers and subscriber carry on by themselves.
  *
- * <p>What makes {@code send} fail fast is the client's configuration ({@link TestRedis}): a refused
+ * <p>What makes {@code send} fail fast is the client's configuration ({@link RedisClients}): a refused
  * connection fails at once, a connection that does not answer fails after
  * {@code connectionTimeoutMillis} or {@code socketTimeoutMillis} (1 s here, Jedis' default 2 s), and
  * the pool's {@code maxWait} (2 s here, Jedis' default: forever) bounds the wait for a connection.
@@ -38,13 +39,14 @@ import redis.clients.jedis.exceptions.JedisException;
 class OutageTest {
     private static final Duration OUTAGE = Duration.ofSeconds(5);
     /** The slowest a failing call may be: connect timeout plus socket timeout plus slack. */
-    private static final long FAIL_FAST_MILLIS = TestRedis.CONNECT_TIMEOUT_MILLIS + TestRedis.SOCKET_TIMEOUT_MILLIS + 1_000;
+    private static final long FAIL_FAST_MILLIS = RedisClients.CONNECTION_TIMEOUT.toMillis()
+            + RedisClients.SOCKET_TIMEOUT.toMillis() + 1_000;
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void redisDownFor5s_sendsFailFast_noFalseSuccess_consumersAndSubscribersRecover() throws Exception {
-        try (RedisServer server = TestRedis.start(true);
-                RedisClient client = TestRedis.client(server, 24);
+        try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
+                RedisClient client = RedisClients.builder(server).poolSize(24).build();
                 MessageQueue<String> list = Transport.LIST_AT_LEAST_ONCE.build(client, "outage-list", Codec.utf8(),
                         b -> b.visibilityTimeout(Duration.ofSeconds(3)).blockTimeout(Duration.ofMillis(500)));
                 MessageQueue<String> zset = Transport.ZSET.build(client, "outage-zset", Codec.utf8(),

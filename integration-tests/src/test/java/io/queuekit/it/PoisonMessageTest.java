@@ -1,5 +1,6 @@
 package io.queuekit.it;
 
+import static io.queuekit.testing.RedisServerTest.Server.PER_CLASS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,7 +11,7 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.redis.JacksonCodec;
 import io.queuekit.redis.internal.RedisKeys;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,25 +36,18 @@ import redis.clients.jedis.RedisClient;
  * reason after the maximum attempts, and the consumer goes on serving every other message.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest(server = PER_CLASS)
 class PoisonMessageTest {
     private static final int MAX_ATTEMPTS = 3;
     private static final int GOOD = 40;
-    private static RedisServer server;
     private static RedisClient client;
 
     /** The payload type; an order with id {@code "bad"} makes the handler throw. */
     public record Order(String id, int quantity) {}
 
     @BeforeAll
-    static void start() {
-        server = TestRedis.start(false);
-        client = TestRedis.client(server, 8);
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
+    static void connect(RedisClient redis) {
+        client = redis;
     }
 
     @ParameterizedTest(name = "{0}")

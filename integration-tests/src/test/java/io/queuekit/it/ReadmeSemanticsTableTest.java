@@ -11,8 +11,8 @@ import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,25 +25,24 @@ import redis.clients.jedis.RedisClient;
 
 /** The README's comparison table is the transports' own Semantics values, so it cannot drift from them. */
 @Timeout(60)
+@RedisServerTest
 class ReadmeSemanticsTableTest {
     private static final String START = "<!-- semantics-table:start -->";
     private static final String END = "<!-- semantics-table:end -->";
 
     @Test
-    void readmeTable_isWhatTheTransportsDeclare() throws IOException {
+    void readmeTable_isWhatTheTransportsDeclare(RedisClient client) throws IOException {
         List<Semantics> rows = new ArrayList<>();
-        try (RedisClient client = RedisClient.create(RedisServer.shared().uri())) {
-            for (MessageQueue<String> q : List.of(
-                    RedisListQueue.builder(client, "readme", Codec.utf8()).build(),
-                    RedisListQueue.builder(client, "readme", Codec.utf8())
-                            .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build(),
-                    RedisDelayQueue.builder(client, "readme", Codec.utf8()).build())) {
-                rows.add(q.semantics());
-                q.close();
-            }
-            try (Broadcaster<String> b = RedisBroadcaster.builder(client, "readme", Codec.utf8()).build()) {
-                rows.add(b.semantics());
-            }
+        for (MessageQueue<String> q : List.of(
+                RedisListQueue.builder(client, "readme", Codec.utf8()).build(),
+                RedisListQueue.builder(client, "readme", Codec.utf8())
+                        .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build(),
+                RedisDelayQueue.builder(client, "readme", Codec.utf8()).build())) {
+            rows.add(q.semantics());
+            q.close();
+        }
+        try (Broadcaster<String> b = RedisBroadcaster.builder(client, "readme", Codec.utf8()).build()) {
+            rows.add(b.semantics());
         }
         try (MessageQueue<String> q = InMemoryMessageQueue.create("readme");
                 MessageQueue<String> amo = InMemoryMessageQueue.<String>builder("readme")

@@ -1,5 +1,6 @@
 package io.queuekit.it;
 
+import static io.queuekit.testing.RedisServerTest.Server.PER_CLASS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -10,13 +11,14 @@ import io.queuekit.MessageQueue;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,22 +36,18 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * a fresh connection.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest(server = PER_CLASS)
 class SilentConnectionDeathTest {
     private static final Duration BLOCK = Duration.ofMillis(500);
     private static final Duration VISIBILITY = Duration.ofSeconds(2);
+    private static final long SOCKET_TIMEOUT_MILLIS = RedisClients.SOCKET_TIMEOUT.toMillis();
     private static RedisServer server;
     private static RedisClient direct;
 
     @BeforeAll
-    static void start() {
-        server = TestRedis.start(false);
-        direct = TestRedis.client(server, 4);
-    }
-
-    @AfterAll
-    static void stop() {
-        direct.close();
-        server.close();
+    static void connect(RedisServer redis, RedisClient client) {
+        server = redis;
+        direct = client;
     }
 
     @ParameterizedTest(name = "{0}")
@@ -57,7 +55,7 @@ class SilentConnectionDeathTest {
     void blockedConsumer_noticesAFrozenConnection_andCarriesOnOverAFreshOne(Transport transport) throws Exception {
         String name = "frozen-" + transport.name().toLowerCase().replace('_', '-');
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = TestRedis.client(proxy.host(), proxy.port(), TestRedis.config(), 4);
+                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(4).build();
                 MessageQueue<String> consumerSide = transport.build(viaProxy, name, Codec.utf8(),
                         b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY));
                 MessageQueue<String> producerSide = transport.build(direct, name, Codec.utf8(),
@@ -91,7 +89,7 @@ class SilentConnectionDeathTest {
     @Test
     void wholeRouteBlackHoled_consumerCarriesOnWhenTheRouteResumes() throws Exception {
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = TestRedis.client(proxy.host(), proxy.port(), TestRedis.config(), 4);
+                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(4).build();
                 MessageQueue<String> consumerSide = Transport.LIST_AT_LEAST_ONCE.build(viaProxy, "blackhole",
                         Codec.utf8(), b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY));
                 MessageQueue<String> producerSide = Transport.LIST_AT_LEAST_ONCE.build(direct, "blackhole",
@@ -116,7 +114,7 @@ class SilentConnectionDeathTest {
     @Test
     void subscription_noticesAFrozenConnection_andSubscribesAgainOverAFreshOne() throws Exception {
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = TestRedis.client(proxy.host(), proxy.port(), TestRedis.config(), 4);
+                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(4).build();
                 RedisBroadcaster<String> listening = RedisBroadcaster.builder(viaProxy, "frozen", Codec.utf8())
                         .keepAliveInterval(Duration.ofMillis(300))
                         .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
@@ -143,7 +141,7 @@ class SilentConnectionDeathTest {
     @Test
     void send_overAFrozenConnection_failsWithinTheSocketTimeout_andTheNextSendUsesAFreshConnection() throws Exception {
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = TestRedis.client(proxy.host(), proxy.port(), TestRedis.config(), 1);
+                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(1).build();
                 MessageQueue<String> q = Transport.LIST_AT_LEAST_ONCE.build(viaProxy, "frozen-send", Codec.utf8(),
                         b -> b)) {
             q.send("one");
@@ -155,7 +153,7 @@ class SilentConnectionDeathTest {
                     .hasCauseInstanceOf(JedisConnectionException.class);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(millis).as("ms until the send failed").isBetween(
-                    (long) TestRedis.SOCKET_TIMEOUT_MILLIS - 100, (long) TestRedis.SOCKET_TIMEOUT_MILLIS + 1_500);
+                    SOCKET_TIMEOUT_MILLIS - 100, SOCKET_TIMEOUT_MILLIS + 1_500);
             q.send("three");
             System.out.printf("send over a frozen connection failed after %d ms; the next one succeeded%n", millis);
         }

@@ -9,8 +9,9 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
-import io.queuekit.redis.server.RedisServer;
-import io.queuekit.redis.server.RedisServerException;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -93,8 +94,8 @@ class TlsTest {
 
     /** A client over TLS that checks the server's certificate chain and host name (its IP SAN). */
     private static RedisClient tlsClient(SslOptions.Builder ssl) {
-        return TestRedis.client("127.0.0.1", tlsPort, TestRedis.configBuilder()
-                .sslOptions(ssl.sslVerifyMode(SslVerifyMode.FULL).build()).build(), 8);
+        return RedisClients.builder(server).address("127.0.0.1", tlsPort).poolSize(8)
+                .configure(c -> c.sslOptions(ssl.sslVerifyMode(SslVerifyMode.FULL).build())).build();
     }
 
     private static SslOptions.Builder trustingTheCa() {

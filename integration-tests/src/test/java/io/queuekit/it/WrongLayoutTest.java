@@ -1,19 +1,19 @@
 package io.queuekit.it;
 
+import static io.queuekit.testing.RedisServerTest.Server.PER_CLASS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queuekit.Codec;
 import io.queuekit.TransportException;
 import io.queuekit.redis.list.RedisListQueue;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,20 +26,13 @@ import redis.clients.jedis.RedisClient;
  * writes, and one that found a key missing would create it in the wrong layout.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@RedisServerTest(server = PER_CLASS)
 class WrongLayoutTest {
-    private static RedisServer server;
     private static RedisClient client;
 
     @BeforeAll
-    static void start() {
-        server = TestRedis.start(false);
-        client = TestRedis.client(server, 8);
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
+    static void connect(RedisClient redis) {
+        client = redis;
     }
 
     private static Map<String, String> dump(String name) {

@@ -1,6 +1,6 @@
 package io.queuekit.bench;
 
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;

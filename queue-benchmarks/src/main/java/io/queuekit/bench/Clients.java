@@ -5,12 +5,23 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 
-/** Clients for the benchmark's Redis server, sized for the consumers a scenario runs. */
+/**
+ * Clients for the benchmark's Redis server, sized for the consumers a scenario runs. Each library is
+ * configured as an application would run it, the same Jedis client for queuekit and the Jedis peers,
+ * and Redisson with its defaults; so this stays here rather than using queue-testing's
+ * {@code RedisClients}, whose settings are chosen for tests.
+ */
 final class Clients {
     /** Connections per Jedis pool: every blocked consumer and subscriber holds one. */
     static final int POOL = 32;
+    /**
+     * Above the longest blocking command of a run (queuekit's 1 s block timeout, the Jedis peer's 1 s
+     * BRPOP), as queuekit's Javadoc asks: Jedis' default of 0 would let a dead connection hang a run.
+     */
+    static final int BLOCKING_SOCKET_TIMEOUT_MILLIS = 2_500;
 
     private Clients() {
     }
@@ -19,7 +30,12 @@ final class Clients {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(POOL);
         pool.setMaxIdle(POOL);
-        return RedisClient.builder().fromURI(uri).poolConfig(pool).build();
+        // the client configuration first: fromURI adds the URI's credentials and database to it
+        return RedisClient.builder()
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .blockingSocketTimeoutMillis(BLOCKING_SOCKET_TIMEOUT_MILLIS).build())
+                .fromURI(uri)
+                .poolConfig(pool).build();
     }
 
     /**

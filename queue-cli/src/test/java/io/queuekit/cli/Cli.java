@@ -1,6 +1,6 @@
 package io.queuekit.cli;
 
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -11,12 +11,12 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +27,7 @@ import redis.clients.jedis.RedisClient;
 
 @DisplayName("Commands that act on every dead letter ask first, or need --yes, and --dry-run only says what they would do")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class ConfirmationTest {
     private static RedisClient client;
     private final String name = unique();
@@ -34,13 +35,8 @@ class ConfirmationTest {
     private final List<MessageId> dead = new ArrayList<>();
 
     @BeforeAll
-    static void connect() {
-        client = RedisClient.create(redisUri());
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
+    static void connect(RedisClient redis) {
+        client = redis;
     }
 
     @BeforeEach

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.redis.list.RedisListQueue;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -14,26 +15,21 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class MainTest {
     private static RedisClient client;
     private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
 
     @BeforeAll
-    static void connect() {
-        client = RedisClient.create(RedisServer.shared().uri());
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
+    static void connect(RedisClient redis) {
+        client = redis;
     }
 
     private int run(String... args) {

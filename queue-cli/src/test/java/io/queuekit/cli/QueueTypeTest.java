@@ -11,13 +11,13 @@ import io.queuekit.Delivery;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -29,17 +29,13 @@ import redis.clients.jedis.RedisClient;
 
 @DisplayName("The queue's type is read from its keys: a --type that contradicts them, or keys of no known layout, are refused before anything is written")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class QueueTypeTest {
     private static RedisClient client;
 
     @BeforeAll
-    static void connect() {
-        client = RedisClient.create(redisUri());
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
+    static void connect(RedisClient redis) {
+        client = redis;
     }
 
     private static Map<String, String> keys(String name) {

@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.redis.list.RedisListQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -26,24 +26,20 @@ import redis.clients.jedis.RedisClient;
 
 @DisplayName("The Redis URL comes from an option, a file or REDIS_URL; bad input gets one line and exit code 2; no message shows a password")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class RedisUrlTest {
     private static RedisClient client;
     private static String name;
 
     @BeforeAll
-    static void aQueueWithADeadLetter() throws InterruptedException {
-        client = RedisClient.create(redisUri());
+    static void aQueueWithADeadLetter(RedisClient redis) throws InterruptedException {
+        client = redis;
         name = unique();
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
             q.sendAll(List.of("one", "two"));
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             d.deadLetter("bad");
         }
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
     }
 
     private static String hostPort() {

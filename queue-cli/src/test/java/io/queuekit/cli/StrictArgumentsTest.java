@@ -11,12 +11,12 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,6 +30,7 @@ import redis.clients.jedis.RedisClient;
 
 @DisplayName("A word or option the command does not understand is refused, and nothing is changed")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class StrictArgumentsTest {
     private static RedisClient client;
     private final String name = unique();
@@ -37,13 +38,8 @@ class StrictArgumentsTest {
     private final List<MessageId> dead = new ArrayList<>();
 
     @BeforeAll
-    static void connect() {
-        client = RedisClient.create(redisUri());
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
+    static void connect(RedisClient redis) {
+        client = redis;
     }
 
     @BeforeEach

@@ -12,9 +12,9 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -23,6 +23,7 @@ import redis.clients.jedis.RedisClient;
 
 @DisplayName("Text from the queue (ids, reasons, payloads) reaches the terminal escaped, one line per message, and --json is exact")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class UntrustedTextTest {
     /** Clears the screen, sets the window title, rings the bell, then forges a second dead letter. */
     private static final String HOSTILE_REASON =
@@ -36,8 +37,8 @@ class UntrustedTextTest {
     private static String delayQueue;
 
     @BeforeAll
-    static void hostileDeadLetters() throws InterruptedException {
-        client = RedisClient.create(redisUri());
+    static void hostileDeadLetters(RedisClient redis) throws InterruptedException {
+        client = redis;
         listQueue = unique();
         try (RedisListQueue<String> q = RedisListQueue.builder(client, listQueue, Codec.utf8()).build()) {
             q.send(HOSTILE_PAYLOAD);
@@ -51,11 +52,6 @@ class UntrustedTextTest {
             d.deadLetter(HOSTILE_REASON);
             q.schedule(HOSTILE_PAYLOAD, Duration.ofHours(1));
         }
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
     }
 
     /** Nothing a terminal acts on: no control character but the line ends, no bidirectional override. */

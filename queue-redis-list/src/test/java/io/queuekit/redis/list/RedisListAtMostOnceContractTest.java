@@ -2,20 +2,24 @@ package io.queuekit.redis.list;
 
 import io.queuekit.MessageQueue;
 import io.queuekit.Semantics;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.MessageQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;
-import org.junit.jupiter.api.AfterAll;
+import io.queuekit.testing.RedisServerTest;
 import redis.clients.jedis.RedisClient;
 
 /** The whole {@link MessageQueue} contract on a real Redis, in the at-most-once mode. */
+@RedisServerTest
 class RedisListAtMostOnceContractTest extends MessageQueueContractTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private final RedisClient client;
+
+    RedisListAtMostOnceContractTest(RedisClient client) {
+        this.client = client;
+    }
 
     @Override
     protected MessageQueue<String> createQueue(String name, QueueConfig config) {
-        return RedisListQueue.builder(CLIENT, name, config.codec())
+        return RedisListQueue.builder(client, name, config.codec())
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
@@ -27,10 +31,5 @@ class RedisListAtMostOnceContractTest extends MessageQueueContractTest {
     @Override
     protected TimeControl time() {
         return TimeControl.real();
-    }
-
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
     }
 }

@@ -1,20 +1,24 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.MessageQueue;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.MessageQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;
-import org.junit.jupiter.api.AfterAll;
+import io.queuekit.testing.RedisServerTest;
 import redis.clients.jedis.RedisClient;
 
 /** The whole {@link MessageQueue} contract on a real Redis, in the default at-least-once mode. */
+@RedisServerTest
 class RedisListQueueContractTest extends MessageQueueContractTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private final RedisClient client;
+
+    RedisListQueueContractTest(RedisClient client) {
+        this.client = client;
+    }
 
     @Override
     protected MessageQueue<String> createQueue(String name, QueueConfig config) {
-        return RedisListQueue.builder(CLIENT, name, config.codec())
+        return RedisListQueue.builder(client, name, config.codec())
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
@@ -25,10 +29,5 @@ class RedisListQueueContractTest extends MessageQueueContractTest {
     @Override
     protected TimeControl time() {
         return TimeControl.real();
-    }
-
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
     }
 }

@@ -10,11 +10,12 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.TransportException;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
@@ -22,13 +23,14 @@ import redis.clients.jedis.args.ListDirection;
 
 /** Consumers that vanish mid-delivery: what each mode keeps and what it loses. */
 @Timeout(30)
+@RedisServerTest
 class RedisListQueueFaultTest {
-    private static final RedisServer SERVER = RedisServer.shared();
-    private static final RedisClient CLIENT = Clients.pooled(SERVER);
+    private final RedisServer server;
+    private final RedisClient client;
 
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
+    RedisListQueueFaultTest(RedisServer server, RedisClient client) {
+        this.server = server;
+        this.client = client;
     }
 
     @Test
@@ -36,7 +38,7 @@ class RedisListQueueFaultTest {
         String name = Queues.unique("vanishing");
         List<MessageId> sent;
         List<Delivery<String>> taken = new ArrayList<>();
-        try (RedisClient own = Clients.pooled(SERVER);
+        try (RedisClient own = RedisClients.create(server);
                 RedisListQueue<String> doomed = Queues.strings(own, name, AT_LEAST_ONCE)) {
             sent = doomed.sendAll(List.of("a", "b", "c"));
             for (int i = 0; i < 3; i++) {
@@ -46,7 +48,7 @@ class RedisListQueueFaultTest {
         }
         // its queue and its client are closed: that consumer is gone, having acked nothing
 
-        try (RedisListQueue<String> survivor = Queues.strings(CLIENT, name, AT_LEAST_ONCE)) {
+        try (RedisListQueue<String> survivor = Queues.strings(client, name, AT_LEAST_ONCE)) {
             assertThat(survivor.stats()).isEqualTo(new QueueStats(0, 3, 0, 0));
             assertThat(survivor.poll()).as("redelivered while the leases hold").isNull();
 
@@ -69,11 +71,11 @@ class RedisListQueueFaultTest {
     @Test
     void consumerThatDiesRightAfterItsBlmove_losesNothing() throws Exception {
         String name = Queues.unique("orphan");
-        try (RedisListQueue<String> q = Queues.strings(CLIENT, name, AT_LEAST_ONCE)) {
+        try (RedisListQueue<String> q = Queues.strings(client, name, AT_LEAST_ONCE)) {
             MessageId id = q.send("orphan");
 
             // what a consumer's take is, done by hand by a consumer that then dies
-            try (RedisClient own = Clients.pooled(SERVER)) {
+            try (RedisClient own = RedisClients.create(server)) {
                 byte[] moved = own.blmove(Queues.key(name, "ready").getBytes(), Queues.key(name, "claiming").getBytes(),
                         ListDirection.RIGHT, ListDirection.LEFT, 1.0);
                 assertThat(moved).isNotNull();
@@ -94,7 +96,7 @@ class RedisListQueueFaultTest {
     @Test
     void atMostOnce_aRetryThatFailedOnTheTransport_isNotRetriedIntoASecondCopy() throws Exception {
         String name = Queues.unique("retry-failed");
-        RedisClient own = Clients.pooled(SERVER);
+        RedisClient own = RedisClients.create(server);
         try (RedisListQueue<String> q = Queues.strings(own, name, AT_MOST_ONCE)) {
             q.send("once");
             Delivery<String> d = q.poll(5, SECONDS);
@@ -111,13 +113,13 @@ class RedisListQueueFaultTest {
     @Test
     void atMostOnce_aConsumerThatDiesAfterThePop_losesTheMessage() throws Exception {
         String name = Queues.unique("lost");
-        try (RedisClient own = Clients.pooled(SERVER);
+        try (RedisClient own = RedisClients.create(server);
                 RedisListQueue<String> doomed = Queues.strings(own, name, AT_MOST_ONCE)) {
             doomed.send("gone");
             assertThat(doomed.poll(5, SECONDS)).isNotNull();
         }
 
-        try (RedisListQueue<String> survivor = Queues.strings(CLIENT, name, AT_MOST_ONCE)) {
+        try (RedisListQueue<String> survivor = Queues.strings(client, name, AT_MOST_ONCE)) {
             // well past what an at-least-once queue with these settings would take to redeliver
             assertThat(survivor.poll(3, SECONDS)).isNull();
             assertThat(survivor.stats().total()).isZero();

@@ -8,13 +8,12 @@ import io.queuekit.Codec;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics.Guarantee;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,19 +23,19 @@ import redis.clients.jedis.RedisClient;
 
 /** Bad input is refused before anything reaches Redis, with a message that says what is wrong. */
 @Timeout(30)
+@RedisServerTest
 class RedisListQueueInputTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private final RedisClient client;
 
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
+    RedisListQueueInputTest(RedisClient client) {
+        this.client = client;
     }
 
     /** Every key of the queue with a serialized copy of its value. */
-    private static Map<String, String> stored(String name) {
+    private Map<String, String> stored(String name) {
         Map<String, String> out = new TreeMap<>();
-        for (String key : CLIENT.keys(Queues.key(name, "*"))) {
-            out.put(key, Arrays.toString(CLIENT.dump(key.getBytes())));
+        for (String key : client.keys(Queues.key(name, "*"))) {
+            out.put(key, Arrays.toString(client.dump(key.getBytes())));
         }
         return out;
     }
@@ -45,7 +44,7 @@ class RedisListQueueInputTest {
     @EnumSource(Guarantee.class)
     void refusedCalls_failClearly_andChangeNothingStored(Guarantee guarantee) throws Exception {
         String name = Queues.unique("input");
-        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, name, Codec.utf8())
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
                 .guarantee(guarantee).maxPayloadBytes(64).build()) {
             q.sendAll(List.of("one", "two"));
             Map<String, String> before = stored(name);
@@ -75,26 +74,26 @@ class RedisListQueueInputTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "has space", "a{b}", "{orders}", "brace}", "tab\there", "new\nline", "é", "slash/"})
     void builder_refusesInvalidQueueNames(String name) {
-        assertThatThrownBy(() -> RedisListQueue.builder(CLIENT, name, Codec.utf8()))
+        assertThatThrownBy(() -> RedisListQueue.builder(client, name, Codec.utf8()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
     }
 
     @Test
     void builder_refusesTooLongAndNullNames() {
-        assertThatThrownBy(() -> RedisListQueue.builder(CLIENT, "n".repeat(101), Codec.utf8()))
+        assertThatThrownBy(() -> RedisListQueue.builder(client, "n".repeat(101), Codec.utf8()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("name must be 1 to 100 characters, was 101");
-        assertThatThrownBy(() -> RedisListQueue.builder(CLIENT, null, Codec.utf8()))
+        assertThatThrownBy(() -> RedisListQueue.builder(client, null, Codec.utf8()))
                 .isInstanceOf(NullPointerException.class);
     }
 
     @Test
     void builder_refusesBadValues_sayingWhatIsWrong_andTouchesNoKey() {
         String name = Queues.unique("builder");
-        RedisListQueue.Builder<String> b = RedisListQueue.builder(CLIENT, name, Codec.utf8());
+        RedisListQueue.Builder<String> b = RedisListQueue.builder(client, name, Codec.utf8());
 
         assertThatThrownBy(() -> RedisListQueue.builder(null, name, Codec.utf8()))
                 .isInstanceOf(NullPointerException.class).hasMessage("client");
-        assertThatThrownBy(() -> RedisListQueue.builder(CLIENT, name, null))
+        assertThatThrownBy(() -> RedisListQueue.builder(client, name, null))
                 .isInstanceOf(NullPointerException.class).hasMessage("codec");
         assertThatThrownBy(() -> b.guarantee(null)).isInstanceOf(NullPointerException.class).hasMessage("guarantee");
         assertThatThrownBy(() -> b.visibilityTimeout(Duration.ZERO))
@@ -116,7 +115,7 @@ class RedisListQueueInputTest {
         // the refused values left the builder's defaults in place
         try (RedisListQueue<String> q = b.build()) {
             assertThat(q.semantics().guarantee()).isEqualTo(Guarantee.AT_LEAST_ONCE);
-            assertThat(CLIENT.keys(Queues.key(name, "*"))).isEmpty();
+            assertThat(client.keys(Queues.key(name, "*"))).isEmpty();
         }
     }
 }

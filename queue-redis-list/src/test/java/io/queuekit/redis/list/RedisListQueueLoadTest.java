@@ -8,7 +8,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,27 +16,26 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.RedisClient;
 
 /** Many consumers and a producer at once; correctness only (speed is the benchmark's business). */
+@RedisServerTest
 class RedisListQueueLoadTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
     private static final int TOTAL = 20_000;
+    private final RedisClient client;
 
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
+    RedisListQueueLoadTest(RedisClient client) {
+        this.client = client;
     }
 
     @ParameterizedTest
     @EnumSource(Guarantee.class)
     @Timeout(120)
     void eightConsumers_twentyThousandMessages_eachHandledExactlyOnce(Guarantee guarantee) {
-        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, Queues.unique("load"), Codec.utf8())
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("load"), Codec.utf8())
                 .guarantee(guarantee).build()) {
             Map<String, Integer> counts = new ConcurrentHashMap<>();
             Subscription workers = q.consume(d -> counts.merge(d.payload(), 1, Integer::sum),
@@ -64,7 +63,7 @@ class RedisListQueueLoadTest {
     @ParameterizedTest
     @EnumSource(Guarantee.class)
     void theLargestClaimBatch_takesTenThousandInOneFetch(Guarantee guarantee) throws Exception {
-        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, Queues.unique("batch"), Codec.utf8())
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("batch"), Codec.utf8())
                 .guarantee(guarantee).claimBatch(10_000).build()) {
             q.sendAll(IntStream.range(0, 10_000).mapToObj(i -> "m" + i).collect(Collectors.toList()));
 

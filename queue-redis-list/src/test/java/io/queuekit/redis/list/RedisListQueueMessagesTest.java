@@ -14,11 +14,10 @@ import io.queuekit.QueueStats;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
 import io.queuekit.redis.JacksonCodec;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,22 +26,22 @@ import redis.clients.jedis.RedisClient;
 
 /** Bodies that are not what the consumer expects, and messages crossing between the two modes. */
 @Timeout(30)
+@RedisServerTest
 class RedisListQueueMessagesTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private final RedisClient client;
 
     record Order(int id, String item) {}
 
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
+    RedisListQueueMessagesTest(RedisClient client) {
+        this.client = client;
     }
 
     @ParameterizedTest
     @EnumSource(Guarantee.class)
     void undecodableBody_isDeadLetteredByConsume_andTheConsumerKeepsServingOthers(Guarantee guarantee) {
         String name = Queues.unique("undecodable");
-        try (RedisListQueue<String> raw = Queues.strings(CLIENT, name, guarantee);
-                RedisListQueue<Order> orders = RedisListQueue.builder(CLIENT, name, JacksonCodec.of(Order.class))
+        try (RedisListQueue<String> raw = Queues.strings(client, name, guarantee);
+                RedisListQueue<Order> orders = RedisListQueue.builder(client, name, JacksonCodec.of(Order.class))
                         .guarantee(guarantee).blockTimeout(Queues.BLOCK).build()) {
             orders.send(new Order(1, "tea"));
             MessageId bad = raw.send("{not json");
@@ -70,8 +69,8 @@ class RedisListQueueMessagesTest {
     @EnumSource(Guarantee.class)
     void elementPushedByAnotherProgram_isDeadLettered_notHandedToAHandler(Guarantee guarantee) throws Exception {
         String name = Queues.unique("foreign");
-        try (RedisListQueue<String> q = Queues.strings(CLIENT, name, guarantee)) {
-            CLIENT.lpush(Queues.key(name, "ready"), "pushed by a textbook producer");
+        try (RedisListQueue<String> q = Queues.strings(client, name, guarantee)) {
+            client.lpush(Queues.key(name, "ready"), "pushed by a textbook producer");
             q.send("real");
 
             Delivery<String> d = q.poll(5, SECONDS);
@@ -88,8 +87,8 @@ class RedisListQueueMessagesTest {
     @Test
     void messagesCrossBetweenTheModes_withTheirIdsAndAttempts() throws Exception {
         String name = Queues.unique("switch");
-        try (RedisListQueue<String> once = Queues.strings(CLIENT, name, AT_MOST_ONCE);
-                RedisListQueue<String> leased = Queues.strings(CLIENT, name, AT_LEAST_ONCE)) {
+        try (RedisListQueue<String> once = Queues.strings(client, name, AT_MOST_ONCE);
+                RedisListQueue<String> leased = Queues.strings(client, name, AT_LEAST_ONCE)) {
             List<MessageId> ids = once.sendAll(List.of("a", "b"));
             MessageId c = leased.send("c");
 
@@ -113,7 +112,7 @@ class RedisListQueueMessagesTest {
     @Test
     void retriedMessage_keepsItsIdAndEnqueueTime_andHonoursTheDelay_inBothModes() throws Exception {
         for (Guarantee g : Guarantee.values()) {
-            try (RedisListQueue<String> q = Queues.strings(CLIENT, Queues.unique("retry"), g)) {
+            try (RedisListQueue<String> q = Queues.strings(client, Queues.unique("retry"), g)) {
                 MessageId id = q.send("x");
                 Delivery<String> first = q.poll(5, SECONDS);
                 long retried = System.nanoTime();

@@ -9,7 +9,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -21,9 +21,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.RedisClient;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class RedisListQueueMetricsTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final String name = "metrics-" + UUID.randomUUID().toString().substring(0, 8);
+    private final RedisClient client;
+
+    RedisListQueueMetricsTest(RedisClient client) {
+        this.client = client;
+    }
 
     private double count(String meter) {
         return registry.get(meter).tag("queue", name).tag("transport", "redis-list").counter().count();
@@ -32,9 +38,8 @@ class RedisListQueueMetricsTest {
     @ParameterizedTest
     @EnumSource(Semantics.Guarantee.class)
     void settlements_areRecorded_inBothModes(Semantics.Guarantee guarantee) throws Exception {
-        try (RedisClient client = Clients.pooled(RedisServer.shared());
-                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).guarantee(guarantee)
-                        .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).guarantee(guarantee)
+                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
             q.sendAll(List.of("ack", "retry", "dead"));
             q.poll(5, TimeUnit.SECONDS).ack();
             q.poll(5, TimeUnit.SECONDS).retry(Duration.ofHours(1));
@@ -53,9 +58,8 @@ class RedisListQueueMetricsTest {
 
     @Test
     void inFlightGauge_countsAMessageTakenBeforeAnyUpkeep_asStatsDoes() throws Exception {
-        try (RedisClient client = Clients.pooled(RedisServer.shared());
-                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                        .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
             q.sendAll(List.of("taken", "waiting"));
             assertThat(q.poll()).isNotNull();
 
@@ -67,10 +71,9 @@ class RedisListQueueMetricsTest {
 
     @Test
     void leaseExpiry_countsAsRedelivered_andConsumersTimeTheHandler() {
-        try (RedisClient client = Clients.pooled(RedisServer.shared());
-                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                        .visibilityTimeout(Duration.ofMillis(200)).blockTimeout(Duration.ofMillis(100))
-                        .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .visibilityTimeout(Duration.ofMillis(200)).blockTimeout(Duration.ofMillis(100))
+                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
             q.send("forgotten");
             assertThat(q.poll()).isNotNull();
             try (Subscription s = q.consume(d -> { }, ConsumeOptions.defaults())) {

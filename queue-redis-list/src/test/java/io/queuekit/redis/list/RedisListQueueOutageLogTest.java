@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.ConsumeOptions;
 import io.queuekit.QueueException;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ class RedisListQueueOutageLogTest {
         String name = Queues.unique("outage");
         Set<String> handled = ConcurrentHashMap.newKeySet();
         try (RedisServer server = RedisServer.builder().requireProcessControl().start();
-                RedisClient client = Clients.pooled(server);
+                RedisClient client = RedisClients.create(server);
                 RedisListQueue<String> q = Queues.strings(client, name, AT_LEAST_ONCE);
                 LogCapture log = new LogCapture()) {
             q.consume(d -> handled.add(d.payload()), ConsumeOptions.builder().concurrency(WORKERS)

@@ -11,7 +11,8 @@ import io.queuekit.QueueStats;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.redis.JacksonCodec;
 import io.queuekit.redis.WaitingMessage;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +26,7 @@ import redis.clients.jedis.RedisClient;
 /** {@link RedisListQueue#peek}: the next ready messages, oldest first, without taking them. */
 @Timeout(30)
 class RedisListQueuePeekTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private static final RedisClient CLIENT = RedisClients.create(RedisServer.shared());
 
     record Order(int id, String item) {}
 

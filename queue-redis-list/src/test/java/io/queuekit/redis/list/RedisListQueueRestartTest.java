@@ -8,7 +8,8 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.QueueException;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -44,7 +45,7 @@ class RedisListQueueRestartTest {
     @Test
     void atLeastOnce_killAndRestart_duringTraffic_loseNoMessageWhoseSendReturned() throws Exception {
         try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
-                RedisClient client = Clients.pooled(server);
+                RedisClient client = RedisClients.create(server);
                 RedisListQueue<String> q = queue(client, Guarantee.AT_LEAST_ONCE)) {
             Set<String> handled = ConcurrentHashMap.newKeySet();
             Subscription consumers = q.consume(d -> handled.add(d.payload()), workers());
@@ -90,7 +91,7 @@ class RedisListQueueRestartTest {
     @Test
     void atMostOnce_consumersBlockedThroughAKill_resumeOnTheirOwn() throws Exception {
         try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
-                RedisClient client = Clients.pooled(server);
+                RedisClient client = RedisClients.create(server);
                 RedisListQueue<String> q = queue(client, Guarantee.AT_MOST_ONCE)) {
             Set<String> handled = ConcurrentHashMap.newKeySet();
             Subscription consumers = q.consume(d -> handled.add(d.payload()), workers());

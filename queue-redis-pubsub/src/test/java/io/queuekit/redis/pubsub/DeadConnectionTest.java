@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +40,8 @@ class DeadConnectionTest {
         List<GapEvent> gaps = new CopyOnWriteArrayList<>();
         List<String> got = new CopyOnWriteArrayList<>();
         try (RedisServer server = RedisServer.builder().start();
-             RedisClient client = Clients.forServer(server, protocol); // blocking timeout 0: forever
+             RedisClient client = RedisClients.builder(server).protocol(protocol)
+                     .blockingSocketTimeout(Duration.ZERO).build(); // Jedis' default: reads wait forever
              RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "silent", Codec.utf8())
                      .keepAliveInterval(KEEP_ALIVE)
                      .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))

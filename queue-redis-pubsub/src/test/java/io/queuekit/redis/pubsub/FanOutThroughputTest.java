@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +21,7 @@ import redis.clients.jedis.RedisClient;
  * Every subscriber receives every message in publish order under load. The rate is printed, not
  * asserted: speed is measured in the benchmark module.
  */
+@RedisServerTest
 class FanOutThroughputTest {
     private static final int MESSAGES = 200_000;
     private static final int SUBSCRIBERS = 3;
@@ -41,10 +42,9 @@ class FanOutThroughputTest {
 
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void threeSubscribers_eachReceiveAll200kMessages_inPublishOrder() {
-        try (RedisClient client = Clients.forServer(RedisServer.shared());
-             RedisBroadcaster<Integer> b = RedisBroadcaster.builder(client, Clients.uniqueChannel("fanout"), SEQUENCE)
-                     .build()) {
+    void threeSubscribers_eachReceiveAll200kMessages_inPublishOrder(RedisClient client) {
+        try (RedisBroadcaster<Integer> b = RedisBroadcaster.builder(client, Channels.unique("fanout"), SEQUENCE)
+                .build()) {
             List<AtomicInteger> next = new ArrayList<>();
             AtomicReference<String> outOfOrder = new AtomicReference<>();
             List<RedisSubscription> subs = new ArrayList<>();

@@ -5,7 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,7 +34,7 @@ class KeepAliveTest {
     void idleSubscription_sendsKeepAlives_andStillReceives(RedisProtocol protocol) {
         // a server of its own: its command statistics count only this test's keep-alives
         try (RedisServer server = RedisServer.builder().start();
-             RedisClient client = Clients.forServer(server, protocol);
+             RedisClient client = RedisClients.builder(server).protocol(protocol).build();
              RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "quiet", Codec.utf8())
                      .keepAliveInterval(Duration.ofMillis(50))
                      .build();
@@ -68,7 +69,7 @@ class KeepAliveTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void listenerBusyForManyIntervals_keepAlivesStillGoOut(RedisProtocol protocol) throws Exception {
         try (RedisServer server = RedisServer.builder().start();
-             RedisClient client = Clients.forServer(server, protocol);
+             RedisClient client = RedisClients.builder(server).protocol(protocol).build();
              RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "busy", Codec.utf8())
                      .keepAliveInterval(Duration.ofMillis(50))
                      .build()) {

@@ -3,7 +3,8 @@ package io.queuekit.redis.pubsub;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -33,7 +34,8 @@ class ReadLoopFailureTest {
         try (RedisServer server = RedisServer.builder()
                      .config("client-output-buffer-limit", "pubsub 0 0 0") // let the huge message through
                      .start();
-             RedisClient publisher = Clients.forServer(server)) {
+             // ordinary commands get longer than the default 1 s: one of them publishes 96 MiB
+             RedisClient publisher = RedisClients.builder(server).socketTimeout(Duration.ofSeconds(10)).build()) {
             Path stderr = Files.createTempFile("queuekit-oom-subscriber", ".log");
             Process child = new ProcessBuilder(javaBinary(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
                     "-cp", System.getProperty("java.class.path"), OomSubscriber.class.getName(),

@@ -2,28 +2,33 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.BroadcasterContractTest;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import redis.clients.jedis.RedisClient;
 
 /** The shared Broadcaster contract, against a real Redis. */
+@RedisServerTest
 class RedisBroadcasterContractTest extends BroadcasterContractTest {
     private static final Duration SHORT = Duration.ofMillis(500);
-    private static RedisClient client;
     private static RedisClient shortTimeouts;
+    private final RedisClient client;
+
+    RedisBroadcasterContractTest(RedisClient client) {
+        this.client = client;
+    }
 
     @BeforeAll
-    static void connect() {
-        client = Clients.forServer(RedisServer.shared());
-        shortTimeouts = Clients.withTimeouts(RedisServer.shared(), null, SHORT);
+    static void connect(RedisServer server) {
+        shortTimeouts = RedisClients.builder(server).timeouts(SHORT).build();
     }
 
     @AfterAll
     static void disconnect() {
-        client.close();
         shortTimeouts.close();
     }
 

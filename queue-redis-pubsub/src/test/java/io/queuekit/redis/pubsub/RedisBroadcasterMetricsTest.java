@@ -11,7 +11,9 @@ import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -25,14 +27,14 @@ import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class RedisBroadcasterMetricsTest {
 
     @Test
-    void publishesDeliveriesAndListenerTime_areRecorded() {
+    void publishesDeliveriesAndListenerTime_areRecorded(RedisClient client) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        String channel = Clients.uniqueChannel("metrics");
-        try (RedisClient client = Clients.forServer(RedisServer.shared());
-                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, channel, Codec.utf8())
+        String channel = Channels.unique("metrics");
+        try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, channel, Codec.utf8())
                         .metrics(MicrometerQueueMetrics.of(registry)).build();
                 Subscription s = b.subscribe(m -> {
                     if (m.equals("bad")) {
@@ -72,7 +74,7 @@ class RedisBroadcasterMetricsTest {
         };
         // a server of its own: the test disconnects every subscriber of it
         try (RedisServer server = RedisServer.builder().start();
-                RedisClient client = Clients.forServer(server);
+                RedisClient client = RedisClients.create(server);
                 RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "events", picky)
                         .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
                         .onGap(gaps::add)

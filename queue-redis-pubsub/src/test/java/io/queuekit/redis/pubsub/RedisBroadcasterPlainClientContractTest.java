@@ -2,8 +2,9 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.BroadcasterContractTest;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,8 +23,9 @@ class RedisBroadcasterPlainClientContractTest extends BroadcasterContractTest {
 
     @BeforeAll
     static void connect() {
-        client = Clients.plain(RedisServer.shared(), null);
-        shortTimeouts = Clients.plain(RedisServer.shared(), SHORT);
+        // a plain client's subscriptions read with its blocking timeout: 0 (forever) or above the keep-alive
+        client = RedisClients.builder(RedisServer.shared()).blockingSocketTimeout(Duration.ZERO).buildPlain();
+        shortTimeouts = RedisClients.builder(RedisServer.shared()).timeouts(SHORT).buildPlain();
     }
 
     @AfterAll

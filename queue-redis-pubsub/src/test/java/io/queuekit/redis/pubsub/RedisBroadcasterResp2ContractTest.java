@@ -2,8 +2,9 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.BroadcasterContractTest;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,8 +22,8 @@ class RedisBroadcasterResp2ContractTest extends BroadcasterContractTest {
 
     @BeforeAll
     static void connect() {
-        client = Clients.forServer(RedisServer.shared(), RedisProtocol.RESP2);
-        shortTimeouts = Clients.withTimeouts(RedisServer.shared(), RedisProtocol.RESP2, SHORT);
+        client = RedisClients.builder(RedisServer.shared()).protocol(RedisProtocol.RESP2).build();
+        shortTimeouts = RedisClients.builder(RedisServer.shared()).protocol(RedisProtocol.RESP2).timeouts(SHORT).build();
     }
 
     @AfterAll

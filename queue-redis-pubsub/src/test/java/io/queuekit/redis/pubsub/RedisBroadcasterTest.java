@@ -10,7 +10,9 @@ import io.queuekit.SerializationException;
 import io.queuekit.Semantics;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,8 +26,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -39,21 +39,18 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** What is specific to Redis PUB/SUB, against the shared test server. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class RedisBroadcasterTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static RedisClient client;
+    private final RedisServer server;
+    private final RedisClient client;
 
-    @BeforeAll
-    static void connect() {
-        client = Clients.forServer(RedisServer.shared());
+    RedisBroadcasterTest(RedisServer server, RedisClient client) {
+        this.server = server;
+        this.client = client;
     }
 
-    @AfterAll
-    static void disconnect() {
-        client.close();
-    }
-
-    private static RedisBroadcaster<String> strings(String channel) {
+    private RedisBroadcaster<String> strings(String channel) {
         return RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
     }
 
@@ -63,7 +60,7 @@ class RedisBroadcasterTest {
 
         @Test
         void subscribe_thenPublishAtOnce_isReceived_everyTime() throws Exception {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("confirm"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("confirm"))) {
                 for (int i = 0; i < 300; i++) {
                     BlockingQueue<String> got = new ArrayBlockingQueue<>(4);
                     try (RedisSubscription s = b.subscribe(got::add)) {
@@ -77,7 +74,7 @@ class RedisBroadcasterTest {
 
         @Test
         void publish_returnsHowManySubscriptionsReceived() {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("count"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("count"))) {
                 assertThat(b.publish("to no one")).isZero();
                 b.subscribe(m -> {});
                 b.subscribe(m -> {});
@@ -92,7 +89,7 @@ class RedisBroadcasterTest {
             try (ServerSocket s = new ServerSocket(0)) {
                 port = s.getLocalPort();
             }
-            String channel = Clients.uniqueChannel("unreachable");
+            String channel = Channels.unique("unreachable");
             try (RedisClient nowhere = RedisClient.create("127.0.0.1", port);
                  RedisBroadcaster<String> b = RedisBroadcaster.builder(nowhere, channel, Codec.utf8()).build()) {
                 assertThatThrownBy(() -> b.subscribe(m -> {}))
@@ -110,8 +107,8 @@ class RedisBroadcasterTest {
         void subscribe_whenThePoolHasNoConnectionLeft_timesOutSayingSo_andLeavesNoThreadWaiting() {
             ConnectionPoolConfig one = new ConnectionPoolConfig();
             one.setMaxTotal(1); // and the pool's default maxWait: forever
-            String channel = Clients.uniqueChannel("pool");
-            try (RedisClient small = Clients.forServer(RedisServer.shared(), one);
+            String channel = Channels.unique("pool");
+            try (RedisClient small = RedisClients.builder(server).pool(one).build();
                  RedisBroadcaster<String> b = RedisBroadcaster.builder(small, channel, Codec.utf8())
                          .subscribeTimeout(Duration.ofMillis(300)).build()) {
                 RedisSubscription holdsTheOnlyConnection = b.subscribe(m -> {});
@@ -138,7 +135,7 @@ class RedisBroadcasterTest {
 
         @Test
         void listenerThrowingOnEveryThirdMessage_stillReceivesTheRest() {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("throws"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("throws"))) {
                 List<String> seen = new CopyOnWriteArrayList<>();
                 List<String> bystander = new CopyOnWriteArrayList<>();
                 RedisSubscription failing = b.subscribe(m -> {
@@ -163,7 +160,7 @@ class RedisBroadcasterTest {
 
         @Test
         void listener_runsOnTheSubscriptionsNamedThread_inPublishOrder() {
-            String channel = Clients.uniqueChannel("threads");
+            String channel = Channels.unique("threads");
             try (RedisBroadcaster<String> b = strings(channel)) {
                 List<String> threads = new CopyOnWriteArrayList<>();
                 List<String> got = new CopyOnWriteArrayList<>();
@@ -196,7 +193,7 @@ class RedisBroadcasterTest {
                     return s;
                 }
             };
-            try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, Clients.uniqueChannel("decode"), picky)
+            try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, Channels.unique("decode"), picky)
                     .build()) {
                 List<String> got = new CopyOnWriteArrayList<>();
                 RedisSubscription s = b.subscribe(got::add);
@@ -211,7 +208,7 @@ class RedisBroadcasterTest {
 
         @Test
         void subscription_closedFromItsOwnListener_stops() {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("selfclose"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("selfclose"))) {
                 List<String> got = new CopyOnWriteArrayList<>();
                 RedisSubscription[] self = new RedisSubscription[1];
                 CountDownLatch assigned = new CountDownLatch(1);
@@ -235,7 +232,7 @@ class RedisBroadcasterTest {
 
         @Test
         void patternSubscription_receivesFromMatchingChannels_withTheirNames() {
-            String prefix = Clients.uniqueChannel("p");
+            String prefix = Channels.unique("p");
             try (RedisBroadcaster<String> eur = RedisBroadcaster.builder(client, "prices.eur", Codec.utf8())
                          .keyPrefix(prefix).build();
                  RedisBroadcaster<String> usd = RedisBroadcaster.builder(client, "prices.usd", Codec.utf8())
@@ -259,7 +256,7 @@ class RedisBroadcasterTest {
 
         @Test
         void patternSubscription_glob() {
-            String prefix = Clients.uniqueChannel("g");
+            String prefix = Channels.unique("g");
             try (RedisBroadcaster<String> a = RedisBroadcaster.builder(client, "shard-1", Codec.utf8())
                          .keyPrefix(prefix).build();
                  RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "shard-7", Codec.utf8())
@@ -281,7 +278,7 @@ class RedisBroadcasterTest {
         @ParameterizedTest
         @ValueSource(strings = {"*[^", "a[", "[a", "a[^", "x[a-]", "[]]", "a]", "*]*", "[a-z]x["})
         void patternsThatLeaveASetOpen_orCloseOneNeverOpened_areRefused(String pattern) {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("open"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("open"))) {
                 assertThatThrownBy(() -> b.subscribePattern(pattern, (c, m) -> {}))
                         .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining("pattern has a")
@@ -292,14 +289,14 @@ class RedisBroadcasterTest {
         @ParameterizedTest
         @ValueSource(strings = {"a[]b*", "a[^]*", "[a-z]*", "[[]*", "[a-]]*", "[^-]*", "*"})
         void closedSets_areAccepted(String pattern) {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("closed"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("closed"))) {
                 b.subscribePattern(pattern, (c, m) -> {}).close();
             }
         }
 
         @Test
         void aChannelTheGlobMatches_butNoBroadcasterCouldHave_isNotDelivered() {
-            String prefix = Clients.uniqueChannel("ns");
+            String prefix = Channels.unique("ns");
             try (RedisBroadcaster<String> a1 = RedisBroadcaster.builder(client, "a1", Codec.utf8())
                     .keyPrefix(prefix).build()) {
                 List<String> got = new CopyOnWriteArrayList<>();
@@ -324,7 +321,7 @@ class RedisBroadcasterTest {
 
         @Test
         void nulls_areRefused() {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("nulls"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("nulls"))) {
                 assertThatThrownBy(() -> b.publish(null)).isInstanceOf(NullPointerException.class)
                         .hasMessageContaining("message");
                 assertThatThrownBy(() -> b.subscribe(null)).isInstanceOf(NullPointerException.class);
@@ -344,7 +341,7 @@ class RedisBroadcasterTest {
 
         @Test
         void oversizePayload_isRefused_andNothingIsPublished() {
-            try (RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, Clients.uniqueChannel("big"), Codec.bytes())
+            try (RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, Channels.unique("big"), Codec.bytes())
                     .build()) {
                 List<byte[]> got = new CopyOnWriteArrayList<>();
                 b.subscribe(got::add);
@@ -359,7 +356,7 @@ class RedisBroadcasterTest {
                 await().atMost(WAIT).until(() -> got.size() == 1);
                 assertThat(got.get(0)).hasSize(1 << 20);
             }
-            try (RedisBroadcaster<String> small = RedisBroadcaster.builder(client, Clients.uniqueChannel("small"),
+            try (RedisBroadcaster<String> small = RedisBroadcaster.builder(client, Channels.unique("small"),
                     Codec.utf8()).maxPayloadBytes(4).build()) {
                 assertThat(small.publish("four")).isZero();
                 assertThatThrownBy(() -> small.publish("five!")).isInstanceOf(IllegalArgumentException.class)
@@ -387,7 +384,7 @@ class RedisBroadcasterTest {
         void invalidPatterns_areRefused(String pattern) {
             assertThatThrownBy(() -> RedisBroadcaster.checkPattern("x".repeat(101)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 100");
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("patterns"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("patterns"))) {
                 assertThatThrownBy(() -> b.subscribePattern(pattern, (c, m) -> {}))
                         .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining("pattern");
@@ -422,7 +419,7 @@ class RedisBroadcasterTest {
 
         @Test
         void semantics_areAtMostOnceFanOutInPublishOrder() {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("semantics"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("semantics"))) {
                 assertThat(b.semantics()).isEqualTo(new Semantics("redis-pubsub", Semantics.Guarantee.AT_MOST_ONCE,
                         Semantics.Ordering.PUBLISH_ORDER, false, true, false));
             }
@@ -440,7 +437,7 @@ class RedisBroadcasterTest {
 
         @Test
         void close_endsEverySubscription_isIdempotent_andLaterCallsThrow() {
-            String channel = Clients.uniqueChannel("close");
+            String channel = Channels.unique("close");
             RedisBroadcaster<String> b = strings(channel);
             RedisSubscription s1 = b.subscribe(m -> {});
             RedisSubscription s2 = b.subscribePattern(channel, (c, m) -> {});
@@ -464,7 +461,7 @@ class RedisBroadcasterTest {
 
         @Test
         void closingOneSubscription_leavesTheOthers_andReturnsItsConnection() {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("closeone"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("closeone"))) {
                 int activeBefore = client.getPool().getNumActive();
                 List<String> got = new CopyOnWriteArrayList<>();
                 RedisSubscription s1 = b.subscribe(m -> {});
@@ -483,11 +480,11 @@ class RedisBroadcasterTest {
             ConnectionPoolConfig one = new ConnectionPoolConfig();
             one.setMaxTotal(1);
             one.setMaxWait(Duration.ofSeconds(5));
-            try (RedisClient small = Clients.withTimeouts(RedisServer.shared(), null, Duration.ofMillis(700));
-                 RedisClient single = Clients.forServer(RedisServer.shared(), one);
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(small, Clients.uniqueChannel("lent"),
+            try (RedisClient small = RedisClients.builder(server).timeouts(Duration.ofMillis(700)).build();
+                 RedisClient single = RedisClients.builder(server).pool(one).build();
+                 RedisBroadcaster<String> b = RedisBroadcaster.builder(small, Channels.unique("lent"),
                          Codec.utf8()).build();
-                 RedisBroadcaster<String> c = RedisBroadcaster.builder(single, Clients.uniqueChannel("lent"),
+                 RedisBroadcaster<String> c = RedisBroadcaster.builder(single, Channels.unique("lent"),
                          Codec.utf8()).build()) {
                 b.subscribe(m -> {}).close();
                 try (Connection lent = small.getPool().getResource()) {
@@ -506,7 +503,7 @@ class RedisBroadcasterTest {
 
         @Test
         void publishAll_publishesInOrder_andReportsReceiversEach() {
-            try (RedisBroadcaster<String> b = strings(Clients.uniqueChannel("all"))) {
+            try (RedisBroadcaster<String> b = strings(Channels.unique("all"))) {
                 List<String> got = Collections.synchronizedList(new ArrayList<>());
                 b.subscribe(got::add);
                 b.subscribe(m -> {});

@@ -7,7 +7,8 @@ import io.queuekit.Codec;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,7 +44,7 @@ class RedisRestartTest {
     @ParameterizedTest
     @EnumSource(RedisProtocol.class)
     void afterKillAndRestart_subscriptionsReceiveAgain_andTheGapIsReported(RedisProtocol protocol) {
-        client = Clients.forServer(server, protocol);
+        client = RedisClients.builder(server).protocol(protocol).build();
         List<String> timeline = new CopyOnWriteArrayList<>();
         List<GapEvent> gaps = new CopyOnWriteArrayList<>();
         try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "restart", Codec.utf8())
@@ -94,7 +95,7 @@ class RedisRestartTest {
 
     @Test
     void afterGracefulStopAndRestart_theSubscriptionComesBack() {
-        client = Clients.forServer(server);
+        client = RedisClients.create(server);
         try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "outage", Codec.utf8())
                 .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
                 .build()) {
@@ -114,7 +115,7 @@ class RedisRestartTest {
     @ParameterizedTest
     @EnumSource(RedisProtocol.class)
     void afterARestart_theFirstSubscribe_doesNotFailOnStalePooledConnections(RedisProtocol protocol) {
-        client = Clients.forServer(server, protocol);
+        client = RedisClients.builder(server).protocol(protocol).build();
         try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "stale", Codec.utf8()).build()) {
             assertThat(b.publish("fills the pool")).isZero();
             client.getPool().addObjects(3);

@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ class SlowListenerTest {
         try (RedisServer server = RedisServer.builder()
                      .config("client-output-buffer-limit", "pubsub 256kb 128kb 1")
                      .start();
-             RedisClient client = Clients.forServer(server);
+             RedisClient client = RedisClients.create(server);
              RedisBroadcaster<Integer> b = RedisBroadcaster.builder(client, "slow", PADDED)
                      .bufferCapacity(8)
                      .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
@@ -108,7 +109,7 @@ class SlowListenerTest {
         try (RedisServer server = RedisServer.builder()
                      .config("client-output-buffer-limit", "pubsub 0 0 0") // Redis holds any backlog
                      .start();
-             RedisClient client = Clients.forServer(server);
+             RedisClient client = RedisClients.create(server);
              RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, "heavy", Codec.bytes()).build()) {
             CountDownLatch release = new CountDownLatch(1);
             List<Integer> got = new CopyOnWriteArrayList<>();

@@ -1,5 +1,6 @@
 package io.queuekit.redis.zset;
 
+import static io.queuekit.testing.RedisServerTest.Server.PER_CLASS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,7 +8,9 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,11 +39,11 @@ import redis.clients.jedis.RedisClient;
  * its own so that its counts of blocked clients and of script calls see only this class.
  */
 @Timeout(value = 60, unit = SECONDS)
+@RedisServerTest(server = PER_CLASS)
 class RedisDelayQueueBlockingTest {
     /** Long enough that a consumer served within a few seconds can only have been woken by a signal. */
     private static final Duration LONG_BLOCK = Duration.ofSeconds(10);
 
-    private static RedisServer server;
     private static RedisClient client;
     private final List<AutoCloseable> closeAfter = new CopyOnWriteArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
@@ -49,16 +52,15 @@ class RedisDelayQueueBlockingTest {
         return t;
     });
 
+    /** Blocking reads bounded, as the Javadoc asks, a little above the longest block timeout used here. */
     @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-        client = Clients.pooled(server);
+    static void connect(RedisServer server) {
+        client = RedisClients.builder(server).blockingSocketTimeout(LONG_BLOCK.plusSeconds(5)).build();
     }
 
     @AfterAll
-    static void stopServer() {
+    static void disconnect() {
         client.close();
-        server.close();
     }
 
     /**

@@ -1,20 +1,24 @@
 package io.queuekit.redis.zset;
 
 import io.queuekit.DelayQueue;
-import io.queuekit.redis.server.RedisServer;
 import io.queuekit.tck.DelayQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;
-import org.junit.jupiter.api.AfterAll;
+import io.queuekit.testing.RedisServerTest;
 import redis.clients.jedis.RedisClient;
 
 /** The whole {@link DelayQueue} contract (and so the {@code MessageQueue} one) on a real Redis. */
+@RedisServerTest
 class RedisDelayQueueContractTest extends DelayQueueContractTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private final RedisClient client;
+
+    RedisDelayQueueContractTest(RedisClient client) {
+        this.client = client;
+    }
 
     @Override
     protected DelayQueue<String> createQueue(String name, QueueConfig config) {
-        return RedisDelayQueue.builder(CLIENT, name, config.codec())
+        return RedisDelayQueue.builder(client, name, config.codec())
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
@@ -25,10 +29,5 @@ class RedisDelayQueueContractTest extends DelayQueueContractTest {
     @Override
     protected TimeControl time() {
         return TimeControl.real();
-    }
-
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
     }
 }

@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -36,7 +37,7 @@ class RedisDelayQueueCrashTest {
     @Timeout(value = 90, unit = SECONDS)
     void killAndRestartWithAof_everyScheduledMessageIsStillDelivered_neverEarly() throws Exception {
         try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
-                RedisClient client = Clients.pooled(server);
+                RedisClient client = RedisClients.create(server);
                 RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "crash", Codec.utf8())
                         .visibilityTimeout(Duration.ofSeconds(1))
                         .blockTimeout(Duration.ofMillis(500))

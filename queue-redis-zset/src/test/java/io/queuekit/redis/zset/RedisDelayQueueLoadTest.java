@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.QueueClosedException;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -33,6 +33,7 @@ import redis.clients.jedis.RedisClient;
  * time the message became claimable (its due time, or when it was stored if the producer stored
  * it after its due time), on this host's clock, which the server shares.
  */
+@RedisServerTest
 class RedisDelayQueueLoadTest {
     private static final int MESSAGES = 100_000;
     private static final int CONSUMERS = 10;
@@ -40,10 +41,9 @@ class RedisDelayQueueLoadTest {
 
     @Test
     @Timeout(value = 120, unit = SECONDS)
-    void hundredThousandMessagesDueOverThreeSeconds_tenConsumers_noneEarlyLostOrTwice() throws Exception {
-        try (RedisClient client = Clients.pooled(RedisServer.shared());
-                RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "load-" + UUID.randomUUID(), Codec.utf8())
-                        .build()) {
+    void hundredThousandMessagesDueOverThreeSeconds_tenConsumers_noneEarlyLostOrTwice(RedisClient client) throws Exception {
+        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "load-" + UUID.randomUUID(), Codec.utf8())
+                .build()) {
             SplittableRandom random = new SplittableRandom(42);
             Instant base = Instant.now().truncatedTo(ChronoUnit.MILLIS).plusMillis(200);
             long[] dueMillis = new long[MESSAGES];

@@ -9,7 +9,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -19,9 +19,15 @@ import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
 class RedisDelayQueueMetricsTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final String name = "metrics-" + UUID.randomUUID().toString().substring(0, 8);
+    private final RedisClient client;
+
+    RedisDelayQueueMetricsTest(RedisClient client) {
+        this.client = client;
+    }
 
     private double count(String meter) {
         return registry.get(meter).tag("queue", name).tag("transport", "redis-zset").counter().count();
@@ -29,10 +35,9 @@ class RedisDelayQueueMetricsTest {
 
     @Test
     void everyEvent_isRecorded_taggedByQueue() throws Exception {
-        try (RedisClient client = Clients.pooled(RedisServer.shared());
-                RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
-                        .visibilityTimeout(Duration.ofMillis(300)).maxAttempts(1)
-                        .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
+                .visibilityTimeout(Duration.ofMillis(300)).maxAttempts(1)
+                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
             q.sendAll(List.of("ack", "retry", "dead", "expire"));
             q.poll(5, TimeUnit.SECONDS).ack();
             q.poll(5, TimeUnit.SECONDS).retry(Duration.ofHours(1));
@@ -56,10 +61,9 @@ class RedisDelayQueueMetricsTest {
 
     @Test
     void leaseExpiry_countsAsRedelivered_andConsumersTimeTheHandler() {
-        try (RedisClient client = Clients.pooled(RedisServer.shared());
-                RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
-                        .visibilityTimeout(Duration.ofMillis(300))
-                        .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
+                .visibilityTimeout(Duration.ofMillis(300))
+                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
             q.send("forgotten");
             assertThat(q.poll()).isNotNull();
             try (Subscription s = q.consume(d -> { }, ConsumeOptions.defaults())) {

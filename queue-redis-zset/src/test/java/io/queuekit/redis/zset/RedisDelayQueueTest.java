@@ -15,7 +15,9 @@ import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueRuntime;
-import io.queuekit.redis.server.RedisServer;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +25,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -33,13 +34,15 @@ import redis.clients.jedis.RedisClient;
 
 /** What the zset queue does beyond the contract: its limits, rounding, ordering, batches and leases. */
 @Timeout(value = 60, unit = SECONDS)
+@RedisServerTest
 class RedisDelayQueueTest {
-    private static final RedisClient CLIENT = Clients.pooled(RedisServer.shared());
+    private final RedisServer server;
+    private final RedisClient client;
     private final List<AutoCloseable> closeAfter = new ArrayList<>();
 
-    @AfterAll
-    static void closeClient() {
-        CLIENT.close();
+    RedisDelayQueueTest(RedisServer server, RedisClient client) {
+        this.server = server;
+        this.client = client;
     }
 
     @AfterEach
@@ -54,7 +57,7 @@ class RedisDelayQueueTest {
     }
 
     private RedisDelayQueue<String> queue() {
-        return track(builder(CLIENT, "zset-test-" + UUID.randomUUID()).build());
+        return track(builder(client, "zset-test-" + UUID.randomUUID()).build());
     }
 
     private <C extends AutoCloseable> C track(C c) {
@@ -135,7 +138,7 @@ class RedisDelayQueueTest {
 
         @Test
         void oversizePayload_isRefused_withBothSizes() {
-            RedisDelayQueue<String> q = track(builder(CLIENT, "zset-test-" + UUID.randomUUID())
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
                     .maxPayloadBytes(1024).build());
             String big = "x".repeat(1025);
 
@@ -245,7 +248,7 @@ class RedisDelayQueueTest {
 
         @Test
         void claimBatch_capsHowManyOneFetchTakes() throws Exception {
-            RedisDelayQueue<String> q = track(builder(CLIENT, "zset-test-" + UUID.randomUUID()).claimBatch(5).build());
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID()).claimBatch(5).build());
             q.sendAll(IntStream.range(0, 12).mapToObj(i -> "m" + i).toList());
 
             assertThat(q.pollBatch(100, 5, SECONDS)).hasSize(5);
@@ -255,7 +258,7 @@ class RedisDelayQueueTest {
 
         @Test
         void theLargestClaimBatch_takesTenThousandInOneFetch() throws Exception {
-            RedisDelayQueue<String> q = track(builder(CLIENT, "zset-test-" + UUID.randomUUID())
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
                     .claimBatch(10_000).build());
             q.sendAll(IntStream.range(0, 10_000).mapToObj(i -> "m" + i).toList());
 
@@ -339,7 +342,7 @@ class RedisDelayQueueTest {
         void peek_showsAnIdWithoutABody_withNoPayload() {
             RedisDelayQueue<String> q = queue();
             q.send("mine");
-            CLIENT.zadd("queuekit:{" + q.name() + "}:ready", 0, "stray");
+            client.zadd("queuekit:{" + q.name() + "}:ready", 0, "stray");
 
             WaitingMessage<String> stray = q.peek(10).get(0);
 
@@ -367,10 +370,10 @@ class RedisDelayQueueTest {
         void messagesOfAConsumerThatClaimedAndVanished_comeBackAfterTheLease() throws Exception {
             String name = "zset-test-" + UUID.randomUUID();
             Duration lease = Duration.ofSeconds(1);
-            RedisDelayQueue<String> survivor = track(builder(CLIENT, name).visibilityTimeout(lease).build());
+            RedisDelayQueue<String> survivor = track(builder(client, name).visibilityTimeout(lease).build());
             survivor.sendAll(List.of("a", "b", "c"));
 
-            try (RedisClient doomedClient = Clients.pooled(RedisServer.shared())) {
+            try (RedisClient doomedClient = RedisClients.create(server)) {
                 RedisDelayQueue<String> doomed = builder(doomedClient, name).visibilityTimeout(lease).build();
                 assertThat(doomed.pollBatch(10, 5, SECONDS)).hasSize(3);
                 doomed.close();

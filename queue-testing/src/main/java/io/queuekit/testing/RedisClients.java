@@ -1,0 +1,245 @@
+package io.queuekit.testing;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.PooledConnectionProvider;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/**
+ * Jedis clients for tests, set up the way the README (section Reliability) tells users to set up clients
+ * for queuekit: every wait is bounded, so a test against a dead or frozen server fails instead of hanging.
+ *
+ * <pre>{@code
+ * try (RedisClient client = RedisClients.create(server)) { ... }
+ *
+ * RedisClient resp2 = RedisClients.builder(server).protocol(RedisProtocol.RESP2).poolSize(4).build();
+ * }</pre>
+ *
+ * <p>The defaults:
+ * <ul>
+ *   <li>{@link #CONNECTION_TIMEOUT} and {@link #SOCKET_TIMEOUT} bound connecting and every ordinary
+ *       command;</li>
+ *   <li>{@link #BLOCKING_SOCKET_TIMEOUT} bounds the reads of blocking commands (BLMOVE, BRPOP, BLPOP). It
+ *       is above the queues' default block timeout of 1 s, as the queues' Javadoc asks; Jedis' own default
+ *       of 0 waits forever, so a consumer on a connection that died silently would hang;</li>
+ *   <li>a pool of {@link #POOL_SIZE} connections (every blocked consumer and every subscription holds
+ *       one) that waits at most {@link #POOL_MAX_WAIT} for a free one (the pool's default waits
+ *       forever);</li>
+ *   <li>user, password, database and TLS from the server's URI; the protocol Jedis negotiates.</li>
+ * </ul>
+ * A test that needs something else says so on the {@link Builder}, e.g. a blocking timeout of
+ * {@link Duration#ZERO} to show what happens with Jedis' default. Clients are the caller's to close.
+ */
+public final class RedisClients {
+
+    /** Connect timeout of the clients built here: 1 s. */
+    public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
+    /** Read timeout of ordinary commands: 1 s. */
+    public static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(1);
+    /** Read timeout of blocking commands: 2.5 s, above the queues' default block timeout of 1 s. */
+    public static final Duration BLOCKING_SOCKET_TIMEOUT = Duration.ofMillis(2_500);
+    /** Connections per pool: 32, room for a contract test's concurrent consumers plus producers. */
+    public static final int POOL_SIZE = 32;
+    /** Longest wait for a free connection when the pool is exhausted: 2 s. */
+    public static final Duration POOL_MAX_WAIT = Duration.ofSeconds(2);
+
+    private RedisClients() {
+    }
+
+    /** A pooled client for {@code server} with the defaults above. */
+    public static RedisClient create(RedisServer server) {
+        return builder(server).build();
+    }
+
+    /** A builder for clients of {@code server}, starting from the defaults above. */
+    public static Builder builder(RedisServer server) {
+        return builder(Objects.requireNonNull(server, "server").uri());
+    }
+
+    /**
+     * A builder for clients of the server at {@code uri} ({@code redis://[user:password@]host:port[/db]}, or
+     * {@code rediss://} for TLS), for code that has an address but no {@link RedisServer}, such as a child
+     * JVM.
+     */
+    public static Builder builder(String uri) {
+        return new Builder(URI.create(Objects.requireNonNull(uri, "uri")));
+    }
+
+    /**
+     * A pool configuration with the defaults above and {@code size} connections, for a test that changes
+     * one more setting and passes it to {@link Builder#pool(ConnectionPoolConfig)}.
+     */
+    public static ConnectionPoolConfig poolConfig(int size) {
+        if (size < 1) {
+            throw new IllegalArgumentException("pool size must be at least 1: " + size);
+        }
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(size);
+        pool.setMaxIdle(size);
+        pool.setMaxWait(POOL_MAX_WAIT);
+        return pool;
+    }
+
+    /**
+     * Settings for one or more clients. Setters validate eagerly; {@link #build()} and
+     * {@link #buildPlain()} may be called more than once, each returning a new client.
+     */
+    public static final class Builder {
+        private final URI uri;
+        private HostAndPort address;
+        private RedisProtocol protocol;
+        private Duration connectionTimeout = CONNECTION_TIMEOUT;
+        private Duration socketTimeout = SOCKET_TIMEOUT;
+        private Duration blockingSocketTimeout = BLOCKING_SOCKET_TIMEOUT;
+        private ConnectionPoolConfig pool;
+        private int poolSize = POOL_SIZE;
+        private Consumer<DefaultJedisClientConfig.Builder> customizer = config -> { };
+
+        private Builder(URI uri) {
+            if (!JedisURIHelper.isValid(uri)) {
+                throw new IllegalArgumentException("not a redis:// or rediss:// URI with host and port: " + uri);
+            }
+            this.uri = uri;
+            this.address = JedisURIHelper.getHostAndPort(uri);
+        }
+
+        /**
+         * Connects to {@code host:port} instead of the server's own address (a proxy in front of it, or a
+         * second listening port such as {@code tls-port}); credentials and database still come from the
+         * server's URI.
+         */
+        public Builder address(String host, int port) {
+            this.address = new HostAndPort(Objects.requireNonNull(host, "host"), port);
+            return this;
+        }
+
+        /** Speaks {@code protocol} instead of negotiating (RESP3 on Redis 6 and later). */
+        public Builder protocol(RedisProtocol protocol) {
+            this.protocol = Objects.requireNonNull(protocol, "protocol");
+            return this;
+        }
+
+        /** Sets the connection, socket and blocking socket timeouts all to {@code timeout}. */
+        public Builder timeouts(Duration timeout) {
+            connectionTimeout(timeout);
+            socketTimeout(timeout);
+            return blockingSocketTimeout(timeout);
+        }
+
+        /** Connect timeout; positive. */
+        public Builder connectionTimeout(Duration timeout) {
+            this.connectionTimeout = positive(timeout, "connection timeout");
+            return this;
+        }
+
+        /** Read timeout of ordinary commands; positive. */
+        public Builder socketTimeout(Duration timeout) {
+            this.socketTimeout = positive(timeout, "socket timeout");
+            return this;
+        }
+
+        /**
+         * Read timeout of blocking commands, and of a plain client's subscriptions; zero waits forever
+         * (Jedis' default, which the README warns against), for tests that show what happens then.
+         */
+        public Builder blockingSocketTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "blocking socket timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("blocking socket timeout must not be negative: " + timeout);
+            }
+            this.blockingSocketTimeout = timeout;
+            return this;
+        }
+
+        /** Connections in the pool (default {@value RedisClients#POOL_SIZE}), waiting at most {@link RedisClients#POOL_MAX_WAIT}. */
+        public Builder poolSize(int size) {
+            poolConfig(size);
+            this.poolSize = size;
+            this.pool = null;
+            return this;
+        }
+
+        /** Uses {@code pool} as it is, replacing the default pool settings and {@link #poolSize(int)}. */
+        public Builder pool(ConnectionPoolConfig pool) {
+            this.pool = Objects.requireNonNull(pool, "pool");
+            return this;
+        }
+
+        /**
+         * Applies {@code customizer} to the client configuration after the settings above, for anything
+         * else: TLS options, another user ({@code c -> c.user("orders").password("secret")}).
+         */
+        public Builder configure(Consumer<DefaultJedisClientConfig.Builder> customizer) {
+            Objects.requireNonNull(customizer, "customizer");
+            Consumer<DefaultJedisClientConfig.Builder> before = this.customizer;
+            this.customizer = before.andThen(customizer);
+            return this;
+        }
+
+        /** The client configuration the clients get, for code that builds its own Jedis objects. */
+        @SuppressWarnings("deprecation") // ssl(boolean): Jedis' own RedisClient.Builder.fromURI sets it the same way
+        public JedisClientConfig clientConfig() {
+            DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                    .user(JedisURIHelper.getUser(uri))
+                    .password(JedisURIHelper.getPassword(uri))
+                    .ssl(JedisURIHelper.isRedisSSLScheme(uri))
+                    .connectionTimeoutMillis(millis(connectionTimeout))
+                    .socketTimeoutMillis(millis(socketTimeout))
+                    .blockingSocketTimeoutMillis(millis(blockingSocketTimeout));
+            if (JedisURIHelper.hasDbIndex(uri)) {
+                config.database(JedisURIHelper.getDBIndex(uri));
+            }
+            if (protocol != null) {
+                config.protocol(protocol);
+            }
+            customizer.accept(config);
+            return config.build();
+        }
+
+        /** A pooled {@link RedisClient}; the caller closes it. */
+        public RedisClient build() {
+            return RedisClient.builder()
+                    .hostAndPort(address)
+                    .clientConfig(clientConfig())
+                    .poolConfig(pool())
+                    .build();
+        }
+
+        /**
+         * A plain {@link UnifiedJedis} on a pool of its own, none of the client classes whose pool a
+         * subscription can reach: Jedis lends each subscription its connection, read with this client's
+         * blocking socket timeout (see {@code RedisBroadcaster}). The caller closes it.
+         */
+        @SuppressWarnings("deprecation") // Jedis 8's only public constructor of a plain UnifiedJedis on a pool
+        public UnifiedJedis buildPlain() {
+            PooledConnectionProvider provider = new PooledConnectionProvider(address, clientConfig(), pool());
+            return new UnifiedJedis(provider, 3, Duration.ofSeconds(5));
+        }
+
+        private ConnectionPoolConfig pool() {
+            return pool != null ? pool : poolConfig(poolSize);
+        }
+
+        private static Duration positive(Duration timeout, String what) {
+            Objects.requireNonNull(timeout, what);
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive: " + timeout);
+            }
+            return timeout;
+        }
+
+        private static int millis(Duration timeout) {
+            return Math.toIntExact(timeout.toMillis());
+        }
+    }
+}

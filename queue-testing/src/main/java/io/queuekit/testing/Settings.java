@@ -1,0 +1,63 @@
+package io.queuekit.testing;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.function.IntSupplier;
+
+import io.queuekit.testing.RedisServer.Source;
+
+/** A builder's settings, frozen at start, with the source and URL already looked up. */
+record Settings(
+        Source source,
+        String forcedBy,
+        Url url,
+        boolean appendOnly,
+        List<Directive> config,
+        OptionalInt port,
+        Duration startupTimeout,
+        boolean requireProcessControl,
+        IntSupplier portChooser,
+        Platform platform) {
+
+    /** What the resolver reads from the machine; injectable so tests can take redis-server off PATH. */
+    record Platform(String pathVariable, String osName, String osArch) {
+        static Platform current() {
+            return new Platform(System.getenv("PATH"), System.getProperty("os.name"), System.getProperty("os.arch"));
+        }
+    }
+
+    /** An external server's URL and where it was found, for messages. */
+    record Url(URI uri, String origin) {
+    }
+
+    /** What only a server started here can honour, named for messages; empty if nothing. */
+    String localOnlyRequests() {
+        StringBuilder sb = new StringBuilder();
+        if (port.isPresent()) {
+            sb.append("port(").append(port.getAsInt()).append(") ");
+        }
+        if (appendOnly) {
+            sb.append("appendOnly(true) ");
+        }
+        if (!config.isEmpty()) {
+            sb.append("config(...) ");
+        }
+        if (requireProcessControl) {
+            sb.append("requireProcessControl() ");
+        }
+        return sb.toString().trim();
+    }
+
+    /** The last {@code requirepass} directive, unquoted, or null. */
+    String password() {
+        String password = null;
+        for (Directive d : config) {
+            if (d.key().equals("requirepass")) {
+                password = Directive.unquote(d.value());
+            }
+        }
+        return password == null || password.isEmpty() ? null : password;
+    }
+}
