@@ -42,7 +42,8 @@ import org.junit.jupiter.api.Timeout;
 class PublicApiTest {
     /** The modules users depend on; the rest (CLI, benchmarks, tests, fixtures) are not API. */
     private static final Set<String> PUBLISHED = Set.of("queue-api", "queue-tck", "queue-inmemory",
-            "queue-micrometer", "queue-redis-core", "queue-redis-list", "queue-redis-zset", "queue-redis-pubsub");
+            "queue-micrometer", "queue-redis-core", "queue-redis-list", "queue-redis-zset", "queue-redis-pubsub",
+            "queue-testing");
     private static final Pattern JAR = Pattern.compile("(queue-[a-z-]+?)-\\d[^/]*\\.jar");
     private static final Pattern CLASSES = Pattern.compile("(queue-[a-z-]+)/target/classes/?");
 
