@@ -9,18 +9,23 @@ import java.util.function.Supplier;
 
 /**
  * Counts what each queue reports, by queue name: what a closed queue settled can no longer be
- * asked of the queue, but its reports remain.
+ * asked of the queue, but its reports remain. Every queue of a contract test reports here, through
+ * {@link QueueConfig#metrics()}; parts read it with {@link QueueContract#reported}.
  */
-final class RecordingMetrics implements QueueMetrics {
+public final class RecordingMetrics implements QueueMetrics {
     private final Map<String, Counts> byName = new ConcurrentHashMap<>();
 
+    RecordingMetrics() {}
+
     /** One queue's reports so far. */
-    static final class Counts implements Observer {
+    public static final class Counts implements Observer {
         final AtomicLong sent = new AtomicLong();
         final AtomicLong acked = new AtomicLong();
         final AtomicLong retried = new AtomicLong();
         final AtomicLong redelivered = new AtomicLong();
         final AtomicLong deadLettered = new AtomicLong();
+
+        Counts() {}
 
         @Override
         public void sent(int count) {

@@ -1,23 +1,33 @@
 package io.queuekit.tck;
 
-import static org.assertj.core.api.Assertions.fail;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.queuekit.Broadcaster;
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.Delivery;
+import io.queuekit.MessageQueue;
+import io.queuekit.QueueClosedException;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.TestInfo;
 
-/** Helpers shared by the contract tests. */
+/** Helpers shared by the parts of the contract. */
 final class Tck {
     /**
      * Bound for anything that is expected to happen: long enough never to be hit when it works
@@ -26,6 +36,9 @@ final class Tck {
      */
     static final Duration GENEROUS = Duration.parse(System.getProperty("queuekit.tck.patience", "PT10S"));
     static final long GENEROUS_MS = GENEROUS.toMillis();
+
+    /** How soon a blocked call must answer an interrupt (Redis transports notice within about 1 s). */
+    static final Duration INTERRUPT_BOUND = Duration.ofSeconds(5);
 
     private Tck() {}
 
@@ -67,51 +80,6 @@ final class Tck {
                 .anyMatch(t -> t.isAlive() && t.getName().startsWith(prefix));
     }
 
-    /** A blocking call run on its own thread, so the test can interrupt it or wait for it with a bound. */
-    static final class Call<V> {
-        private final FutureTask<V> task;
-        final Thread thread;
-
-        private Call(String name, Callable<V> body) {
-            this.task = new FutureTask<>(body);
-            this.thread = new Thread(task, name);
-            this.thread.setDaemon(true);
-        }
-
-        boolean isDone() {
-            return task.isDone();
-        }
-
-        /** The call's result within {@link #GENEROUS}; fails the test if it threw or took longer. */
-        V get() throws InterruptedException {
-            try {
-                return task.get(GENEROUS_MS, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                throw new AssertionError("expected " + thread.getName() + " to return, but it threw " + e.getCause(),
-                        e.getCause());
-            } catch (TimeoutException e) {
-                throw new AssertionError(thread.getName() + " did not return within " + GENEROUS);
-            }
-        }
-
-        /** What the call threw within {@link #GENEROUS}; fails the test if it returned or took longer. */
-        Throwable failure() throws InterruptedException {
-            return failure(GENEROUS);
-        }
-
-        /** What the call threw within {@code bound}; fails the test if it returned or took longer. */
-        Throwable failure(Duration bound) throws InterruptedException {
-            try {
-                V v = task.get(bound.toMillis(), TimeUnit.MILLISECONDS);
-                return fail("expected " + thread.getName() + " to throw, but it returned " + v);
-            } catch (ExecutionException e) {
-                return e.getCause();
-            } catch (TimeoutException e) {
-                return fail(thread.getName() + " did not end within " + bound);
-            }
-        }
-    }
-
     /** Starts calls on threads and stops the leftovers after the test. */
     static final class Calls {
         private final List<Call<?>> started = new ArrayList<>();
@@ -119,18 +87,139 @@ final class Tck {
         synchronized <V> Call<V> start(String what, Callable<V> body) {
             Call<V> c = new Call<>("tck-" + what + "-" + (started.size() + 1), body);
             started.add(c);
-            c.thread.start();
+            c.start();
             return c;
         }
 
         synchronized void stopAll() throws InterruptedException {
             for (Call<?> c : started) {
-                c.thread.interrupt();
+                c.thread().interrupt();
             }
             for (Call<?> c : started) {
-                c.thread.join(GENEROUS_MS);
+                c.thread().join(GENEROUS_MS);
             }
             started.clear();
         }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // queues
+
+    static <T> Delivery<T> next(MessageQueue<T> q) throws InterruptedException {
+        Delivery<T> d = q.poll(GENEROUS_MS, MILLISECONDS);
+        assertThat(d).as("a delivery from %s within %s", q.name(), GENEROUS).isNotNull();
+        return d;
+    }
+
+    static List<String> payloads(Collection<? extends Delivery<String>> deliveries) {
+        return deliveries.stream().map(Delivery::payload).collect(Collectors.toList());
+    }
+
+    static boolean inSendOrder(Semantics s) {
+        return s.ordering() == Semantics.Ordering.FIFO || s.ordering() == Semantics.Ordering.DUE_TIME;
+    }
+
+    /** Skips a test of an order on a transport that promises none. */
+    static void assumeOrdered(MessageQueue<?> q) {
+        assumeTrue(inSendOrder(q.semantics()), "the transport promises no order: " + q.semantics());
+    }
+
+    /** Skips a test of leases and redelivery on an at-most-once transport. */
+    static void assumeLeases(MessageQueue<?> q) {
+        assumeTrue(q.semantics().redelivers(), "at-most-once: no lease: " + q.semantics());
+    }
+
+    static ConsumeOptions quickOptions(int concurrency, Duration backoff) {
+        return quickOptionsBuilder(concurrency, backoff).build();
+    }
+
+    /** Consumers that notice a stop quickly, and whose close cannot hold up a test for long. */
+    static ConsumeOptions.Builder quickOptionsBuilder(int concurrency, Duration backoff) {
+        return ConsumeOptions.builder()
+                .concurrency(concurrency)
+                .backoff(backoff, backoff)
+                .pollTimeout(Duration.ofMillis(100))
+                .shutdownTimeout(Duration.ofSeconds(5));
+    }
+
+    /** Whether {@code q}, which has nothing ready, refuses to hand out messages: it is closing. */
+    static boolean receivingRefused(MessageQueue<?> q) {
+        try {
+            assertThat(q.poll()).as("a queue with nothing ready handed out a message").isNull();
+            return false;
+        } catch (QueueClosedException e) {
+            return true;
+        }
+    }
+
+    /** A call expected to throw. */
+    @FunctionalInterface
+    interface ThrowingCall {
+        Object run() throws Exception;
+    }
+
+    /** UTF-8, except that it cannot encode "unencodable..." nor decode what "undecodable..." became. */
+    static final Codec<String> PICKY = new Codec<>() {
+        @Override
+        public byte[] encode(String payload) {
+            if (payload.startsWith("unencodable")) {
+                throw new IllegalStateException("the picky codec cannot encode " + payload);
+            }
+            return Codec.utf8().encode(payload);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            String s = Codec.utf8().decode(bytes);
+            if (s.startsWith("undecodable")) {
+                throw new IllegalStateException("the picky codec cannot decode " + s);
+            }
+            return s;
+        }
+
+        @Override
+        public String toString() {
+            return "the contract's picky codec";
+        }
+    };
+
+    /** UTF-8, except that it cannot encode a payload that begins with "unencodable". */
+    static final Codec<String> REFUSES_UNENCODABLE = new Codec<>() {
+        @Override
+        public byte[] encode(String payload) {
+            if (payload.startsWith("unencodable")) {
+                throw new IllegalStateException("this codec cannot encode " + payload);
+            }
+            return Codec.utf8().encode(payload);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            return Codec.utf8().decode(bytes);
+        }
+
+        @Override
+        public String toString() {
+            return "the contract's codec that refuses unencodable payloads";
+        }
+    };
+
+    // ------------------------------------------------------------------------------------------
+    // broadcasters
+
+    /** Subscribes a listener that records what it receives. */
+    static Recorder record(Broadcaster<String> b) {
+        Recorder r = new Recorder();
+        r.subscription = b.subscribe(r.received::add);
+        return r;
+    }
+
+    static final class Recorder {
+        final List<String> received = new CopyOnWriteArrayList<>();
+        Subscription subscription;
+    }
+
+    static List<String> messages(int n) {
+        return IntStream.range(0, n).mapToObj(i -> "m" + i).collect(Collectors.toList());
     }
 }

@@ -1,0 +1,26 @@
+package io.queuekit.tck;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.tck.AbstractBroadcasterContractTest.IdleSetup;
+
+/**
+ * What every part of the broadcaster contract is given: broadcasters of the transport under test,
+ * each on a channel of its own and closed after the test. A part is an interface extending this
+ * one whose tests are default methods; a contract test class runs it by declaring a
+ * {@code @Nested} class that extends {@link AbstractBroadcasterContractTest.Part} and implements
+ * it, as {@link BroadcasterContractTest} does for every part.
+ */
+public interface BroadcasterContract {
+
+    /** A new broadcaster on a channel unique to this test; closed after the test. */
+    Broadcaster<String> newBroadcaster();
+
+    /** A new broadcaster on {@code channel}; closed after the test. */
+    Broadcaster<String> newBroadcaster(String channel);
+
+    /** A name unique to this test and run. */
+    String uniqueName();
+
+    /** The transport's {@link AbstractBroadcasterContractTest#idleSetup}; its broadcaster is closed after the test. */
+    IdleSetup idleSetup(String channel);
+}

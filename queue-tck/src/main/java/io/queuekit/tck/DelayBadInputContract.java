@@ -1,0 +1,70 @@
+package io.queuekit.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.queuekit.DelayQueue;
+import io.queuekit.MessageId;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract for bad input to a delay queue: nulls, negative delays and delays beyond the
+ * maximum are refused, and store nothing.
+ */
+public interface DelayBadInputContract extends DelayQueueContract {
+
+    @Test
+    default void schedule_refusesNegativeDelays_andDelaysBeyondTheMaximum_storingNothing() {
+        DelayQueue<String> q = newDelayQueue();
+        Duration tooLong = DelayQueue.MAX_DELAY.plusDays(1);
+        Instant tooFar = time().now().plus(tooLong);
+
+        assertThatThrownBy(() -> q.schedule("x", Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.schedule("x", tooLong)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.scheduleAt("x", tooFar)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.schedule(MessageId.of("a"), "x", Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.scheduleAt(MessageId.of("b"), "x", tooFar))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(q.stats().total()).isZero();
+        assertThat(q.schedule(MessageId.of("a"), "x", Duration.ZERO)).as("id a was not taken").isTrue();
+    }
+
+    @Test
+    default void schedule_refusesNulls_storingNothing() {
+        DelayQueue<String> q = newDelayQueue();
+        MessageId id = MessageId.of("n");
+        Instant at = time().now();
+
+        assertThatThrownBy(() -> q.schedule(null, Duration.ZERO)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.schedule("x", null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.scheduleAt(null, at)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.scheduleAt("x", null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.schedule(null, "x", Duration.ZERO)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.schedule(id, null, Duration.ZERO)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.scheduleAt(id, "x", null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.cancel(null)).isInstanceOf(NullPointerException.class);
+
+        assertThat(q.stats().total()).isZero();
+    }
+
+    // ---- one MAX_DELAY rule on every transport, for delays and due times alike
+
+    @Test
+    default void schedule_beyondTheMaximum_isRefusedNamingTheLimit_andADueTimeWithinItIsAccepted() {
+        DelayQueue<String> q = newDelayQueue();
+        Duration tooLong = DelayQueue.MAX_DELAY.plusMillis(1);
+
+        assertThatThrownBy(() -> q.schedule("x", tooLong)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DelayQueue.MAX_DELAY").hasMessageContaining(tooLong.toString());
+        assertThatThrownBy(() -> q.scheduleAt("x", Instant.MAX)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DelayQueue.MAX_DELAY").hasMessageContaining(Instant.MAX.toString());
+        assertThat(q.stats().total()).isZero();
+
+        q.scheduleAt("far", time().now().plus(DelayQueue.MAX_DELAY).minusSeconds(60));
+        assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+}

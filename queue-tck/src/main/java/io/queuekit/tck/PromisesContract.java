@@ -1,0 +1,91 @@
+package io.queuekit.tck;
+
+import static io.queuekit.tck.Tck.await;
+import static io.queuekit.tck.Tck.inSendOrder;
+import static io.queuekit.tck.Tck.next;
+import static io.queuekit.tck.Tck.quickOptions;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The promises {@link io.queuekit.MessageQueue#semantics()} states, each asserted the way it is
+ * made: an order, retention while no one consumes, one consumer or every consumer per message.
+ */
+public interface PromisesContract extends QueueContract {
+
+    @Test
+    default void ordering_messagesAreHandedOutAsPromised() throws Exception {
+        MessageQueue<String> q = newQueue();
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            if (i % 10 == 0) {
+                List<String> batch = List.of("m" + i + "a", "m" + i + "b", "m" + i + "c");
+                q.sendAll(batch);
+                sent.addAll(batch);
+            } else {
+                q.send("m" + i);
+                sent.add("m" + i);
+            }
+        }
+
+        List<String> got = new ArrayList<>();
+        for (int i = 0; i < sent.size(); i++) {
+            Delivery<String> d = next(q);
+            got.add(d.payload());
+            d.ack();
+        }
+
+        if (inSendOrder(q.semantics())) {
+            assertThat(got).containsExactlyElementsOf(sent);
+        } else {
+            assertThat(got).containsExactlyInAnyOrderElementsOf(sent);
+        }
+    }
+
+    @Test
+    default void retention_messagesSentWhileNoOneConsumes_areKeptOrDropped() throws Exception {
+        MessageQueue<String> q = newQueue();
+        q.send("sent before any consumer");
+
+        if (q.semantics().retainedWithoutConsumers()) {
+            assertThat(next(q).payload()).isEqualTo("sent before any consumer");
+        } else {
+            assertNothingDelivered(q);
+        }
+    }
+
+    @Test
+    default void fanOut_eachMessageReachesOneConsumer_orEveryConsumer() throws Exception {
+        MessageQueue<String> q = newQueue();
+        List<String> first = new CopyOnWriteArrayList<>();
+        List<String> second = new CopyOnWriteArrayList<>();
+        closeLater(q.consume(d -> first.add(d.payload()), quickOptions(1, Duration.ZERO)));
+        closeLater(q.consume(d -> second.add(d.payload()), quickOptions(1, Duration.ZERO)));
+        List<String> sent = IntStream.range(0, 20).mapToObj(i -> "m" + i).collect(Collectors.toList());
+
+        q.sendAll(sent);
+
+        if (q.semantics().fanOut()) {
+            await().untilAsserted(() -> {
+                assertThat(first).containsExactlyInAnyOrderElementsOf(sent);
+                assertThat(second).containsExactlyInAnyOrderElementsOf(sent);
+            });
+        } else {
+            await().until(() -> first.size() + second.size() >= sent.size());
+            assertThat(q.poll(quietPeriod().toMillis(), MILLISECONDS)).isNull();
+            List<String> all = new ArrayList<>(first);
+            all.addAll(second);
+            assertThat(all).as("each message to exactly one consumer").containsExactlyInAnyOrderElementsOf(sent);
+        }
+    }
+}

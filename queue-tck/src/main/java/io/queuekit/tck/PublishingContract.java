@@ -1,0 +1,139 @@
+package io.queuekit.tck;
+
+import static io.queuekit.tck.Tck.GENEROUS_MS;
+import static io.queuekit.tck.Tck.await;
+import static io.queuekit.tck.Tck.messages;
+import static io.queuekit.tck.Tck.record;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queuekit.Broadcaster;
+import io.queuekit.Semantics;
+import io.queuekit.tck.Tck.Recorder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link io.queuekit.Broadcaster#publish}: a message reaches the subscribers
+ * present, as {@link io.queuekit.Broadcaster#semantics()} promises (every one or one of them, kept
+ * or not for those who come later), each at its own pace on its own named thread.
+ */
+public interface PublishingContract extends BroadcasterContract {
+
+    @Test
+    default void publish_reachesEverySubscriber_inPublishOrder() {
+        Broadcaster<String> b = newBroadcaster();
+        List<Recorder> subscribers = List.of(record(b), record(b), record(b));
+        List<String> sent = messages(100);
+
+        sent.forEach(b::publish);
+
+        Semantics s = b.semantics();
+        if (s.fanOut()) {
+            await().untilAsserted(() -> {
+                for (Recorder r : subscribers) {
+                    if (s.ordering() == Semantics.Ordering.PUBLISH_ORDER || s.ordering() == Semantics.Ordering.FIFO) {
+                        assertThat(r.received).containsExactlyElementsOf(sent);
+                    } else {
+                        assertThat(r.received).containsExactlyInAnyOrderElementsOf(sent);
+                    }
+                }
+            });
+        } else {
+            await().until(() -> subscribers.stream().mapToInt(r -> r.received.size()).sum() >= sent.size());
+            List<String> all = new ArrayList<>();
+            subscribers.forEach(r -> all.addAll(r.received));
+            assertThat(all).as("each message to one subscriber").containsExactlyInAnyOrderElementsOf(sent);
+        }
+    }
+
+    @Test
+    default void publish_returnsTheNumberOfSubscribers() {
+        Broadcaster<String> b = newBroadcaster();
+        assertThat(b.publish("to no one")).isZero();
+        Recorder one = record(b);
+        assertThat(b.publish("to one")).isEqualTo(1);
+        record(b);
+        record(b);
+        assertThat(b.publish("to three")).isEqualTo(3);
+        await().untilAsserted(() -> assertThat(one.received).contains("to three"));
+    }
+
+    @Test
+    default void publish_withNoSubscriber_isDropped_unlessRetained() {
+        Broadcaster<String> b = newBroadcaster();
+        long reached = b.publish("while no one listens");
+        Recorder late = record(b);
+
+        b.publish("after subscribing");
+
+        await().untilAsserted(() -> assertThat(late.received).contains("after subscribing"));
+        if (b.semantics().retainedWithoutConsumers()) {
+            assertThat(late.received).containsExactly("while no one listens", "after subscribing");
+        } else {
+            assertThat(reached).isZero();
+            assertThat(late.received).containsExactly("after subscribing");
+        }
+    }
+
+    @Test
+    default void lateSubscriber_missesEarlierMessages() {
+        Broadcaster<String> b = newBroadcaster();
+        Recorder early = record(b);
+        b.publish("one");
+        await().untilAsserted(() -> assertThat(early.received).containsExactly("one"));
+        Recorder late = record(b);
+
+        b.publish("two");
+
+        await().untilAsserted(() -> {
+            assertThat(early.received).containsExactly("one", "two");
+            assertThat(late.received).contains("two");
+        });
+        if (b.semantics().retainedWithoutConsumers()) {
+            assertThat(late.received).contains("one");
+        } else {
+            assertThat(late.received).containsExactly("two");
+        }
+    }
+
+    @Test
+    default void slowSubscriber_doesNotHoldUpTheOthers() throws Exception {
+        Broadcaster<String> b = newBroadcaster();
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> slow = new CopyOnWriteArrayList<>();
+        b.subscribe(m -> {
+            slow.add(m);
+            release.await(GENEROUS_MS, MILLISECONDS);
+        });
+        Recorder fast = record(b);
+        List<String> sent = messages(10);
+
+        sent.forEach(b::publish);
+
+        try {
+            await().untilAsserted(() -> assertThat(fast.received).containsExactlyElementsOf(sent));
+            assertThat(slow).containsExactly("m0");
+        } finally {
+            release.countDown();
+        }
+        await().untilAsserted(() -> assertThat(slow).containsExactlyElementsOf(sent));
+    }
+
+    @Test
+    default void listeners_runOnTheSubscriptionsOwnNamedThread() {
+        Broadcaster<String> b = newBroadcaster();
+        List<String> threads = new CopyOnWriteArrayList<>();
+        b.subscribe(m -> threads.add(Thread.currentThread().getName()));
+        b.subscribe(m -> threads.add(Thread.currentThread().getName()));
+
+        b.publish("x");
+
+        await().until(() -> threads.size() == 2);
+        assertThat(threads).doesNotHaveDuplicates()
+                .allSatisfy(n -> assertThat(n).startsWith("queuekit-" + b.name() + "-subscriber-"));
+    }
+}
