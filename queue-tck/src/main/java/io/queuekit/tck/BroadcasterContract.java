@@ -8,7 +8,9 @@ import io.queuekit.tck.AbstractBroadcasterContractTest.IdleSetup;
  * each on a channel of its own and closed after the test. A part is an interface extending this
  * one whose tests are default methods; a contract test class runs it by declaring a
  * {@code @Nested} class that extends {@link AbstractBroadcasterContractTest.Part} and implements
- * it, as {@link BroadcasterContractTest} does for every part.
+ * it, as {@link BroadcasterContractTest} does for every part. A test of a promise only some
+ * transports make begins with a JUnit assumption on the broadcaster's
+ * {@link io.queuekit.Semantics}, so where the promise is not made it reports as skipped.
  */
 public interface BroadcasterContract {
 

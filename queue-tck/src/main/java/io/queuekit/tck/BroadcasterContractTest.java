@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Nested;
  * idle test, which must let time pass (three times the client's longest timeout, see
  * {@link #idleSetup(String)}). Promises made by {@link Broadcaster#semantics()} are asserted both
  * ways: a broadcaster that does not retain is shown to drop a message published while no one
- * listens, a fan-out broadcaster is shown to deliver every message to every subscriber.
+ * listens, a fan-out broadcaster is shown to deliver every message to every subscriber; the test
+ * of the way a transport does not promise is skipped.
  *
  * <p>{@link Broadcaster#publish} must count every subscription (one per subscribed connection on
  * Redis): with three subscriptions in this process it returns 3.

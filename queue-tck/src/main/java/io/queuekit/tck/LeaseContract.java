@@ -23,16 +23,18 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of leases: an unsettled delivery comes back after its lease with its attempt
- * raised (or never, at-most-once), and to the dead letters after the last attempt; a lease lasts
+ * The contract of leases, for at-least-once queues: an unsettled delivery comes back after its
+ * lease with its attempt raised, and to the dead letters after the last attempt; a lease lasts
  * while its holder works (extended by hand, renewed for managed handlers); a delivery settles only
- * the hand-out it came from.
+ * the hand-out it came from. Each test of a lease is skipped on an at-most-once queue, whose
+ * promises are in {@link AtMostOnceContract}.
  */
 public interface LeaseContract extends QueueContract {
 
     @Test
     default void unsettled_whileTheLeaseHolds_isNotDeliveredAgain() throws Exception {
         MessageQueue<String> q = newQueue();
+        assumeLeases(q);
         q.send("x");
         Delivery<String> d = next(q);
 
@@ -45,51 +47,43 @@ public interface LeaseContract extends QueueContract {
             assertNothingDelivered(q);
         }
         assertThat(q.stats().ready()).isZero();
-        assertThat(q.stats().inFlight()).isEqualTo(q.semantics().redelivers() ? 1 : 0);
+        assertThat(q.stats().inFlight()).isEqualTo(1);
         assertThat(d.ack()).as("the delivery still owns its message").isTrue();
     }
 
     @Test
-    default void unsettled_afterTheLease_isRedeliveredWithAttemptRaised_onlyIfAtLeastOnce() throws Exception {
+    default void unsettled_afterTheLease_isRedeliveredWithAttemptRaised() throws Exception {
         MessageQueue<String> q = newQueue();
+        assumeLeases(q);
         MessageId id = q.send("x");
         Delivery<String> first = next(q);
 
         advancePastLease();
 
-        if (q.semantics().redelivers()) {
-            Delivery<String> second = next(q);
-            assertThat(second.id()).isEqualTo(id);
-            assertThat(second.payload()).isEqualTo("x");
-            assertThat(second.attempt()).isEqualTo(2);
-            assertThat(second.enqueuedAt()).isEqualTo(first.enqueuedAt());
-            assertThat(second.ack()).isTrue();
-        } else {
-            assertNothingDelivered(q);
-            assertThat(q.stats().total()).as("at-most-once: gone once handed out").isZero();
-        }
+        Delivery<String> second = next(q);
+        assertThat(second.id()).isEqualTo(id);
+        assertThat(second.payload()).isEqualTo("x");
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.enqueuedAt()).isEqualTo(first.enqueuedAt());
+        assertThat(second.ack()).isTrue();
     }
 
     @Test
     default void ack_afterTheLeaseExpired_returnsFalse_andKeepsTheRedeliveredMessage() throws Exception {
         MessageQueue<String> q = newQueue();
+        assumeLeases(q);
         q.send("x");
         Delivery<String> stale = next(q);
 
         advancePastLease();
 
-        if (q.semantics().redelivers()) {
-            assertThat(stale.ack()).as("ack after the lease expired").isFalse();
-            Delivery<String> again = next(q);
-            assertThat(again.id()).isEqualTo(stale.id());
-            assertThat(again.attempt()).isEqualTo(2);
-            assertThat(stale.ack()).as("stale ack while the message is in flight again").isFalse();
-            assertThat(q.stats().inFlight()).isEqualTo(1);
-            assertThat(again.ack()).isTrue();
-        } else {
-            assertThat(stale.ack()).as("at-most-once: no lease to expire").isTrue();
-            assertNothingDelivered(q);
-        }
+        assertThat(stale.ack()).as("ack after the lease expired").isFalse();
+        Delivery<String> again = next(q);
+        assertThat(again.id()).isEqualTo(stale.id());
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(stale.ack()).as("stale ack while the message is in flight again").isFalse();
+        assertThat(q.stats().inFlight()).isEqualTo(1);
+        assertThat(again.ack()).isTrue();
         assertThat(q.stats().total()).isZero();
     }
 
@@ -115,33 +109,28 @@ public interface LeaseContract extends QueueContract {
     @Test
     default void leaseExpiry_onTheLastAttempt_movesTheMessageToDeadLetters() throws Exception {
         MessageQueue<String> q = newQueue(config().withMaxAttempts(2));
+        assumeLeases(q);
         MessageId id = q.send("poison");
         next(q);
         advancePastLease();
 
-        if (q.semantics().redelivers()) {
-            assertThat(next(q).attempt()).isEqualTo(2);
-            advancePastLease();
-            List<Delivery<String>> unexpected = new ArrayList<>();
-            await().untilAsserted(() -> {
-                Delivery<String> d = q.poll();
-                if (d != null) {
-                    unexpected.add(d);
-                }
-                assertThat(q.deadLetters().size()).isEqualTo(1);
-            });
-            assertThat(unexpected).as("deliveries past the maximum attempts").isEmpty();
-            DeadLetter<String> dl = q.deadLetters().list(10).get(0);
-            assertThat(dl.id()).isEqualTo(id);
-            assertThat(dl.payload()).isEqualTo("poison");
-            assertThat(dl.attempts()).isEqualTo(2);
-            assertThat(dl.reason()).isNotNull();
-            assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
-        } else {
-            assertNothingDelivered(q);
-            assertThat(q.deadLetters().size()).isZero();
-            assertThat(q.stats().total()).isZero();
-        }
+        assertThat(next(q).attempt()).isEqualTo(2);
+        advancePastLease();
+        List<Delivery<String>> unexpected = new ArrayList<>();
+        await().untilAsserted(() -> {
+            Delivery<String> d = q.poll();
+            if (d != null) {
+                unexpected.add(d);
+            }
+            assertThat(q.deadLetters().size()).isEqualTo(1);
+        });
+        assertThat(unexpected).as("deliveries past the maximum attempts").isEmpty();
+        DeadLetter<String> dl = q.deadLetters().list(10).get(0);
+        assertThat(dl.id()).isEqualTo(id);
+        assertThat(dl.payload()).isEqualTo("poison");
+        assertThat(dl.attempts()).isEqualTo(2);
+        assertThat(dl.reason()).isNotNull();
+        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
     }
 
     @Test

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Nested;
  * they compose), run here by a {@code @Nested} class of one line. Each test creates its own queues
  * with a unique name (so tests never see each other's messages, even on a shared server) and
  * closes them afterwards. Promises made by {@link MessageQueue#semantics()} are asserted both
- * ways: an at-least-once queue is shown to redeliver after the lease, an at-most-once queue is
- * shown not to. A test of a promise only some semantics make (an order, a lease) is skipped, by a
- * JUnit assumption, on the others.
+ * ways: an at-least-once queue is shown to redeliver after the lease ({@link LeaseContract}), an
+ * at-most-once queue is shown not to ({@link AtMostOnceContract}). A test of a promise the
+ * transport does not make is skipped by a JUnit assumption, so it shows as skipped, never as a
+ * pass.
  *
  * <p><b>Time.</b> {@link #time()} is a virtual clock for in-memory transports (advancing is
  * instant) or {@link TimeControl#real()} for servers (advancing sleeps). On real time the tests
@@ -51,8 +52,12 @@ public abstract class MessageQueueContractTest extends AbstractQueueContractTest
     class Settling extends Part implements SettlingContract {}
 
     @Nested
-    @DisplayName("an unsettled delivery comes back after its lease, or never (at-most-once); a lease lasts while its holder works")
+    @DisplayName("an unsettled delivery comes back after its lease, which lasts while its holder works (at-least-once)")
     class Leases extends Part implements LeaseContract {}
+
+    @Nested
+    @DisplayName("a message handed out is gone, settled or not (at-most-once)")
+    class AtMostOnce extends Part implements AtMostOnceContract {}
 
     @Nested
     @DisplayName("dead letters keep failed messages for inspection, requeue and purge")

@@ -18,7 +18,10 @@ import java.util.concurrent.Callable;
  * concern ({@link SendingContract}, {@link LeaseContract}, ...), as Micrometer's compatibility kit
  * composes {@code CounterTest}, {@code TimerTest} and the rest. A contract test class runs a part
  * by declaring a {@code @Nested} class that extends {@link AbstractQueueContractTest.Part} and
- * implements it; {@link MessageQueueContractTest} does so for every part.
+ * implements it; {@link MessageQueueContractTest} does so for every part. A test of a promise only
+ * some transports make begins with a JUnit assumption on the queue's
+ * {@link io.queuekit.Semantics}, so where the promise is not made it reports as skipped, never as
+ * a pass.
  */
 public interface QueueContract {
 

@@ -129,6 +129,11 @@ final class Tck {
         assumeTrue(q.semantics().redelivers(), "at-most-once: no lease: " + q.semantics());
     }
 
+    /** Skips a test of what at-most-once promises on an at-least-once transport. */
+    static void assumeAtMostOnce(MessageQueue<?> q) {
+        assumeTrue(!q.semantics().redelivers(), "at-least-once: a lease brings messages back: " + q.semantics());
+    }
+
     static ConsumeOptions quickOptions(int concurrency, Duration backoff) {
         return quickOptionsBuilder(concurrency, backoff).build();
     }
@@ -206,6 +211,17 @@ final class Tck {
 
     // ------------------------------------------------------------------------------------------
     // broadcasters
+
+    /** Skips a test of fan-out on a broadcaster that hands each message to one subscriber, or the reverse. */
+    static void assumeFanOut(Broadcaster<?> b, boolean fanOut) {
+        assumeTrue(b.semantics().fanOut() == fanOut, (fanOut ? "no fan-out: " : "fan-out: ") + b.semantics());
+    }
+
+    /** Skips a test of retention on a broadcaster that promises the opposite. */
+    static void assumeRetained(Broadcaster<?> b, boolean retained) {
+        assumeTrue(b.semantics().retainedWithoutConsumers() == retained,
+                (retained ? "nothing kept while no one listens: " : "kept while no one listens: ") + b.semantics());
+    }
 
     /** Subscribes a listener that records what it receives. */
     static Recorder record(Broadcaster<String> b) {

@@ -36,10 +36,10 @@ class ContractSuiteCatchesDefectsTest {
                         "retry_withDelay_isNotRedeliveredBeforeTheDelay_thenWithAttemptRaised",
                         "retry_isNeverEarly_byAFractionOfAMillisecond")),
                 Arguments.of(Mutants.LostRedelivery.class, List.of(
-                        "unsettled_afterTheLease_isRedeliveredWithAttemptRaised_onlyIfAtLeastOnce",
+                        "unsettled_afterTheLease_isRedeliveredWithAttemptRaised",
                         "ack_afterTheLeaseExpired_returnsFalse_andKeepsTheRedeliveredMessage")),
                 Arguments.of(Mutants.DuplicateAtMostOnce.class, List.of(
-                        "unsettled_afterTheLease_isRedeliveredWithAttemptRaised_onlyIfAtLeastOnce",
+                        "unsettled_afterTheVisibilityTimeout_isNeverDeliveredAgain",
                         "eightConsumers_tenThousandMessages_eachDeliveredOnce")),
                 Arguments.of(Mutants.StaleAckAccepted.class, List.of(
                         "ack_afterTheLeaseExpired_returnsFalse_andKeepsTheRedeliveredMessage",
