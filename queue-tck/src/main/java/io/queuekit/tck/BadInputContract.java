@@ -1,6 +1,8 @@
 package io.queuekit.tck;
 
+import static io.queuekit.tck.BadInputCatalogue.assertRefusedLeavingAllAsItWas;
 import static io.queuekit.tck.Tck.next;
+import static io.queuekit.tck.Tck.payloads;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,15 +11,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
+import io.queuekit.QueueStats;
+import io.queuekit.tck.BadInputCatalogue.QueueCase;
+import io.queuekit.tck.BadInputCatalogue.SeededQueue;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract for bad input: nulls, negative timeouts and delays, and batch sizes out of range
- * are refused, and leave the stored messages as they were. The cases for delay queues are in
- * {@link DelayBadInputContract}.
+ * The contract for bad input: every call of {@link BadInputCatalogue#queueCases()} is refused with
+ * the exception it names and a message that says what was wrong, and leaves the stored messages as
+ * they were; edge cases that are accepted (empty payloads and batches, timeouts that overflow)
+ * work. The cases for delay queues are in {@link DelayBadInputContract}.
  */
 public interface BadInputContract extends QueueContract {
 
@@ -118,5 +127,42 @@ public interface BadInputContract extends QueueContract {
 
         q.send(atLimit);
         assertThat(q.stats().total()).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.queuekit.tck.BadInputCatalogue#queueCases")
+    default void queueCall_isRefusedClearly_andChangesNothing(QueueCase c) throws Exception {
+        SeededQueue f = seededQueue();
+        assumeTrue(c.appliesTo().test(f.queue().semantics()), c.name() + ": not for " + f.queue().semantics());
+
+        assertRefusedLeavingAllAsItWas(c, f, f.queue()::stats);
+    }
+
+    @Test
+    default void emptyPayload_andEmptyBatch_areAccepted() throws Exception {
+        SeededQueue f = seededQueue();
+        QueueStats before = f.queue().stats();
+        assertThat(f.queue().sendAll(List.of())).isEmpty();
+        assertThat(f.queue().stats()).as("an empty batch stores nothing").isEqualTo(before);
+
+        f.queue().send("");
+
+        assertThat(List.of(next(f.queue()).payload(), next(f.queue()).payload())).as("the ready messages")
+                .containsExactlyInAnyOrder(f.ready(), "");
+    }
+
+    @Test
+    default void overflowingTimeouts_wait() throws Exception {
+        SeededQueue f = seededQueue();
+        MessageQueue<String> q = f.queue();
+        assertThat(q.poll(Long.MAX_VALUE, TimeUnit.DAYS).payload()).as("a ready message, at once").isEqualTo(f.ready());
+        q.send("d");
+        assertThat(payloads(q.pollBatch(Integer.MAX_VALUE, Long.MAX_VALUE, TimeUnit.NANOSECONDS))).containsExactly("d");
+
+        Call<Delivery<String>> poll = call("poll", () -> q.poll(Long.MAX_VALUE, TimeUnit.DAYS));
+        Tck.awaitParked(poll.thread(), quietPeriod());
+        q.send("e");
+
+        assertThat(poll.get().payload()).as("a message sent while waiting").isEqualTo("e");
     }
 }

@@ -1,16 +1,23 @@
 package io.queuekit.tck;
 
+import static io.queuekit.tck.BadInputCatalogue.assertRefused;
 import static io.queuekit.tck.Tck.await;
 import static io.queuekit.tck.Tck.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.queuekit.Broadcaster;
+import io.queuekit.tck.BadInputCatalogue.Channel;
+import io.queuekit.tck.BadInputCatalogue.ChannelCase;
 import io.queuekit.tck.Tck.Recorder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract for bad input to a broadcaster: nulls are refused.
+ * The contract for bad input to a broadcaster: every call of {@link BadInputCatalogue#channelCases()}
+ * is refused clearly and publishes nothing.
  */
 public interface BroadcastBadInputContract extends BroadcasterContract {
 
@@ -28,5 +35,16 @@ public interface BroadcastBadInputContract extends BroadcasterContract {
         Broadcaster<String> b = newBroadcaster();
         assertThatThrownBy(() -> b.subscribe(null)).isInstanceOf(NullPointerException.class);
         assertThat(b.publish("x")).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.queuekit.tck.BadInputCatalogue#channelCases")
+    default void broadcasterCall_isRefusedClearly_andPublishesNothing(ChannelCase c) {
+        String channel = uniqueName();
+        Channel ch = new Channel(newBroadcaster(channel), newBroadcaster(channel));
+
+        assertRefused(c.name(), catchThrowable(() -> c.call().run(ch)), c.expected(), c.mentions());
+
+        assertThat(ch.heardBeforeMarker()).as("published by a refused call").isEmpty();
     }
 }

@@ -56,6 +56,6 @@ public abstract class BroadcasterContractTest extends AbstractBroadcasterContrac
     class Promises extends Part implements BroadcastSemanticsContract {}
 
     @Nested
-    @DisplayName("bad input gets a clear answer")
+    @DisplayName("bad input gets a clear answer and publishes nothing")
     class BadInput extends Part implements BroadcastBadInputContract {}
 }

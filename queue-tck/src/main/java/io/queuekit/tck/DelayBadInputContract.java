@@ -1,17 +1,26 @@
 package io.queuekit.tck;
 
+import static io.queuekit.tck.BadInputCatalogue.assertRefusedLeavingAllAsItWas;
+import static io.queuekit.tck.Tck.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queuekit.DelayQueue;
 import io.queuekit.MessageId;
+import io.queuekit.tck.BadInputCatalogue.QueueCase;
+import io.queuekit.tck.BadInputCatalogue.SeededQueue;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract for bad input to a delay queue: nulls, negative delays and delays beyond the
- * maximum are refused, and store nothing.
+ * The contract for bad input to a delay queue: every call of
+ * {@link BadInputCatalogue#delayQueueCases()} is refused clearly and leaves the stored messages as
+ * they were; instants long past are accepted and mean now.
  */
 public interface DelayBadInputContract extends DelayQueueContract {
 
@@ -66,5 +75,29 @@ public interface DelayBadInputContract extends DelayQueueContract {
 
         q.scheduleAt("far", time().now().plus(DelayQueue.MAX_DELAY).minusSeconds(60));
         assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.queuekit.tck.BadInputCatalogue#delayQueueCases")
+    default void delayQueueCall_isRefusedClearly_andChangesNothing(QueueCase c) throws Exception {
+        SeededQueue f = seededQueue();
+        assumeTrue(c.appliesTo().test(f.queue().semantics()), c.name() + ": not for " + f.queue().semantics());
+
+        assertRefusedLeavingAllAsItWas(c, f, f.queue()::stats);
+    }
+
+    @Test
+    default void instantsFarInThePast_meanNow() throws Exception {
+        DelayQueue<String> q = newDelayQueue();
+        q.scheduleAt("min", Instant.MIN);
+        q.scheduleAt("1969", Instant.EPOCH.minusSeconds(1));
+        q.scheduleAt("yesterday", time().now().minus(Duration.ofDays(1)));
+        assertThat(q.scheduleAt(MessageId.of("dup"), "min-id", Instant.MIN)).isTrue();
+
+        List<String> got = List.of(next(q).payload(), next(q).payload(), next(q).payload(), next(q).payload());
+
+        assertThat(got).as("all due now, so in send order").containsExactly("min", "1969", "yesterday", "min-id");
+        assertThat(q.poll()).isNull();
+        assertThat(q.schedule("max", DelayQueue.MAX_DELAY)).isNotNull();
     }
 }

@@ -40,6 +40,6 @@ public abstract class DelayQueueContractTest extends MessageQueueContractTest {
     class ChosenIds extends Part implements ChosenIdContract {}
 
     @Nested
-    @DisplayName("bad input to schedule and cancel gets a clear answer and stores nothing")
+    @DisplayName("bad input to schedule and cancel gets a clear answer and changes nothing")
     class DelayBadInput extends Part implements DelayBadInputContract {}
 }

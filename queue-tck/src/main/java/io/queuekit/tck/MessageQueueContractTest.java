@@ -76,7 +76,7 @@ public abstract class MessageQueueContractTest extends AbstractQueueContractTest
     class Interrupts extends Part implements InterruptContract {}
 
     @Nested
-    @DisplayName("bad input gets a clear answer and stores nothing")
+    @DisplayName("bad input gets a clear answer and changes nothing")
     class BadInput extends Part implements BadInputContract {}
 
     @Nested

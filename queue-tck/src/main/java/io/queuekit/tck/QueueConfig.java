@@ -41,6 +41,11 @@ public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadL
         this(visibilityTimeout, maxAttempts, deadLetterRetention, QueueMetrics.NONE, Codec.utf8());
     }
 
+    /** The same with a different visibility timeout. */
+    public QueueConfig withVisibilityTimeout(Duration visibilityTimeout) {
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
+    }
+
     /** The same with a different maximum of attempts. */
     public QueueConfig withMaxAttempts(int maxAttempts) {
         return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
+import io.queuekit.tck.BadInputCatalogue.SeededQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -64,6 +65,16 @@ public interface QueueContract {
     /** A new queue with the usual settings. */
     default MessageQueue<String> newQueue() {
         return newQueue(config());
+    }
+
+    /**
+     * A queue seeded for the cases of {@link BadInputCatalogue} (see {@link SeededQueue}), with
+     * leases long enough not to end during a case.
+     */
+    default SeededQueue seededQueue() throws InterruptedException {
+        QueueConfig config = config().withVisibilityTimeout(Duration.ofMinutes(10));
+        String name = uniqueName();
+        return SeededQueue.seed(newQueue(name, config), newQueue(name, config), time().now());
     }
 
     default void assertNothingDelivered(MessageQueue<String> q) throws InterruptedException {
