@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * unsettled message never reaches the dead letters. Each test is skipped on an at-least-once
  * queue, whose promises are in {@link LeaseContract}.
  */
-public interface AtMostOnceContract extends QueueContract {
+interface AtMostOnceContract extends QueueContract {
 
     @Test
     default void unsettled_afterTheVisibilityTimeout_isNeverDeliveredAgain() throws Exception {

@@ -32,8 +32,8 @@ import org.assertj.core.api.SoftAssertions;
  * {@link InterruptedException}) whose message names what was wrong, and must leave the stored
  * messages as they were.
  *
- * <p>The contract runs every case on every transport ({@link BadInputContract},
- * {@link DelayBadInputContract}, {@link BroadcastBadInputContract}), comparing the queue's stats
+ * <p>The contract runs every case on every transport (its parts {@code BadInputContract},
+ * {@code DelayBadInputContract}, {@code BroadcastBadInputContract}), comparing the queue's stats
  * before and after. A transport's own tests may run the cases again with a closer look at its
  * storage (the Redis transports compare a {@code DUMP} of every key of the queue), and add the
  * cases only its builder or its own methods have.

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * they were; edge cases that are accepted (empty payloads and batches, timeouts that overflow)
  * work. The cases for delay queues are in {@link DelayBadInputContract}.
  */
-public interface BadInputContract extends QueueContract {
+interface BadInputContract extends QueueContract {
 
     @Test
     default void send_null_throwsNullPointerException_andStoresNothing() {

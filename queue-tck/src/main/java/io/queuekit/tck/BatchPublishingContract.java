@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The contract of {@link io.queuekit.Broadcaster#publishAll}: a batch is published in order,
  * counting the subscribers of each message, and is checked in full before any of it goes out.
  */
-public interface BatchPublishingContract extends BroadcasterContract {
+interface BatchPublishingContract extends BroadcasterContract {
 
     @Test
     default void publishAll_reachesEverySubscriber_inOrder_andCountsTheSubscribersOfEachMessage() {

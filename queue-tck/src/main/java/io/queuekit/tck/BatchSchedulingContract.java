@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * falls due together, never early, each message once under its own id, in the collection's order
  * when due time orders the queue; a batch is checked in full before any of it is stored.
  */
-public interface BatchSchedulingContract extends DelayQueueContract {
+interface BatchSchedulingContract extends DelayQueueContract {
 
     /** Hands out {@code n} messages, none before {@code due} on the transport's clock; acks each. */
     private List<Delivery<String>> takeNoneBefore(DelayQueue<String> q, int n, Instant due) throws Exception {

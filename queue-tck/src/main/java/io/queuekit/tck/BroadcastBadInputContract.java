@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The contract for bad input to a broadcaster: every call of {@link BadInputCatalogue#channelCases()}
  * is refused clearly and publishes nothing.
  */
-public interface BroadcastBadInputContract extends BroadcasterContract {
+interface BroadcastBadInputContract extends BroadcasterContract {
 
     @Test
     default void publish_null_throwsNullPointerException() {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The contract of {@link io.queuekit.Broadcaster#close()}: it ends every subscription, drops what
  * it has not delivered, and is final and idempotent.
  */
-public interface BroadcastClosingContract extends BroadcasterContract {
+interface BroadcastClosingContract extends BroadcasterContract {
 
     @Test
     default void close_endsEverySubscription_dropsWhatItHasNotDelivered_andLaterCallsThrow() throws Exception {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * The contract of what a broadcaster says about itself: {@code semantics()} is constant and has no
  * delays; {@code name()} is the channel given.
  */
-public interface BroadcastSemanticsContract extends BroadcasterContract {
+interface BroadcastSemanticsContract extends BroadcasterContract {
 
     @Test
     default void semantics_isConstant_andHasNoDelays() {

@@ -1,18 +1,18 @@
 package io.queuekit.tck;
 
 import io.queuekit.Broadcaster;
-import io.queuekit.tck.AbstractBroadcasterContractTest.IdleSetup;
+import io.queuekit.tck.BroadcasterContractTest.IdleSetup;
 
 /**
  * What every part of the broadcaster contract is given: broadcasters of the transport under test,
  * each on a channel of its own and closed after the test. A part is an interface extending this
- * one whose tests are default methods; a contract test class runs it by declaring a
- * {@code @Nested} class that extends {@link AbstractBroadcasterContractTest.Part} and implements
- * it, as {@link BroadcasterContractTest} does for every part. A test of a promise only some
+ * one whose tests are default methods; {@link BroadcasterContractTest} runs each by a
+ * {@code @Nested} class that extends {@link BroadcasterContractTest.Part} and implements it. A
+ * test of a promise only some
  * transports make begins with a JUnit assumption on the broadcaster's
  * {@link io.queuekit.Semantics}, so where the promise is not made it reports as skipped.
  */
-public interface BroadcasterContract {
+interface BroadcasterContract {
 
     /** A new broadcaster on a channel unique to this test; closed after the test. */
     Broadcaster<String> newBroadcaster();
@@ -23,6 +23,6 @@ public interface BroadcasterContract {
     /** A name unique to this test and run. */
     String uniqueName();
 
-    /** The transport's {@link AbstractBroadcasterContractTest#idleSetup}; its broadcaster is closed after the test. */
+    /** The transport's {@link BroadcasterContractTest#idleSetup}; its broadcaster is closed after the test. */
     IdleSetup idleSetup(String channel);
 }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
  * with a bound. Started by {@link QueueContract#call}; the suite interrupts and joins whatever is
  * still running after the test.
  */
-public final class Call<V> {
+final class Call<V> {
     private final FutureTask<V> task;
     private final Thread thread;
 

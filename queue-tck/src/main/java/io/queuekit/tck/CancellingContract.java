@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The contract of {@link io.queuekit.DelayQueue#cancel}: it removes a message that has not been
  * handed out, or whose lease expired, and nothing else.
  */
-public interface CancellingContract extends DelayQueueContract {
+interface CancellingContract extends DelayQueueContract {
 
     @Test
     default void cancel_beforeDelivery_returnsTrue_andTheMessageIsNeverDelivered() throws Exception {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The contract of ids a caller chooses ({@code schedule(MessageId, ...)}): such an id stores at
  * most one message at a time, and never meets an id the queue generates.
  */
-public interface ChosenIdContract extends DelayQueueContract {
+interface ChosenIdContract extends DelayQueueContract {
 
     @Test
     default void callerIds_andGeneratedIds_areIndependent() throws Exception {

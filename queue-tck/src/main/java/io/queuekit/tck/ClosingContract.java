@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * handlers finish and settle within their shutdown timeout, interrupts them after it, and is final
  * and idempotent.
  */
-public interface ClosingContract extends QueueContract {
+interface ClosingContract extends QueueContract {
 
     @Test
     default void close_wakesACallerBlockedInTake_withQueueClosedException() throws Exception {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * still be settled when received. Skipped in a run of a transport that stores payloads without a
  * codec ({@link QueueContract#appliesCodec()}).
  */
-public interface CodecContract extends QueueContract {
+interface CodecContract extends QueueContract {
 
     /** A queue whose codec fails on purpose; skips the test in a run without a codec. */
     private MessageQueue<String> pickyQueue() {

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * queue, ack what their handler finished, retry with backoff what it failed, dead-letter it after
  * the last attempt, survive whatever the handler throws, and stop when their subscription closes.
  */
-public interface ConsumingContract extends QueueContract {
+interface ConsumingContract extends QueueContract {
 
     @Test
     default void consume_acksWhenTheHandlerReturns() throws Exception {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * messages with their reasons and attempts, oldest first, for listing, requeueing and purging, up to
  * the retention.
  */
-public interface DeadLetterContract extends QueueContract {
+interface DeadLetterContract extends QueueContract {
 
     @Test
     default void deadLetter_listsIdPayloadReasonAndAttempts() throws Exception {

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link BadInputCatalogue#delayQueueCases()} is refused clearly and leaves the stored messages as
  * they were; instants long past are accepted and mean now.
  */
-public interface DelayBadInputContract extends DelayQueueContract {
+interface DelayBadInputContract extends DelayQueueContract {
 
     @Test
     default void schedule_refusesNegativeDelays_andDelaysBeyondTheMaximum_storingNothing() {

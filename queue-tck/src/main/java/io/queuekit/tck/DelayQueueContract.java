@@ -10,7 +10,7 @@ import java.time.Duration;
  * What every part of the delay-queue contract is given: the queue contract's, and delay queues.
  * {@link DelayQueueContractTest} runs every such part.
  */
-public interface DelayQueueContract extends QueueContract {
+interface DelayQueueContract extends QueueContract {
 
     /**
      * A new delay queue with the usual settings; skips the test (by a JUnit assumption) if the

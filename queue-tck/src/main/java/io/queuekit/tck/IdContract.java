@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * payloads, each marked as generated ({@link io.queuekit.MessageId#isGenerated()}). Ids a caller
  * chooses are in {@link ChosenIdContract}.
  */
-public interface IdContract extends QueueContract {
+interface IdContract extends QueueContract {
 
     @Test
     default void send_returnsADistinctIdForEveryMessage_evenForEqualPayloads() {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * before or during the call, with {@link InterruptedException}, within a few seconds even on a
  * server, and take nothing.
  */
-public interface InterruptContract extends QueueContract {
+interface InterruptContract extends QueueContract {
 
     @Test
     default void take_interruptedBeforeTheCall_throwsAtOnce_andTakesNothing() throws Exception {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * the hand-out it came from. Each test of a lease is skipped on an at-most-once queue, whose
  * promises are in {@link AtMostOnceContract}.
  */
-public interface LeaseContract extends QueueContract {
+interface LeaseContract extends QueueContract {
 
     @Test
     default void unsettled_whileTheLeaseHolds_isNotDeliveredAgain() throws Exception {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * made: an order, retention while no one consumes, one consumer or every consumer per message. A
  * test of the other way reports as skipped.
  */
-public interface PromisesContract extends QueueContract {
+interface PromisesContract extends QueueContract {
 
     @Test
     default void ordering_messagesAreHandedOutAsPromised() throws Exception {

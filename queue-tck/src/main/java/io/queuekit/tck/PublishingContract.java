@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * present, as {@link io.queuekit.Broadcaster#semantics()} promises (every one or one of them, kept
  * or not for those who come later), each at its own pace on its own named thread.
  */
-public interface PublishingContract extends BroadcasterContract {
+interface PublishingContract extends BroadcasterContract {
 
     @Test
     default void publish_reachesEverySubscriber_inPublishOrder() {

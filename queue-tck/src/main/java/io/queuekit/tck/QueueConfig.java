@@ -16,7 +16,7 @@ import java.util.Objects;
  *     settled after it was closed
  * @param codec how payloads are stored ({@link Codec#utf8()} unless a test needs a codec that
  *     fails); a transport that can also store objects without a codec may run the suite once
- *     without one, declaring so with {@link AbstractQueueContractTest#appliesCodec()}
+ *     without one, declaring so with {@link MessageQueueContractTest#appliesCodec()}
  */
 public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics,
         Codec<String> codec) {

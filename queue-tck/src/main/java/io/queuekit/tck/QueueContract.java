@@ -17,14 +17,14 @@ import java.util.concurrent.Callable;
  *
  * <p>A part is an interface extending this one whose tests are default methods, one part per
  * concern ({@link SendingContract}, {@link LeaseContract}, ...), as Micrometer's compatibility kit
- * composes {@code CounterTest}, {@code TimerTest} and the rest. A contract test class runs a part
- * by declaring a {@code @Nested} class that extends {@link AbstractQueueContractTest.Part} and
- * implements it; {@link MessageQueueContractTest} does so for every part. A test of a promise only
+ * composes {@code CounterTest}, {@code TimerTest} and the rest; like those, the parts stay inside
+ * this package. {@link MessageQueueContractTest} runs each by a {@code @Nested} class that extends
+ * {@link MessageQueueContractTest.Part} and implements it. A test of a promise only
  * some transports make begins with a JUnit assumption on the queue's
  * {@link io.queuekit.Semantics}, so where the promise is not made it reports as skipped, never as
  * a pass.
  */
-public interface QueueContract {
+interface QueueContract {
 
     /** A new queue with a name unique to this test and the given settings; closed after the test. */
     MessageQueue<String> newQueue(QueueConfig config);

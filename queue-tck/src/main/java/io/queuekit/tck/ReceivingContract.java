@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
  * wait as long as they are told to and no longer, and share the work of many consumers without
  * duplicates or loss.
  */
-public interface ReceivingContract extends QueueContract {
+interface ReceivingContract extends QueueContract {
 
     @Test
     default void poll_whenEmpty_returnsNullAtOnce() throws Exception {

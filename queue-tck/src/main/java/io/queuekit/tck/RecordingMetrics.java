@@ -9,23 +9,18 @@ import java.util.function.Supplier;
 
 /**
  * Counts what each queue reports, by queue name: what a closed queue settled can no longer be
- * asked of the queue, but its reports remain. Every queue of a contract test reports here, through
- * {@link QueueConfig#metrics()}; parts read it with {@link QueueContract#reported}.
+ * asked of the queue, but its reports remain.
  */
-public final class RecordingMetrics implements QueueMetrics {
+final class RecordingMetrics implements QueueMetrics {
     private final Map<String, Counts> byName = new ConcurrentHashMap<>();
 
-    RecordingMetrics() {}
-
     /** One queue's reports so far. */
-    public static final class Counts implements Observer {
+    static final class Counts implements Observer {
         final AtomicLong sent = new AtomicLong();
         final AtomicLong acked = new AtomicLong();
         final AtomicLong retried = new AtomicLong();
         final AtomicLong redelivered = new AtomicLong();
         final AtomicLong deadLettered = new AtomicLong();
-
-        Counts() {}
 
         @Override
         public void sent(int count) {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * of it; the ordering test schedules at absolute instants from {@link TimeControl#now()}, so the
  * transport's clock must agree with it.
  */
-public interface SchedulingContract extends DelayQueueContract {
+interface SchedulingContract extends DelayQueueContract {
 
     @Test
     default void semantics_promiseDelays() {

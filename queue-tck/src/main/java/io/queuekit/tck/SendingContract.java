@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The contract of {@link io.queuekit.MessageQueue#send} and {@link io.queuekit.MessageQueue#sendAll}:
  * what is sent is stored for delivery, a batch in its order. Refusals are in {@link BadInputContract}.
  */
-public interface SendingContract extends QueueContract {
+interface SendingContract extends QueueContract {
 
     @Test
     default void send_thenPoll_returnsThePayloadAsFirstAttempt() throws Exception {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * it once, and a retry comes back after its delay, never before, with its attempt raised. Dead
  * letters are in {@link DeadLetterContract}, leases in {@link LeaseContract}.
  */
-public interface SettlingContract extends QueueContract {
+interface SettlingContract extends QueueContract {
 
     @Test
     default void ack_returnsTrueOnce_thenFalse() throws Exception {

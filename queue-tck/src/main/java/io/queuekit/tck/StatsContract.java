@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * delayed and dead messages, each in its state; {@code semantics()} is constant and fits the queue's
  * type; {@code name()} is the name given.
  */
-public interface StatsContract extends QueueContract {
+interface StatsContract extends QueueContract {
 
     @Test
     default void semantics_isConstant_andMatchesTheQueueType() {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The contract of {@link io.queuekit.Broadcaster#subscribe}: delivery starts before it returns,
  * and closing the subscription stops it, and its thread, and no other.
  */
-public interface SubscribingContract extends BroadcasterContract {
+interface SubscribingContract extends BroadcasterContract {
 
     @Test
     default void subscribe_returnsOnceActive_soAMessagePublishedRightAfterArrives() {

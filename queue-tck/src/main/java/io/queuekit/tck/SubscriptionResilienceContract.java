@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Subscription;
-import io.queuekit.tck.AbstractBroadcasterContractTest.IdleSetup;
+import io.queuekit.tck.BroadcasterContractTest.IdleSetup;
 import io.queuekit.tck.Tck.Recorder;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * The contract of a subscription's endurance: it outlives its listener's failures (retrying the
  * failed message only if at-least-once) and its own idleness.
  */
-public interface SubscriptionResilienceContract extends BroadcasterContract {
+interface SubscriptionResilienceContract extends BroadcasterContract {
 
     @Test
     default void throwingListener_keepsReceiving_andTheFailedMessageIsNotRedelivered_ifAtMostOnce() {
