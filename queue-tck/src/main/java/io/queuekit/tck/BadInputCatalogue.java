@@ -228,7 +228,20 @@ public final class BadInputCatalogue {
                         f -> f.delays().scheduleAt(MessageId.of("k1"), "p", Instant.MAX)),
                 delay("scheduleAt(id, null, now)", npe, "payload",
                         f -> f.delays().scheduleAt(MessageId.of("k1"), null, f.now())),
-                delay("cancel(null)", npe, "id", f -> f.delays().cancel(null)));
+                delay("cancel(null)", npe, "id", f -> f.delays().cancel(null)),
+                // batches
+                delay("scheduleAll on a closed queue", closed, "closed",
+                        f -> f.closedDelays().scheduleAll(List.of("x"), Duration.ZERO)),
+                delay("scheduleAll(null, 1 s)", npe, "payloads", f -> f.delays().scheduleAll(null, Duration.ofSeconds(1))),
+                delay("scheduleAll([ok, null], 1 s) stores neither", npe, "index 1",
+                        f -> f.delays().scheduleAll(Arrays.asList("ok", null), Duration.ofSeconds(1))),
+                delay("scheduleAll([ok], null)", npe, "delay", f -> f.delays().scheduleAll(List.of("ok"), null)),
+                delay("scheduleAll([ok], -1 ms)", iae, "delay", f -> f.delays().scheduleAll(List.of("ok"), Duration.ofMillis(-1))),
+                delay("scheduleAll([ok], overflowing duration)", iae, "delay",
+                        f -> f.delays().scheduleAll(List.of("ok"), OVERFLOW)),
+                delay("scheduleAllAt([ok], null)", npe, "dueAt", f -> f.delays().scheduleAllAt(List.of("ok"), null)),
+                delay("scheduleAllAt([ok], Instant.MAX)", iae, "due time",
+                        f -> f.delays().scheduleAllAt(List.of("ok"), Instant.MAX)));
     }
 
     // ------------------------------------------------------------------------------------------
@@ -285,7 +298,12 @@ public final class BadInputCatalogue {
         return List.of(
                 new ChannelCase("publish(null)", npe, "message", c -> c.open().publish(null)),
                 new ChannelCase("subscribe(null)", npe, "listener", c -> c.open().subscribe(null)),
+                new ChannelCase("publishAll(null)", npe, "payloads", c -> c.open().publishAll(null)),
+                new ChannelCase("publishAll([ok, null]) publishes neither", npe, "index 1",
+                        c -> c.open().publishAll(Arrays.asList("ok", null))),
                 new ChannelCase("publish on a closed broadcaster", closed, "closed", c -> c.closed().publish("x")),
+                new ChannelCase("publishAll on a closed broadcaster", closed, "closed",
+                        c -> c.closed().publishAll(List.of("x"))),
                 new ChannelCase("subscribe on a closed broadcaster", closed, "closed", c -> c.closed().subscribe(m -> { })));
     }
 
