@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.queuekit.ConsumeOptions;
+import io.queuekit.testing.LogCapture;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.ConsumeOptions;
 import io.queuekit.QueueException;
+import io.queuekit.testing.LogCapture;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.queuekit.inmemory;
+package io.queuekit.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -9,19 +9,34 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * What SLF4J's simple binding (the test classpath's) writes to {@code System.err} while this is
- * open, split into log records: a record is one line, plus the stack trace printed under it. The
- * output still reaches the console. The binding looks up {@code System.err} on every write, so
- * replacing it is enough.
+ * What SLF4J's simple binding ({@code slf4j-simple} on a test classpath) writes to
+ * {@code System.err} while this is open, split into log records: a record is one line, plus the
+ * stack trace printed under it. The output still reaches the console. The binding looks up
+ * {@code System.err} on every write, so replacing it is enough. For tests of what is logged, for
+ * example that an outage logs one stack trace; it replaces {@code System.err} for the whole JVM, so
+ * use it in tests that do not run in parallel.
+ *
+ * <pre>{@code
+ * try (LogCapture log = new LogCapture()) {
+ *     ... // make queuekit fail
+ *     assertThat(log.records("queuekit orders")).filteredOn(LogCapture.Record::hasStackTrace).hasSize(1);
+ * }
+ * }</pre>
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
     /** A record's first line: an optional time, the thread in brackets, the level. */
     private static final Pattern RECORD = Pattern.compile(
             "^(\\d\\d:\\d\\d:\\d\\d\\.\\d{3} )?\\[[^\\]]*\\] (TRACE|DEBUG|INFO|WARN|ERROR) .*");
 
-    /** One log record: its line and the stack trace printed under it (empty if none). */
-    record Record(String line, List<String> stackTrace) {
-        boolean hasStackTrace() {
+    /**
+     * One log record.
+     *
+     * @param line its first line: time (if configured), thread, level, logger and message
+     * @param stackTrace the lines printed under it, empty if none
+     */
+    public record Record(String line, List<String> stackTrace) {
+        /** Whether a stack trace was printed with it. */
+        public boolean hasStackTrace() {
             return !stackTrace.isEmpty();
         }
     }
@@ -29,7 +44,8 @@ final class LogCapture implements AutoCloseable {
     private final PrintStream original = System.err;
     private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
 
-    LogCapture() {
+    /** Starts capturing, until {@link #close()}. */
+    public LogCapture() {
         OutputStream tee = new OutputStream() {
             @Override
             public void write(int b) {
@@ -56,7 +72,7 @@ final class LogCapture implements AutoCloseable {
     }
 
     /** The records so far whose line contains {@code text}. */
-    List<Record> records(String text) {
+    public List<Record> records(String text) {
         String all;
         synchronized (copy) {
             all = copy.toString(StandardCharsets.UTF_8);
@@ -81,6 +97,7 @@ final class LogCapture implements AutoCloseable {
         return out;
     }
 
+    /** Stops capturing: {@code System.err} is what it was before. */
     @Override
     public void close() {
         System.setErr(original);
