@@ -77,4 +77,14 @@ public final class QueueScript {
     public static List<?> array(Object reply) {
         return (List<?>) reply;
     }
+
+    /** An array reply of bulk strings. */
+    public static List<byte[]> bulks(Object reply) {
+        List<?> r = array(reply);
+        List<byte[]> out = new ArrayList<>(r.size());
+        for (Object e : r) {
+            out.add((byte[]) e);
+        }
+        return out;
+    }
 }

@@ -1,6 +1,7 @@
 package io.queuekit.redis.list;
 
 import static io.queuekit.redis.internal.QueueScript.array;
+import static io.queuekit.redis.internal.QueueScript.bulks;
 import static io.queuekit.redis.internal.QueueScript.integer;
 import static io.queuekit.redis.internal.QueueScript.num;
 import static io.queuekit.redis.internal.QueueScript.text;
@@ -122,12 +123,7 @@ final class ListScripts {
 
         /** Up to {@code max} elements, in the order they will be taken. */
         List<byte[]> run(int max) {
-            List<?> r = array(script.run(num(max)));
-            List<byte[]> out = new ArrayList<>(r.size());
-            for (Object e : r) {
-                out.add((byte[]) e);
-            }
-            return out;
+            return bulks(script.run(num(max)));
         }
     }
 
@@ -143,12 +139,7 @@ final class ListScripts {
 
         /** Up to {@code max} elements, oldest first. */
         List<byte[]> run(int max) {
-            List<?> r = array(script.run(num(max)));
-            List<byte[]> out = new ArrayList<>(r.size());
-            for (Object e : r) {
-                out.add((byte[]) e);
-            }
-            return out;
+            return bulks(script.run(num(max)));
         }
     }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuekit.Codec;
-import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
@@ -14,7 +13,6 @@ import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,21 +55,7 @@ class RedisBroadcasterMetricsTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         List<GapEvent> gaps = new CopyOnWriteArrayList<>();
         List<String> got = new CopyOnWriteArrayList<>();
-        Codec<String> picky = new Codec<>() {
-            @Override
-            public byte[] encode(String payload) {
-                return payload.getBytes(StandardCharsets.UTF_8);
-            }
-
-            @Override
-            public String decode(byte[] bytes) {
-                String s = new String(bytes, StandardCharsets.UTF_8);
-                if (s.startsWith("bad")) {
-                    throw new SerializationException("not a message: " + s, null);
-                }
-                return s;
-            }
-        };
+        Codec<String> picky = new PickyCodec();
         // a server of its own: the test disconnects every subscriber of it
         try (RedisServer server = RedisServer.builder().start();
                 RedisClient client = RedisClients.create(server);

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.QueueClosedException;
-import io.queuekit.SerializationException;
 import io.queuekit.Semantics;
 import io.queuekit.TransportException;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
@@ -14,7 +13,6 @@ import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -178,21 +176,7 @@ class RedisBroadcasterTest {
 
         @Test
         void undecodableMessage_isSkippedAndCounted() {
-            Codec<String> picky = new Codec<>() {
-                @Override
-                public byte[] encode(String payload) {
-                    return payload.getBytes(StandardCharsets.UTF_8);
-                }
-
-                @Override
-                public String decode(byte[] bytes) {
-                    String s = new String(bytes, StandardCharsets.UTF_8);
-                    if (s.startsWith("bad")) {
-                        throw new SerializationException("not a message: " + s, null);
-                    }
-                    return s;
-                }
-            };
+            Codec<String> picky = new PickyCodec();
             try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, Channels.unique("decode"), picky)
                     .build()) {
                 List<String> got = new CopyOnWriteArrayList<>();
