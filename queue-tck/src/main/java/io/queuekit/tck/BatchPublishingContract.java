@@ -1,5 +1,6 @@
 package io.queuekit.tck;
 
+import static io.queuekit.tck.Tck.assertEachReceivedAll;
 import static io.queuekit.tck.Tck.assumeFanOut;
 import static io.queuekit.tck.Tck.await;
 import static io.queuekit.tck.Tck.messages;
@@ -34,17 +35,7 @@ interface BatchPublishingContract extends BroadcasterContract {
         long[] received = b.publishAll(sent);
 
         assertThat(received).hasSize(sent.size()).containsOnly(3);
-        await().untilAsserted(() -> {
-            for (Recorder r : subscribers) {
-                assertThat(r.received).containsExactlyInAnyOrderElementsOf(sent);
-            }
-        });
-        Semantics.Ordering ordering = b.semantics().ordering();
-        assumeTrue(ordering == Semantics.Ordering.PUBLISH_ORDER || ordering == Semantics.Ordering.FIFO,
-                "no order promised: " + b.semantics());
-        for (Recorder r : subscribers) {
-            assertThat(r.received).containsExactlyElementsOf(sent);
-        }
+        assertEachReceivedAll(b, subscribers, sent);
     }
 
     @Test

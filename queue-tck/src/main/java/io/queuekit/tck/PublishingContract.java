@@ -1,6 +1,7 @@
 package io.queuekit.tck;
 
 import static io.queuekit.tck.Tck.GENEROUS_MS;
+import static io.queuekit.tck.Tck.assertEachReceivedAll;
 import static io.queuekit.tck.Tck.assumeFanOut;
 import static io.queuekit.tck.Tck.assumeRetained;
 import static io.queuekit.tck.Tck.await;
@@ -8,10 +9,8 @@ import static io.queuekit.tck.Tck.messages;
 import static io.queuekit.tck.Tck.record;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queuekit.Broadcaster;
-import io.queuekit.Semantics;
 import io.queuekit.tck.Tck.Recorder;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,17 +34,7 @@ interface PublishingContract extends BroadcasterContract {
 
         sent.forEach(b::publish);
 
-        await().untilAsserted(() -> {
-            for (Recorder r : subscribers) {
-                assertThat(r.received).containsExactlyInAnyOrderElementsOf(sent);
-            }
-        });
-        Semantics.Ordering ordering = b.semantics().ordering();
-        assumeTrue(ordering == Semantics.Ordering.PUBLISH_ORDER || ordering == Semantics.Ordering.FIFO,
-                "no order promised: " + b.semantics());
-        for (Recorder r : subscribers) {
-            assertThat(r.received).containsExactlyElementsOf(sent);
-        }
+        assertEachReceivedAll(b, subscribers, sent);
     }
 
     @Test

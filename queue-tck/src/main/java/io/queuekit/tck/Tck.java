@@ -230,6 +230,24 @@ final class Tck {
         return r;
     }
 
+    /**
+     * Waits until every subscriber received every message, then, where the broadcaster promises an
+     * order (skipped where it promises none), asserts each received them in publish order.
+     */
+    static void assertEachReceivedAll(Broadcaster<String> b, List<Recorder> subscribers, List<String> sent) {
+        await().untilAsserted(() -> {
+            for (Recorder r : subscribers) {
+                assertThat(r.received).containsExactlyInAnyOrderElementsOf(sent);
+            }
+        });
+        Semantics.Ordering ordering = b.semantics().ordering();
+        assumeTrue(ordering == Semantics.Ordering.PUBLISH_ORDER || ordering == Semantics.Ordering.FIFO,
+                "no order promised: " + b.semantics());
+        for (Recorder r : subscribers) {
+            assertThat(r.received).containsExactlyElementsOf(sent);
+        }
+    }
+
     static final class Recorder {
         final List<String> received = new CopyOnWriteArrayList<>();
         Subscription subscription;
