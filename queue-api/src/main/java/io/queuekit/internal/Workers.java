@@ -248,7 +248,7 @@ final class Workers implements Subscription {
             }
             settleQuietly(d::ack, d.id().value());
         } else if (failure instanceof SerializationException) {
-            settleQuietly(() -> d.deadLetter("undecodable: " + failure.getMessage()), d.id().value());
+            settleQuietly(() -> d.deadLetter(DeadLetterDecoding.UNDECODABLE + ": " + failure.getMessage()), d.id().value());
         } else {
             if (failure instanceof Error) {
                 owner.logs().handlerError.failed("queuekit " + q.name() + ": the handler threw an Error on "
