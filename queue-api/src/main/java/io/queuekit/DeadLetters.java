@@ -1,12 +1,14 @@
 package io.queuekit;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The dead letters of one queue: messages that failed their maximum number of attempts or were
  * dead-lettered by a handler. They are kept for the queue's dead-letter retention (a count, the
  * oldest dropped first) until requeued or purged. All methods are thread-safe and throw
- * {@link QueueClosedException} once the queue is closed.
+ * {@link QueueClosedException} once the queue is closed; a null id is refused with
+ * {@link NullPointerException}.
  *
  * @param <T> the payload type
  */
@@ -23,6 +25,12 @@ public interface DeadLetters<T> {
     List<DeadLetter<T>> list(int limit);
 
     /**
+     * The dead letter {@code id}, if there is one: to look at it before requeueing or purging it.
+     * Its payload is decoded as {@link #list(int)} decodes it, so this never throws for its body.
+     */
+    Optional<DeadLetter<T>> find(MessageId id);
+
+    /**
      * Moves one dead letter back to the ready messages with its attempt count reset, to be
      * delivered as if new.
      *
@@ -32,6 +40,13 @@ public interface DeadLetters<T> {
 
     /** Requeues every dead letter, oldest first; returns how many. */
     long requeueAll();
+
+    /**
+     * Deletes one dead letter.
+     *
+     * @return {@code false} if no dead letter has that id
+     */
+    boolean purge(MessageId id);
 
     /** Deletes every dead letter; returns how many. */
     long purge();

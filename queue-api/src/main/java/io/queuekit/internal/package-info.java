@@ -1,8 +1,9 @@
 /**
- * Machinery every queuekit transport shares: the managed consumers, lease renewal, argument
+ * Machinery every queuekit transport shares: the queue runtime (lifecycle, consumers, metrics,
+ * payloads, dead letters) over the narrow store each transport implements, lease renewal, argument
  * checks, codec calls, the settle-once guard, the payload, delay and dead-letter retention limits,
  * dead-letter decoding, and rate-limited logging: each written once, so the transports cannot
- * drift apart. Internal: it may change in any release, and no
- * public signature of queuekit mentions it. Applications do not use it.
+ * drift apart. Internal: it may change in any release, and no public signature of queuekit
+ * mentions it. Applications do not use it.
  */
 package io.queuekit.internal;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -328,12 +329,7 @@ final class Operator {
             return withQueue(ctx, options, t -> {
                 DeadLetters<byte[]> dead = t.queue().deadLetters();
                 if (id != null) {
-                    if (dryRun ? t.jedis().zscore(t.keys().key("dead"), id.value()) == null : !dead.requeue(id)) {
-                        throw new Main.Failure("no dead letter with id " + id.value());
-                    }
-                    ctx.out().println(dryRun ? "would requeue dead letter " + Text.escape(id.value()) + " of " + t.describe() + "; nothing was changed"
-                            : "requeued 1");
-                    return 0;
+                    return one(ctx, t, id, dryRun, "requeue", "requeued", dead::requeue);
                 }
                 long n = dead.size();
                 if (dryRun) {
@@ -347,14 +343,17 @@ final class Operator {
         }
     }
 
-    @Command(name = "purge", description = {"Deletes every dead letter.", "Asks first on a terminal, or needs --yes."})
+    @Command(name = "purge", description = {"Deletes dead letters.",
+        "The one named by --id; without --id every one, which asks first on a terminal or needs --yes."})
     static final class DeadPurge implements Callable<Integer>, Main.Hints {
         private final Main.Context ctx;
         @Mixin
         Main.HelpOption help;
         @Mixin
         QueueOptions options;
-        @Option(names = "--yes", description = "Purge without asking.")
+        @Option(names = "--id", paramLabel = "ID", description = "Only this dead letter.")
+        MessageId id;
+        @Option(names = "--yes", description = "Purge every dead letter without asking.")
         boolean yes;
         @Option(names = "--dry-run", description = "Say what would be purged, and change nothing.")
         boolean dryRun;
@@ -365,25 +364,42 @@ final class Operator {
 
         @Override
         public String hint(String word) {
-            if (word.equals("--id") || word.startsWith("--id=") || !word.startsWith("-")) {
-                return " (dead purge deletes every dead letter; it cannot pick one)";
-            }
-            return "";
+            return word.startsWith("-") ? "" : " (to purge one dead letter: --id " + word + ")";
         }
 
         @Override
         public Integer call() {
             return withQueue(ctx, options, t -> {
-                long n = t.queue().deadLetters().size();
+                DeadLetters<byte[]> dead = t.queue().deadLetters();
+                if (id != null) {
+                    return one(ctx, t, id, dryRun, "purge", "purged", dead::purge);
+                }
+                long n = dead.size();
                 if (dryRun) {
                     ctx.out().println("would purge " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
                     return 0;
                 }
                 confirm(ctx, yes, "dead purge", "purge all " + deadLetters(n) + " of " + t.describe());
-                ctx.out().println("purged " + t.queue().deadLetters().purge());
+                ctx.out().println("purged " + dead.purge());
                 return 0;
             });
         }
+    }
+
+    /**
+     * Requeues or purges ({@code act}) the one dead letter {@code id}, which needs no confirmation;
+     * with {@code dryRun} only says whether it would.
+     */
+    private static int one(Main.Context ctx, Target t, MessageId id, boolean dryRun, String verb, String done,
+            Predicate<MessageId> act) {
+        boolean found = dryRun ? t.queue().deadLetters().find(id).isPresent() : act.test(id);
+        if (!found) {
+            throw new Main.Failure("no dead letter with id " + id.value());
+        }
+        ctx.out().println(dryRun
+                ? "would " + verb + " dead letter " + Text.escape(id.value()) + " of " + t.describe() + "; nothing was changed"
+                : done + " 1");
+        return 0;
     }
 
     private static String deadLetters(long n) {

@@ -135,12 +135,22 @@ class ConfirmationTest {
     }
 
     @Test
+    void purgeOfOneId_needsNoConfirmation() {
+        Cli.Result r = cli().run(dead("purge", "--id", dead.get(1).value()));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("purged 1");
+        assertThat(queue.deadLetters().list(10)).extracting(d -> d.id()).containsExactly(dead.get(0));
+    }
+
+    @Test
     void dryRun_saysWhatWouldBeDone_andChangesNothing() {
         Map<String, String> before = keys();
         Cli.Result purge = cli().run(dead("purge", "--dry-run"));
         Cli.Result requeueAll = cli().run(dead("requeue", "--dry-run"));
         Cli.Result requeueOne = cli().run(dead("requeue", "--dry-run", "--id", dead.get(0).value()));
         Cli.Result requeueNone = cli().run(dead("requeue", "--dry-run", "--id", "no-such-id"));
+        Cli.Result purgeOne = cli().run(dead("purge", "--dry-run", "--id", dead.get(1).value()));
+        Cli.Result purgeNone = cli().run(dead("purge", "--dry-run", "--id", "no-such-id"));
 
         assertThat(purge.exit()).as(purge.err()).isZero();
         assertThat(purge.out()).contains("would purge 2 dead letters").contains("nothing was changed");
@@ -150,6 +160,10 @@ class ConfirmationTest {
         assertThat(requeueOne.out()).contains("would requeue dead letter " + dead.get(0).value());
         assertThat(requeueNone.exit()).isEqualTo(1);
         assertThat(requeueNone.err()).contains("no dead letter with id no-such-id");
+        assertThat(purgeOne.exit()).as(purgeOne.err()).isZero();
+        assertThat(purgeOne.out()).contains("would purge dead letter " + dead.get(1).value());
+        assertThat(purgeNone.exit()).isEqualTo(1);
+        assertThat(purgeNone.err()).contains("no dead letter with id no-such-id");
         assertThat(keys()).isEqualTo(before);
     }
 }

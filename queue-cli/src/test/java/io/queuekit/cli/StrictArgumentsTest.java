@@ -63,13 +63,20 @@ class StrictArgumentsTest {
     }
 
     @Test
-    void deadPurge_withAnId_isRefused_andPurgesNothing() {
-        Map<String, String> before = keys();
+    void deadPurge_withAnId_purgesThatOneAlone() {
         Cli.Result r = cli().run("dead", "purge", "--redis", redisUri(), "--queue", name, "--id", dead.get(0).value());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("purged 1");
+        assertThat(queue.deadLetters().list(10)).extracting(d -> d.id()).containsExactly(dead.get(1));
+    }
+
+    @Test
+    void deadPurge_withTheIdAsAWord_isRefused_andPurgesNothing() {
+        Map<String, String> before = keys();
+        Cli.Result r = cli().run("dead", "purge", dead.get(0).value(), "--redis", redisUri(), "--queue", name);
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("--id");
+        assertThat(r.err()).contains(dead.get(0).value()).contains("--id");
         assertThat(keys()).isEqualTo(before);
-        assertThat(queue.deadLetters().size()).isEqualTo(2);
     }
 
     @Test

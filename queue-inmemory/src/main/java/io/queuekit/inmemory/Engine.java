@@ -1,22 +1,17 @@
 package io.queuekit.inmemory;
 
-import io.queuekit.ConsumeOptions;
-import io.queuekit.DeadLetter;
-import io.queuekit.DeadLetters;
 import io.queuekit.Delivery;
-import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
-import io.queuekit.MessageQueue;
-import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
-import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
-import io.queuekit.internal.Consumers;
-import io.queuekit.internal.LeaseKeeper;
-import io.queuekit.spi.QueueMetrics;
+import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
-import io.queuekit.internal.DeadLetterDecoding;
+import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.Payloads;
+import io.queuekit.internal.QueueRuntime;
+import io.queuekit.internal.QueueStore;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,11 +40,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * start of every operation, in the order of the times they were due, so what a caller sees is
  * always the state as of the clock's current instant, whether or not anyone was waiting.
  */
-final class Engine<T> {
+final class Engine<T> implements QueueStore<T> {
     private enum State { DELAYED, READY, IN_FLIGHT, DEAD }
-
-    /** Open; closing (receiving refused, settling still accepted while consumers drain); closed. */
-    private enum Phase { OPEN, CLOSING, CLOSED }
 
     /** One stored message; sort keys change only while it is out of the sorted sets. */
     private static final class Msg {
@@ -85,10 +77,11 @@ final class Engine<T> {
     private final int maxAttempts;
     private final int deadLetterRetention;
     private final int claimBatch;
-    private final Bodies<T> bodies;
+    private final Payloads<T> bodies;
     private final boolean leases;
     private final Semantics semantics;
     private final Runnable wakeUp = this::wakeAll;
+    private final QueueRuntime<T> runtime;
     private final QueueMetrics.Observer observer;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -97,16 +90,14 @@ final class Engine<T> {
     private final LinkedHashMap<MessageId, Msg> ready = new LinkedHashMap<>();
     private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
     private final TreeSet<Msg> leased = new TreeSet<>(BY_LEASE);
-    private final LinkedHashMap<MessageId, Msg> dead = new LinkedHashMap<>();
-    private final Consumers consumers;
-    private final DeadLetters<T> deadLetters = new Dead();
+    private final LinkedHashMap<MessageId, Msg> buried = new LinkedHashMap<>();
+    private final Dead dead = new Dead();
     private long sequence;
     private long leaseSequence;
     private long idSequence;
     /** Threads waiting in fetch, and the event time they timed their wait to (null: none known). */
     private int waiters;
     private Instant timedWake;
-    private volatile Phase phase = Phase.OPEN;
 
     Engine(Settings<T> s, Semantics semantics) {
         this.name = s.name;
@@ -116,14 +107,21 @@ final class Engine<T> {
         this.maxAttempts = s.maxAttempts;
         this.deadLetterRetention = s.deadLetterRetention;
         this.claimBatch = s.claimBatch;
-        this.bodies = s.bodies();
         this.leases = semantics.redelivers();
         this.semantics = semantics;
-        this.observer = s.metrics.observe(name, semantics.transport(), Settings.metricsNamespace(), this::stats);
-        this.consumers = new Consumers(name, maxAttempts, observer, () -> leases ? new Holds() : LeaseKeeper.none());
+        this.runtime = new QueueRuntime<>(name, name, semantics.transport(), Settings.metricsNamespace(), s.metrics,
+                maxAttempts, s.bodies());
+        this.bodies = runtime.payloads();
+        this.observer = runtime.observer();
         if (manualClock != null) {
             manualClock.addListener(wakeUp);
         }
+        runtime.attach(this);
+    }
+
+    /** The queue's lifecycle, consumers, metrics and dead letters, over this store. */
+    QueueRuntime<T> runtime() {
+        return runtime;
     }
 
     String name() {
@@ -134,12 +132,18 @@ final class Engine<T> {
         return semantics;
     }
 
-    Bodies<T> bodies() {
+    Payloads<T> bodies() {
         return bodies;
     }
 
-    DeadLetters<T> deadLetters() {
-        return deadLetters;
+    @Override
+    public DeadLetterStore<T> deadLetters() {
+        return dead;
+    }
+
+    @Override
+    public LeaseKeeper leaseKeeper() {
+        return leases ? new Holds() : LeaseKeeper.none();
     }
 
     // ---- storing
@@ -561,7 +565,7 @@ final class Engine<T> {
             lock.lock();
             try {
                 Instant now = now();
-                Msg m = phase == Phase.CLOSED ? null : owned(d, now);
+                Msg m = runtime.isClosed() ? null : owned(d, now);
                 if (m == null) {
                     return () -> { };
                 }
@@ -686,64 +690,39 @@ final class Engine<T> {
         m.state = State.DEAD;
         m.reason = reason;
         m.deadAt = now;
-        dead.put(m.id, m);
-        Iterator<Msg> oldest = dead.values().iterator();
-        while (dead.size() > deadLetterRetention) {
+        buried.put(m.id, m);
+        Iterator<Msg> oldest = buried.values().iterator();
+        while (buried.size() > deadLetterRetention) {
             Msg dropped = oldest.next();
             oldest.remove();
             stored.remove(dropped.id);
         }
     }
 
-    // ---- consumers, stats, lifecycle
+    // ---- the store's side of stats and closing
 
-    Subscription consume(MessageQueue<T> owner, MessageHandler<T> handler, ConsumeOptions options) {
-        return consumers.start(owner, handler, options); // refuses once closing began
-    }
-
-    QueueStats stats() {
+    @Override
+    public QueueStats stats() {
         lock.lock();
         try {
-            ensureOpen();
             promote(now());
-            return new QueueStats(ready.size(), leased.size(), delayed.size(), dead.size());
+            return new QueueStats(ready.size(), leased.size(), delayed.size(), buried.size());
         } finally {
             lock.unlock();
         }
     }
 
-    /**
-     * Stops handing out messages (waking blocked callers), lets the consumers' running handlers
-     * finish and settle, then refuses every call.
-     */
-    void close() {
-        boolean first;
-        lock.lock();
-        try {
-            first = phase == Phase.OPEN;
-            if (first) {
-                phase = Phase.CLOSING;
-                changed.signalAll();
-            }
-        } finally {
-            lock.unlock();
+    /** Wakes blocked callers, which see that receiving is refused. */
+    @Override
+    public void receivingStopped() {
+        wakeAll();
+    }
+
+    @Override
+    public void closed() {
+        if (manualClock != null) {
+            manualClock.removeListener(wakeUp);
         }
-        if (!first) {
-            consumers.awaitShutDown(); // a second close returns once the first has ended
-            return;
-        }
-        consumers.shutDown(() -> {
-            lock.lock();
-            try {
-                phase = Phase.CLOSED;
-            } finally {
-                lock.unlock();
-            }
-            observer.close();
-            if (manualClock != null) {
-                manualClock.removeListener(wakeUp);
-            }
-        });
     }
 
     private void wakeAll() {
@@ -756,74 +735,74 @@ final class Engine<T> {
     }
 
     private void ensureOpen() {
-        if (phase == Phase.CLOSED) {
-            throw new QueueClosedException(name);
-        }
+        runtime.checkOpen();
     }
 
     /** Receiving, and starting consumers, end as soon as closing begins. */
     private void ensureReceiving() {
-        if (phase != Phase.OPEN) {
-            throw new QueueClosedException(name);
-        }
+        runtime.checkReceiving();
     }
 
     private Instant now() {
         return clock.instant();
     }
 
-    /** A dead letter as it was when listed. */
-    private record Buried(MessageId id, Object body, int attempts, String reason, Instant deadAt) {}
-
-    private final class Dead implements DeadLetters<T> {
+    /** The dead letters: read and moved under the lock, decoded by the runtime outside it. */
+    private final class Dead implements DeadLetterStore<T> {
 
         @Override
         public long size() {
             lock.lock();
             try {
-                ensureOpen();
                 promote(now());
-                return dead.size();
+                return buried.size();
             } finally {
                 lock.unlock();
             }
         }
 
         @Override
-        public List<DeadLetter<T>> list(int limit) {
-            if (limit < 1) {
-                throw new IllegalArgumentException("limit must be positive: " + limit);
-            }
-            // the fields are read under the lock: a concurrent requeue clears them
-            List<Buried> copy = new ArrayList<>(Math.min(limit, 1024));
+        public List<Stored<T>> oldest(int limit) {
+            List<Stored<T>> out = new ArrayList<>(Math.min(limit, 1024));
             lock.lock();
             try {
-                ensureOpen();
                 promote(now());
-                for (Msg m : dead.values()) {
-                    if (copy.size() == limit) {
+                for (Msg m : buried.values()) {
+                    if (out.size() == limit) {
                         break;
                     }
-                    copy.add(new Buried(m.id, m.body, m.attempts, m.reason, m.deadAt));
+                    out.add(stored(m));
                 }
             } finally {
                 lock.unlock();
-            }
-            List<DeadLetter<T>> out = new ArrayList<>(copy.size());
-            for (Buried m : copy) {
-                out.add(DeadLetterDecoding.of(m.id(), m.attempts(), m.reason(), m.deadAt(), () -> bodies.load(m.body())));
             }
             return out;
         }
 
         @Override
-        public boolean requeue(MessageId id) {
-            Objects.requireNonNull(id, "id");
+        public Stored<T> find(MessageId id) {
             lock.lock();
             try {
-                ensureOpen();
                 promote(now());
-                Msg m = dead.remove(id);
+                Msg m = buried.get(id);
+                return m == null ? null : stored(m);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Its fields as they are now, read under the lock: a concurrent requeue clears them. */
+        private Stored<T> stored(Msg m) {
+            Object body = m.body;
+            return new Stored<>(m.id, m.attempts, m.reason, m.deadAt, () -> bodies.load(body));
+        }
+
+        @Override
+        public boolean requeue(MessageId id) {
+            lock.lock();
+            try {
+                promote(now());
+                Msg m = buried.remove(id);
                 if (m == null) {
                     return false;
                 }
@@ -839,13 +818,12 @@ final class Engine<T> {
         public long requeueAll() {
             lock.lock();
             try {
-                ensureOpen();
                 promote(now());
-                long n = dead.size();
-                for (Msg m : dead.values()) {
+                long n = buried.size();
+                for (Msg m : buried.values()) {
                     revive(m);
                 }
-                dead.clear();
+                buried.clear();
                 if (n > 0) {
                     changed.signalAll();
                 }
@@ -856,16 +834,30 @@ final class Engine<T> {
         }
 
         @Override
-        public long purge() {
+        public boolean purge(MessageId id) {
             lock.lock();
             try {
-                ensureOpen();
                 promote(now());
-                long n = dead.size();
-                for (MessageId id : dead.keySet()) {
+                if (buried.remove(id) == null) {
+                    return false;
+                }
+                stored.remove(id);
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public long purgeAll() {
+            lock.lock();
+            try {
+                promote(now());
+                long n = buried.size();
+                for (MessageId id : buried.keySet()) {
                     stored.remove(id);
                 }
-                dead.clear();
+                buried.clear();
                 return n;
             } finally {
                 lock.unlock();
@@ -877,11 +869,6 @@ final class Engine<T> {
             m.reason = null;
             m.deadAt = null;
             makeReady(m);
-        }
-
-        @Override
-        public String toString() {
-            return "DeadLetters[" + name + "]";
         }
     }
 }

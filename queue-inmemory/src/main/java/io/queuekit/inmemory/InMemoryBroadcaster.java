@@ -7,6 +7,7 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.Payloads;
 import io.queuekit.internal.RateLimitedLog;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
@@ -74,7 +75,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     public static final int DEFAULT_INBOX_CAPACITY = 100_000;
 
     private final String name;
-    private final Bodies<T> bodies;
+    private final Payloads<T> bodies;
     private final List<Sub> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicInteger subscriberNumbers = new AtomicInteger();
     private final AtomicLong failures = new AtomicLong();

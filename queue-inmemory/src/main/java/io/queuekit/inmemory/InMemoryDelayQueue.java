@@ -161,12 +161,12 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
-        return engine.consume(this, handler, options);
+        return engine.runtime().consume(this, handler, options);
     }
 
     @Override
     public QueueStats stats() {
-        return engine.stats();
+        return engine.runtime().stats();
     }
 
     @Override
@@ -176,12 +176,12 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public DeadLetters<T> deadLetters() {
-        return engine.deadLetters();
+        return engine.runtime().deadLetters();
     }
 
     @Override
     public void close() {
-        engine.close();
+        engine.runtime().close();
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.internal.Payloads;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -123,12 +124,12 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
-        return engine.consume(this, handler, options);
+        return engine.runtime().consume(this, handler, options);
     }
 
     @Override
     public QueueStats stats() {
-        return engine.stats();
+        return engine.runtime().stats();
     }
 
     @Override
@@ -138,12 +139,12 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
 
     @Override
     public DeadLetters<T> deadLetters() {
-        return engine.deadLetters();
+        return engine.runtime().deadLetters();
     }
 
     @Override
     public void close() {
-        engine.close();
+        engine.runtime().close();
     }
 
     @Override

@@ -3,9 +3,10 @@ package io.queuekit.inmemory;
 import io.queuekit.Codec;
 import io.queuekit.Semantics;
 import io.queuekit.internal.Checks;
-import io.queuekit.internal.PayloadLimit;
-import io.queuekit.spi.QueueMetrics;
 import io.queuekit.internal.DeadLetterRetention;
+import io.queuekit.internal.PayloadLimit;
+import io.queuekit.internal.Payloads;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -81,7 +82,7 @@ final class Settings<T> {
         return "jvm-" + INSTANCES.incrementAndGet();
     }
 
-    Bodies<T> bodies() {
-        return new Bodies<>(codec, maxPayloadBytes, name);
+    Payloads<T> bodies() {
+        return new Payloads<>(codec, maxPayloadBytes, name);
     }
 }

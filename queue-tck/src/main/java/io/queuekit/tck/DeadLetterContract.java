@@ -152,6 +152,49 @@ interface DeadLetterContract extends QueueContract {
     }
 
     @Test
+    default void find_showsOneDeadLetter_asListed_andNothingForAnIdThatIsNotOne() throws Exception {
+        MessageQueue<String> q = newQueue();
+        List<MessageId> sent = q.sendAll(List.of("bad", "fine"));
+        Delivery<String> d = next(q);
+        MessageId dead = d.id();
+        d.deadLetter("cannot parse");
+        MessageId waiting = sent.get(sent.get(0).equals(dead) ? 1 : 0);
+
+        DeadLetter<String> found = q.deadLetters().find(dead).orElseThrow();
+
+        assertThat(found).isEqualTo(q.deadLetters().list(1).get(0));
+        assertThat(found.payload()).isEqualTo(d.payload());
+        assertThat(found.reason()).isEqualTo("cannot parse");
+        assertThat(found.attempts()).isEqualTo(1);
+        assertThat(q.deadLetters().find(waiting)).as("a waiting message is not a dead letter").isEmpty();
+        assertThat(q.deadLetters().find(MessageId.of("no-such-message"))).isEmpty();
+        assertThatThrownBy(() -> q.deadLetters().find(null)).isInstanceOf(NullPointerException.class);
+        assertThat(q.stats()).as("finding moves nothing").isEqualTo(new QueueStats(1, 0, 0, 1));
+    }
+
+    @Test
+    default void purgeOne_deletesThatDeadLetterAlone() throws Exception {
+        MessageQueue<String> q = newQueue();
+        List<MessageId> sent = q.sendAll(List.of("a", "b", "c"));
+        Delivery<String> one = next(q);
+        Delivery<String> other = next(q);
+        one.deadLetter("no");
+        other.deadLetter("no");
+        MessageId first = one.id();
+        MessageId second = other.id();
+        MessageId waiting = sent.stream().filter(id -> !id.equals(first) && !id.equals(second)).findFirst().orElseThrow();
+
+        assertThat(q.deadLetters().purge(first)).isTrue();
+
+        assertThat(q.deadLetters().list(10)).extracting(DeadLetter::id).containsExactly(second);
+        assertThat(q.deadLetters().purge(first)).as("gone already").isFalse();
+        assertThat(q.deadLetters().purge(waiting)).as("not a dead letter").isFalse();
+        assertThat(q.deadLetters().requeue(first)).as("its body went with it").isFalse();
+        assertThat(q.stats()).isEqualTo(new QueueStats(1, 0, 0, 1));
+        assertThatThrownBy(() -> q.deadLetters().purge(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
     default void retention_dropsTheOldestDeadLetters() throws Exception {
         MessageQueue<String> q = newQueue(config().withDeadLetterRetention(3));
         q.sendAll(List.of("m1", "m2", "m3", "m4", "m5"));

@@ -1,6 +1,7 @@
 package io.queuekit.redis.internal;
 
 import io.queuekit.MessageId;
+import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,8 +16,8 @@ final class DeadLetterScripts {
     static final class Listing {
         private final QueueScript script;
 
-        Listing(QueueRuntime<?> queue) {
-            this.script = queue.script("list dead letters", QueueRuntime.core("dead_list.lua"),
+        Listing(RedisContext<?> queue) {
+            this.script = queue.script("list dead letters", RedisContext.core("dead_list.lua"),
                     "layout", "ready", "claiming", "delayed", "lease", "dead", "att", "reason", "body");
         }
 
@@ -32,12 +33,32 @@ final class DeadLetterScripts {
         }
     }
 
+    /** {@code dead_find.lua}: one dead letter by id, read-only. */
+    static final class Find {
+        private final QueueScript script;
+
+        Find(RedisContext<?> queue) {
+            this.script = queue.script("find a dead letter", RedisContext.core("dead_find.lua"),
+                    "layout", "ready", "claiming", "delayed", "lease", "dead", "att", "reason", "body");
+        }
+
+        /** The dead letter {@code id}, or null if none has that id. */
+        Row one(MessageId id) {
+            List<?> r = QueueScript.array(script.run(QueueScript.text(id.value())));
+            if (r.isEmpty()) {
+                return null;
+            }
+            return new Row(id, QueueScript.integer(r.get(0)), (int) QueueScript.integer(r.get(1)),
+                    QueueScript.str(r.get(2)), (byte[]) r.get(3));
+        }
+    }
+
     /** {@code dead_move.lua}: requeue or delete dead letters. */
     static final class Move {
         private final QueueScript script;
 
-        Move(QueueRuntime<?> queue) {
-            this.script = queue.script("move dead letters", QueueRuntime.core("dead_move.lua"),
+        Move(RedisContext<?> queue) {
+            this.script = queue.script("move dead letters", RedisContext.core("dead_move.lua"),
                     "layout", "ready", "claiming", "delayed", "lease", "dead", "reason", "att", "body", "signal");
         }
 

@@ -1,5 +1,6 @@
 package io.queuekit.redis.internal;
 
+import io.queuekit.redis.internal.RedisContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,12 +13,12 @@ import java.util.List;
  * ({@link RedisCalls}).
  */
 public final class QueueScript {
-    private final QueueRuntime<?> queue;
+    private final RedisContext<?> queue;
     private final String what;
     private final LuaScript lua;
     private final List<byte[]> keys;
 
-    QueueScript(QueueRuntime<?> queue, String what, LuaScript lua, String... parts) {
+    QueueScript(RedisContext<?> queue, String what, LuaScript lua, String... parts) {
         if (!lua.keys().equals(List.of(parts))) {
             throw new IllegalStateException(lua.name() + " declares the keys " + lua.keys() + ", but is passed "
                     + Arrays.toString(parts));
@@ -34,7 +35,7 @@ public final class QueueScript {
 
     /** Runs the script; refused once the queue is closed. The reply is as Jedis returns it. */
     public Object run(List<byte[]> args) {
-        queue.checkOpen();
+        queue.runtime().checkOpen();
         return runEvenIfClosed(args);
     }
 

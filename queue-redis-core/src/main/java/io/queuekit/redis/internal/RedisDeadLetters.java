@@ -1,27 +1,27 @@
 package io.queuekit.redis.internal;
 
-import io.queuekit.DeadLetter;
-import io.queuekit.DeadLetters;
 import io.queuekit.MessageId;
-import io.queuekit.internal.DeadLetterDecoding;
+import io.queuekit.internal.DeadLetterStore;
+import io.queuekit.redis.internal.RedisContext;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.LongSupplier;
 
-/** Dead letters of one Redis queue; bulk moves run in chunks so no script runs long. */
-final class RedisDeadLetters<T> implements DeadLetters<T> {
+/** Dead letters of one Redis queue as stored; bulk moves run in chunks so no script runs long. */
+final class RedisDeadLetters<T> implements DeadLetterStore<T> {
     private static final int CHUNK = 500;
-    private final QueueRuntime<T> queue;
+    private final RedisContext<T> queue;
     private final DeadLetterScripts.Listing list;
+    private final DeadLetterScripts.Find find;
     private final DeadLetterScripts.Move move;
     private final LongSupplier size;
 
-    RedisDeadLetters(QueueRuntime<T> queue, DeadLetterScripts.Listing list, DeadLetterScripts.Move move, LongSupplier size) {
+    RedisDeadLetters(RedisContext<T> queue, LongSupplier size) {
         this.queue = queue;
-        this.list = list;
-        this.move = move;
+        this.list = new DeadLetterScripts.Listing(queue);
+        this.find = new DeadLetterScripts.Find(queue);
+        this.move = new DeadLetterScripts.Move(queue);
         this.size = size;
     }
 
@@ -31,22 +31,29 @@ final class RedisDeadLetters<T> implements DeadLetters<T> {
     }
 
     @Override
-    public List<DeadLetter<T>> list(int limit) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be positive: " + limit);
-        }
+    public List<Stored<T>> oldest(int limit) {
         List<DeadLetterScripts.Row> rows = list.oldest(limit);
-        List<DeadLetter<T>> out = new ArrayList<>(rows.size());
+        List<Stored<T>> out = new ArrayList<>(rows.size());
         for (DeadLetterScripts.Row r : rows) {
-            out.add(DeadLetterDecoding.of(r.id(), r.attempts(), r.reason(), Instant.ofEpochMilli(r.deadAtMillis()),
-                    () -> queue.decode(StoredBody.payload(r.body()))));
+            out.add(stored(r));
         }
         return out;
     }
 
     @Override
+    public Stored<T> find(MessageId id) {
+        DeadLetterScripts.Row r = find.one(id);
+        return r == null ? null : stored(r);
+    }
+
+    private Stored<T> stored(DeadLetterScripts.Row r) {
+        return new Stored<>(r.id(), r.attempts(), r.reason(), Instant.ofEpochMilli(r.deadAtMillis()),
+                () -> queue.decode(StoredBody.payload(r.body())));
+    }
+
+    @Override
     public boolean requeue(MessageId id) {
-        return move.one(true, Objects.requireNonNull(id, "id"));
+        return move.one(true, id);
     }
 
     @Override
@@ -55,7 +62,12 @@ final class RedisDeadLetters<T> implements DeadLetters<T> {
     }
 
     @Override
-    public long purge() {
+    public boolean purge(MessageId id) {
+        return move.one(false, id);
+    }
+
+    @Override
+    public long purgeAll() {
         return all(false);
     }
 

@@ -3,9 +3,10 @@ package io.queuekit.redis.list;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
-import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
+import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -42,7 +43,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private final ListScripts.Take take;
     private final long leaseNanos;
 
-    AtLeastOnce(UnifiedJedis jedis, QueueRuntime<T> engine, Codec<T> codec) {
+    AtLeastOnce(UnifiedJedis jedis, RedisContext<T> engine, Codec<T> codec) {
         super(jedis, engine, codec);
         this.sweep = new ListScripts.Sweep(engine);
         this.ack = new ListScripts.Ack(engine);
@@ -56,7 +57,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         if (timeoutNanos > 0 && Thread.interrupted()) {
             throw new InterruptedException();
         }
-        engine.checkReceiving();
+        engine.runtime().checkReceiving();
         long deadline = System.nanoTime() + timeoutNanos;
         upkeep();
         int n = Math.min(max, claimBatch);
@@ -99,9 +100,14 @@ final class AtLeastOnce<T> extends ListMode<T> {
                     return got;
                 }
             } else {
-                engine.checkReceiving();
+                engine.runtime().checkReceiving();
             }
         }
+    }
+
+    @Override
+    public LeaseKeeper leaseKeeper() {
+        return engine.leaseRenewal();
     }
 
     /**
@@ -109,7 +115,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      * lease yet gets one, and leases that expired count as ready, as they do on every transport.
      */
     @Override
-    QueueStats stats() {
+    public QueueStats stats() {
         upkeep();
         return super.stats();
     }
@@ -154,7 +160,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      * gives it back to the head of the list and throws.
      */
     private void stopIfAsked(byte[] taken) throws InterruptedException {
-        boolean closed = engine.isClosing();
+        boolean closed = engine.runtime().isClosing();
         if (!closed && !Thread.interrupted()) {
             return;
         }
@@ -165,7 +171,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
             LOG.warn("{}: could not give back a message taken while {}; its lease will return it",
                     engine.label(), closed ? "closing" : "interrupted", ex);
         }
-        engine.checkReceiving();
+        engine.runtime().checkReceiving();
         throw new InterruptedException();
     }
 

@@ -2,8 +2,9 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
-import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.redis.internal.RedisCalls;
+import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -28,7 +29,7 @@ final class AtMostOnce<T> extends ListMode<T> {
 
     private final ListScripts.Fetch fetch;
 
-    AtMostOnce(UnifiedJedis jedis, QueueRuntime<T> engine, Codec<T> codec) {
+    AtMostOnce(UnifiedJedis jedis, RedisContext<T> engine, Codec<T> codec) {
         super(jedis, engine, codec);
         this.fetch = new ListScripts.Fetch(engine);
     }
@@ -43,7 +44,7 @@ final class AtMostOnce<T> extends ListMode<T> {
         // one message with time to wait: BRPOP alone, since it returns at once when one is ready
         boolean popFirst = timeoutNanos == 0 || n > 1;
         while (true) {
-            engine.checkReceiving();
+            engine.runtime().checkReceiving();
             List<byte[]> got = null;
             long now = System.nanoTime();
             if (upkeepDue(now)) {
@@ -82,9 +83,9 @@ final class AtMostOnce<T> extends ListMode<T> {
                 continue;
             }
             byte[] element = popped.getValue();
-            if (engine.isClosing() || Thread.interrupted()) {
+            if (engine.runtime().isClosing() || Thread.interrupted()) {
                 giveBack(element);
-                engine.checkReceiving();
+                engine.runtime().checkReceiving();
                 throw new InterruptedException();
             }
             List<Delivery<T>> out = deliveries(List.of(element));
@@ -120,5 +121,11 @@ final class AtMostOnce<T> extends ListMode<T> {
         } catch (JedisException e) {
             LOG.warn("{}: lost a message popped while closing or interrupted", engine.label(), e);
         }
+    }
+
+    /** Nothing is leased: a message is gone from Redis once handed out. */
+    @Override
+    public LeaseKeeper leaseKeeper() {
+        return LeaseKeeper.none();
     }
 }

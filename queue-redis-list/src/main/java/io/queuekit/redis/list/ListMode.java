@@ -6,14 +6,16 @@ import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
 import io.queuekit.internal.Codecs;
+import io.queuekit.internal.DeadLetterStore;
+import io.queuekit.internal.Delays;
+import io.queuekit.internal.QueueStore;
 import io.queuekit.redis.WaitingMessage;
-import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
+import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.StoredBody;
 import io.queuekit.spi.QueueMetrics;
-import io.queuekit.internal.Delays;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,11 +31,11 @@ import redis.clients.jedis.UnifiedJedis;
  * mode), retrying, dead-lettering, counting, and scheduling the upkeep (promoting due retries,
  * sweeping leases) that receiving consumers run instead of a mover process. Subclasses receive.
  */
-abstract class ListMode<T> {
+abstract class ListMode<T> implements QueueStore<T> {
     static final byte[] NONE = new byte[0];
 
     final UnifiedJedis jedis;
-    final QueueRuntime<T> engine;
+    final RedisContext<T> engine;
     final QueueMetrics.Observer observer;
     final byte[] ready;
     final byte[] claiming;
@@ -53,13 +55,14 @@ abstract class ListMode<T> {
     private volatile boolean layoutChecked;
     private final ListScripts.Stats stats;
     private final ListScripts.Peek peek;
+    private final DeadLetterStore<T> dead;
     /** When (System.nanoTime) the next upkeep is due. */
     private final AtomicLong nextUpkeep = new AtomicLong(System.nanoTime());
 
-    ListMode(UnifiedJedis jedis, QueueRuntime<T> engine, Codec<T> codec) {
+    ListMode(UnifiedJedis jedis, RedisContext<T> engine, Codec<T> codec) {
         this.jedis = jedis;
         this.engine = engine;
-        this.observer = engine.observer();
+        this.observer = engine.runtime().observer();
         this.codec = codec;
         RedisKeys keys = engine.settings().keys();
         this.ready = keys.keyBytes("ready");
@@ -76,6 +79,7 @@ abstract class ListMode<T> {
         this.layout = new ListScripts.Layout(engine);
         this.stats = new ListScripts.Stats(engine);
         this.peek = new ListScripts.Peek(engine);
+        this.dead = engine.deadLetterStore(() -> counts().dead());
     }
 
     /**
@@ -83,7 +87,7 @@ abstract class ListMode<T> {
      * sender's clock as their enqueue time.
      */
     final List<MessageId> send(List<? extends T> payloads) {
-        engine.checkOpen();
+        engine.runtime().checkOpen();
         List<byte[]> encoded = engine.encodeAll(payloads);
         if (encoded.isEmpty()) {
             return List.of();
@@ -123,8 +127,24 @@ abstract class ListMode<T> {
         return acked;
     }
 
-    QueueStats stats() {
+    @Override
+    public QueueStats stats() {
         return counts();
+    }
+
+    @Override
+    public final DeadLetterStore<T> deadLetters() {
+        return dead;
+    }
+
+    /** Nothing to wake: a blocked receiver notices within its block timeout. */
+    @Override
+    public final void receivingStopped() {
+    }
+
+    /** Nothing held outside Redis, which keeps everything. */
+    @Override
+    public final void closed() {
     }
 
     /** The counts as stored, without running the upkeep first. */
@@ -161,7 +181,7 @@ abstract class ListMode<T> {
      * element in 'claiming' (at-least-once) or {@link #NONE}. False if it was no longer in flight.
      */
     final boolean retry(byte[] inFlight, Envelope e, Duration delay) {
-        long millis = QueueRuntime.delayMillis(Delays.retryDelay(delay));
+        long millis = RedisContext.delayMillis(Delays.retryDelay(delay));
         boolean done = retry.run(inFlight, e.id.value(), e.next(), millis);
         if (done) {
             observer.retried();
@@ -237,7 +257,7 @@ abstract class ListMode<T> {
     // ---- for deliveries
 
     final void checkOpen() {
-        engine.checkOpen();
+        engine.runtime().checkOpen();
     }
 
     final T decode(byte[] payload) {

@@ -7,8 +7,8 @@ import static io.queuekit.redis.internal.QueueScript.num;
 import static io.queuekit.redis.internal.QueueScript.text;
 
 import io.queuekit.QueueStats;
-import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueScript;
+import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,7 +38,7 @@ final class ListScripts {
     static final class Layout {
         private final QueueScript script;
 
-        Layout(QueueRuntime<?> queue) {
+        Layout(RedisContext<?> queue) {
             script = queue.script("send", LUA + "layout.lua", checked());
         }
 
@@ -51,7 +51,7 @@ final class ListScripts {
     static final class Bury {
         private final QueueScript script;
 
-        Bury(QueueRuntime<?> queue) {
+        Bury(RedisContext<?> queue) {
             script = queue.script("dead-letter", LUA + "bury.lua", checked("inflight", "body", "att", "dead", "reason"));
         }
 
@@ -77,7 +77,7 @@ final class ListScripts {
     static final class Sweep {
         private final QueueScript script;
 
-        Sweep(QueueRuntime<?> queue) {
+        Sweep(RedisContext<?> queue) {
             script = queue.script("upkeep", LUA + "sweep.lua", checked(UPKEEP));
         }
 
@@ -99,7 +99,7 @@ final class ListScripts {
     static final class Fetch {
         private final QueueScript script;
 
-        Fetch(QueueRuntime<?> queue) {
+        Fetch(RedisContext<?> queue) {
             script = queue.script("receive", LUA + "amo_fetch.lua", checked(UPKEEP));
         }
 
@@ -117,7 +117,7 @@ final class ListScripts {
     static final class Peek {
         private final QueueScript script;
 
-        Peek(QueueRuntime<?> queue) {
+        Peek(RedisContext<?> queue) {
             script = queue.script("peek", LUA + "peek.lua", checked());
         }
 
@@ -133,7 +133,7 @@ final class ListScripts {
     static final class Take {
         private final QueueScript script;
 
-        Take(QueueRuntime<?> queue) {
+        Take(RedisContext<?> queue) {
             script = queue.standalone("receive", LUA + "take.lua", "ready", "claiming");
         }
 
@@ -147,7 +147,7 @@ final class ListScripts {
     static final class Ack {
         private final QueueScript script;
 
-        Ack(QueueRuntime<?> queue) {
+        Ack(RedisContext<?> queue) {
             script = queue.standalone("ack", LUA + "ack.lua", "claiming", "inflight");
         }
 
@@ -166,7 +166,7 @@ final class ListScripts {
     static final class Release {
         private final QueueScript script;
 
-        Release(QueueRuntime<?> queue) {
+        Release(RedisContext<?> queue) {
             script = queue.standalone("give back", LUA + "release.lua", "claiming", "inflight", "ready");
         }
 
@@ -180,7 +180,7 @@ final class ListScripts {
     static final class Renew {
         private final QueueScript script;
 
-        Renew(QueueRuntime<?> queue) {
+        Renew(RedisContext<?> queue) {
             script = queue.standalone("extend lease", LUA + "renew.lua", "claiming", "inflight");
         }
 
@@ -194,7 +194,7 @@ final class ListScripts {
     static final class Retry {
         private final QueueScript script;
 
-        Retry(QueueRuntime<?> queue) {
+        Retry(RedisContext<?> queue) {
             script = queue.standalone("retry", LUA + "retry.lua", "claiming", "inflight", "ready", "delayed");
         }
 
@@ -211,7 +211,7 @@ final class ListScripts {
     static final class Stats {
         private final QueueScript script;
 
-        Stats(QueueRuntime<?> queue) {
+        Stats(RedisContext<?> queue) {
             script = queue.standalone("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight");
         }
 

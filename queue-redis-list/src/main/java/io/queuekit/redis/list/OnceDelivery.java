@@ -1,8 +1,8 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.internal.Checks;
-import io.queuekit.internal.SettleOnce;
 import io.queuekit.internal.Delays;
+import io.queuekit.internal.SettleOnce;
 import java.time.Duration;
 
 /**

@@ -8,14 +8,14 @@ import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
-import io.queuekit.Semantics;
 import io.queuekit.Semantics.Guarantee;
+import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.WaitingMessage;
-import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueSetup;
+import io.queuekit.redis.internal.RedisContext;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -106,15 +106,15 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     /** Most messages one {@link #peek} returns. */
     static final int PEEK_LIMIT = 10_000;
 
-    private final QueueRuntime<T> engine;
+    private final RedisContext<T> engine;
     private final ListMode<T> mode;
     private final Semantics semantics;
 
     private RedisListQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
-        this.engine = new QueueRuntime<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
-                ListScripts.STORAGE, b.guarantee == Guarantee.AT_LEAST_ONCE);
+        this.engine = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
+                ListScripts.STORAGE);
         if (b.guarantee == Guarantee.AT_MOST_ONCE) {
             this.mode = new AtMostOnce<>(jedis, engine, setup.codec());
             this.semantics = AT_MOST_ONCE;
@@ -122,7 +122,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
             this.mode = new AtLeastOnce<>(jedis, engine, setup.codec());
             this.semantics = AT_LEAST_ONCE;
         }
-        engine.statsSource(mode::stats);
+        engine.runtime().attach(mode);
     }
 
     /**
@@ -146,14 +146,14 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     @Override
     public MessageId send(T payload) {
         Objects.requireNonNull(payload, "payload");
-        engine.checkOpen();
+        engine.runtime().checkOpen();
         return mode.send(List.of(payload)).get(0);
     }
 
     @Override
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
         List<T> checked = Checks.payloads(payloads);
-        engine.checkOpen();
+        engine.runtime().checkOpen();
         return mode.send(checked);
     }
 
@@ -211,12 +211,12 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
-        return engine.consume(this, handler, options);
+        return engine.runtime().consume(this, handler, options);
     }
 
     @Override
     public QueueStats stats() {
-        return mode.stats();
+        return engine.runtime().stats();
     }
 
     /**
@@ -248,12 +248,12 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public DeadLetters<T> deadLetters() {
-        return engine.deadLetters(() -> mode.counts().dead());
+        return engine.runtime().deadLetters();
     }
 
     @Override
     public void close() {
-        engine.close();
+        engine.runtime().close();
     }
 
     @Override

@@ -11,12 +11,12 @@ import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.Delays;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.WaitingMessage;
-import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisCalls;
-import io.queuekit.internal.Delays;
+import io.queuekit.redis.internal.RedisContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -118,7 +118,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
             Semantics.Ordering.DUE_TIME, true, false, true);
 
     private final UnifiedJedis jedis;
-    private final QueueRuntime<T> queue;
+    private final RedisContext<T> queue;
     private final ZsetStore<T> store;
     private final String signalKey;
     private final long blockMillis;
@@ -127,10 +127,10 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private RedisDelayQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         this.jedis = setup.client();
-        this.queue = new QueueRuntime<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
-                ZsetScripts.STORAGE, true);
+        this.queue = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
+                ZsetScripts.STORAGE);
         this.store = new ZsetStore<>(queue);
-        queue.statsSource(store::stats);
+        queue.runtime().attach(store);
         this.signalKey = queue.settings().keys().key("signal");
         this.blockMillis = queue.settings().blockTimeout().toMillis();
     }
@@ -223,9 +223,9 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         return store.cancel(id);
     }
 
-    /** The delay in milliseconds, as {@link QueueRuntime#delayMillis} rounds it; checked first. */
+    /** The delay in milliseconds, as {@link RedisContext#delayMillis} rounds it; checked first. */
     static long delayMillis(Duration delay) {
-        return QueueRuntime.delayMillis(Delays.delay(delay));
+        return RedisContext.delayMillis(Delays.delay(delay));
     }
 
     /** Epoch milliseconds, rounded up; 0 (long past, so now) for instants before 1970. */
@@ -327,7 +327,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Subscription consume(MessageHandler<T> handler, ConsumeOptions options) {
-        return queue.consume(this, handler, options);
+        return queue.runtime().consume(this, handler, options);
     }
 
     // ---- inspection and lifecycle
@@ -335,7 +335,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     /** {@inheritDoc} Ready counts waiting messages already due; delayed, those not yet due. */
     @Override
     public QueueStats stats() {
-        return store.stats();
+        return queue.runtime().stats();
     }
 
     /**
@@ -365,12 +365,12 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public DeadLetters<T> deadLetters() {
-        return queue.deadLetters(() -> store.stats().dead());
+        return queue.runtime().deadLetters();
     }
 
     @Override
     public void close() {
-        queue.close();
+        queue.runtime().close();
     }
 
     @Override

@@ -8,8 +8,8 @@ import static io.queuekit.redis.internal.QueueScript.text;
 
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
-import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueScript;
+import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +24,7 @@ final class ZsetScripts {
 
     private ZsetScripts() {}
 
-    private static QueueScript script(QueueRuntime<?> queue, String what, String file, String... parts) {
+    private static QueueScript script(RedisContext<?> queue, String what, String file, String... parts) {
         return queue.script(what, LUA + file, parts);
     }
 
@@ -32,7 +32,7 @@ final class ZsetScripts {
     static final class Enqueue {
         private final QueueScript script;
 
-        Enqueue(QueueRuntime<?> queue) {
+        Enqueue(RedisContext<?> queue) {
             script = script(queue, "send", "enqueue.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal");
         }
 
@@ -68,7 +68,7 @@ final class ZsetScripts {
     static final class Claim {
         private final QueueScript script;
 
-        Claim(QueueRuntime<?> queue) {
+        Claim(RedisContext<?> queue) {
             script = script(queue, "claim", "claim.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
                     "body", "att", "dead", "reason", "seq", "signal");
         }
@@ -103,7 +103,7 @@ final class ZsetScripts {
     static final class Ack {
         private final QueueScript script;
 
-        Ack(QueueRuntime<?> queue) {
+        Ack(RedisContext<?> queue) {
             script = script(queue, "ack", "ack.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease", "body",
                     "att");
         }
@@ -123,7 +123,7 @@ final class ZsetScripts {
     static final class Retry {
         private final QueueScript script;
 
-        Retry(QueueRuntime<?> queue) {
+        Retry(RedisContext<?> queue) {
             script = script(queue, "retry", "retry.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
                     "signal");
         }
@@ -138,7 +138,7 @@ final class ZsetScripts {
     static final class Renew {
         private final QueueScript script;
 
-        Renew(QueueRuntime<?> queue) {
+        Renew(RedisContext<?> queue) {
             script = script(queue, "extend lease", "renew.lua", "layout", "ready", "claiming", "delayed", "inflight",
                     "lease");
         }
@@ -153,7 +153,7 @@ final class ZsetScripts {
     static final class DeadLetter {
         private final QueueScript script;
 
-        DeadLetter(QueueRuntime<?> queue) {
+        DeadLetter(RedisContext<?> queue) {
             script = script(queue, "dead-letter", "deadletter.lua", "layout", "ready", "claiming", "delayed", "inflight",
                     "lease", "dead", "reason", "body", "att");
         }
@@ -168,7 +168,7 @@ final class ZsetScripts {
     static final class Stats {
         private final QueueScript script;
 
-        Stats(QueueRuntime<?> queue) {
+        Stats(RedisContext<?> queue) {
             script = script(queue, "stats", "stats.lua", "layout", "ready", "claiming", "delayed", "inflight", "dead",
                     "body", "att");
         }
@@ -183,7 +183,7 @@ final class ZsetScripts {
     static final class Cancel {
         private final QueueScript script;
 
-        Cancel(QueueRuntime<?> queue) {
+        Cancel(RedisContext<?> queue) {
             script = script(queue, "cancel", "cancel.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
                     "body", "att", "dead", "reason", "signal");
         }
@@ -198,7 +198,7 @@ final class ZsetScripts {
     static final class Peek {
         private final QueueScript script;
 
-        Peek(QueueRuntime<?> queue) {
+        Peek(RedisContext<?> queue) {
             script = script(queue, "peek", "peek.lua", "layout", "ready", "claiming", "delayed", "body", "att");
         }
 

@@ -5,10 +5,13 @@ import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.DeadLetterStore;
+import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.QueueStore;
 import io.queuekit.redis.WaitingMessage;
-import io.queuekit.redis.internal.QueueRuntime;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
+import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.internal.StoredBody;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
@@ -25,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <T> the payload type
  */
-final class ZsetStore<T> {
+final class ZsetStore<T> implements QueueStore<T> {
     /**
      * How a consumer waits between claims until something may be claimable. Blocks in Redis for
      * about {@code millis} (at least 1): the time until the next message or lease falls due, or
@@ -38,7 +41,7 @@ final class ZsetStore<T> {
         boolean await(long millis, long patienceMillis);
     }
 
-    private final QueueRuntime<T> queue;
+    private final RedisContext<T> queue;
     private final QueueMetrics.Observer observer;
     private final byte[] lease;
     private final byte[] maxAttempts;
@@ -52,10 +55,11 @@ final class ZsetStore<T> {
     private final ZsetScripts.Stats stats;
     private final ZsetScripts.Cancel cancel;
     private final ZsetScripts.Peek peek;
+    private final DeadLetterStore<T> dead;
 
-    ZsetStore(QueueRuntime<T> queue) {
+    ZsetStore(RedisContext<T> queue) {
         this.queue = queue;
-        this.observer = queue.observer();
+        this.observer = queue.runtime().observer();
         this.lease = QueueScript.num(queue.settings().visibilityTimeout().toMillis());
         this.maxAttempts = QueueScript.num(queue.settings().maxAttempts());
         this.retention = QueueScript.num(queue.settings().deadLetterRetention());
@@ -68,9 +72,10 @@ final class ZsetStore<T> {
         this.stats = new ZsetScripts.Stats(queue);
         this.cancel = new ZsetScripts.Cancel(queue);
         this.peek = new ZsetScripts.Peek(queue);
+        this.dead = queue.deadLetterStore(() -> stats().dead());
     }
 
-    QueueRuntime<T> queue() {
+    RedisContext<T> queue() {
         return queue;
     }
 
@@ -81,7 +86,7 @@ final class ZsetStore<T> {
      * {@code millis} when {@code absolute}). One round trip.
      */
     List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
-        queue.checkOpen();
+        queue.runtime().checkOpen();
         List<byte[]> encoded = queue.encodeAll(payloads);
         if (encoded.isEmpty()) {
             return List.of();
@@ -94,7 +99,7 @@ final class ZsetStore<T> {
     /** Stores a payload under a caller's id unless that id is stored; true if stored. */
     boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
         Checks.callerId(id);
-        queue.checkOpen();
+        queue.runtime().checkOpen();
         byte[] encoded = queue.encodeAll(List.of(payload)).get(0);
         boolean stored = enqueue.storeWithId(id, encoded, absolute, millis);
         if (stored) {
@@ -111,7 +116,7 @@ final class ZsetStore<T> {
 
     /** One claim: up to {@code max} deliveries, and when to look again. */
     ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into) {
-        queue.checkReceiving();
+        queue.runtime().checkReceiving();
         ZsetScripts.Claim.Result r = claim.run(max, lease, maxAttempts, retention);
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
             into.add(new ZsetDelivery<>(this, c.id(), c.attempt(), c.token(), c.body()));
@@ -165,7 +170,7 @@ final class ZsetStore<T> {
                 continue;
             }
             boolean woken = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline));
-            queue.checkReceiving();
+            queue.runtime().checkReceiving();
             if (!woken && leftMillis <= cap && untilEvent > leftMillis) {
                 // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
                 return List.of();
@@ -218,7 +223,7 @@ final class ZsetStore<T> {
     }
 
     boolean retry(ZsetScripts.Lease l, Duration delay) {
-        boolean done = retry.run(l, QueueRuntime.delayMillis(delay));
+        boolean done = retry.run(l, RedisContext.delayMillis(delay));
         if (done) {
             observer.retried();
         }
@@ -243,8 +248,29 @@ final class ZsetStore<T> {
 
     // ---- inspection
 
-    QueueStats stats() {
+    @Override
+    public QueueStats stats() {
         return stats.run(maxAttempts);
+    }
+
+    @Override
+    public DeadLetterStore<T> deadLetters() {
+        return dead;
+    }
+
+    @Override
+    public LeaseKeeper leaseKeeper() {
+        return queue.leaseRenewal();
+    }
+
+    /** Nothing to wake: a waiting consumer notices within its block timeout. */
+    @Override
+    public void receivingStopped() {
+    }
+
+    /** Nothing held outside Redis, which keeps everything. */
+    @Override
+    public void closed() {
     }
 
     /** The first {@code max} waiting messages, due or not, in the order they will be handed out. */

@@ -14,7 +14,7 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.redis.WaitingMessage;
-import io.queuekit.redis.internal.QueueRuntime;
+import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
@@ -271,8 +271,8 @@ class RedisDelayQueueTest {
 
         @Test
         void retryDelays_roundUpAsScheduleDelaysDo() {
-            assertThat(QueueRuntime.delayMillis(Duration.ofNanos(1_500_000))).isEqualTo(3);
-            assertThat(QueueRuntime.delayMillis(Duration.ofMillis(2))).isEqualTo(3);
+            assertThat(RedisContext.delayMillis(Duration.ofNanos(1_500_000))).isEqualTo(3);
+            assertThat(RedisContext.delayMillis(Duration.ofMillis(2))).isEqualTo(3);
         }
 
         @Test

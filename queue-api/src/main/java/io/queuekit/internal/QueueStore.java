@@ -1,0 +1,34 @@
+package io.queuekit.internal;
+
+import io.queuekit.QueueStats;
+
+/**
+ * Where one queue keeps its messages, as its {@link QueueRuntime} needs it: the few things the
+ * runtime asks of storage, which every transport's store (the in-memory engine, the Redis list
+ * and zset stores) implements for real. Sending, receiving and settling stay with the store and
+ * its deliveries: their shape differs by storage, and the SPI already says what they promise.
+ */
+public interface QueueStore<T> {
+
+    /** The queue's counts as of now; read by {@code stats()} and the metrics gauges. */
+    QueueStats stats();
+
+    /** The raw dead letters, which the runtime checks arguments for and decodes. */
+    DeadLetterStore<T> deadLetters();
+
+    /**
+     * Makes the lease keeper of one {@code consume} call: how held deliveries keep their leases
+     * (renewed on the server's clock, held on the queue's clock, or nothing where nothing is leased).
+     */
+    LeaseKeeper leaseKeeper();
+
+    /**
+     * Closing has begun and receiving is refused: wake the receivers blocked in the store, so they
+     * see it. A store whose receivers block on the server notices within its block timeout and
+     * has nothing to do here.
+     */
+    void receivingStopped();
+
+    /** The queue is closed and refuses every call: release what the store holds outside itself. */
+    void closed();
+}

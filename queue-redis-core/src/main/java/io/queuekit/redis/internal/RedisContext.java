@@ -1,0 +1,133 @@
+package io.queuekit.redis.internal;
+
+import io.queuekit.Codec;
+import io.queuekit.internal.DeadLetterStore;
+import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.Payloads;
+import io.queuekit.internal.QueueRuntime;
+import io.queuekit.redis.internal.RedisContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.LongSupplier;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * What the storage of every Redis queue shares: the caller's client, the settings, the queue's
+ * transport-neutral {@link QueueRuntime} (lifecycle, consumers, metrics, payloads, dead letters'
+ * checks and decoding), its Lua scripts, and its dead letters as stored. For transport modules;
+ * applications use the transports' entry classes.
+ *
+ * <p>A script of the queue is composed of {@code common.lua}, the transport's storage file and the
+ * operation ({@link LuaScript#compose}), so each is atomic and one round trip; {@code common.lua}
+ * says what a storage file provides. Dead letters are kept alike by every Redis queue: bodies
+ * {@code "<enqueued ms>:<payload>"} by id ({@link StoredBody}), attempts and reasons in hashes,
+ * ids in a sorted set by time.
+ *
+ * @param <T> the payload type
+ */
+public final class RedisContext<T> {
+    private static final String CORE_LUA = "/io/queuekit/redis/lua/";
+
+    private final UnifiedJedis jedis;
+    private final RedisQueueSettings settings;
+    private final QueueRuntime<T> runtime;
+    private final Payloads<T> payloads;
+    private final Class<?> anchor;
+    private final List<String> shared;
+
+    /**
+     * @param transport the transport's name, for messages ({@code redis-list})
+     * @param anchor a class of the transport's module, to load its scripts
+     * @param storage class-path resource of the transport's storage file
+     */
+    public RedisContext(UnifiedJedis jedis, RedisQueueSettings settings, Codec<T> codec, String transport,
+            Class<?> anchor, String storage) {
+        this.jedis = jedis;
+        this.settings = settings;
+        String label = transport + " " + settings.keys().name();
+        this.runtime = new QueueRuntime<>(label, settings.keys().name(), transport, settings.keys().prefix(),
+                settings.metrics(), settings.maxAttempts(), new Payloads<>(codec, settings.maxPayloadBytes(), label));
+        this.payloads = runtime.payloads();
+        this.anchor = anchor;
+        this.shared = List.of(CORE_LUA + "common.lua", storage);
+    }
+
+    /** The queue's lifecycle, consumers, metrics and dead letters; its store attaches to it. */
+    public QueueRuntime<T> runtime() {
+        return runtime;
+    }
+
+    /**
+     * A script made of {@code common.lua}, the storage file and {@code operation} (a class-path
+     * resource), run with the keys {@code parts}, which must be those it declares.
+     *
+     * @param what the operation, for error messages ({@code "dead-letter"})
+     */
+    public QueueScript script(String what, String operation, String... parts) {
+        return new QueueScript(this, what, LuaScript.compose(anchor, shared, operation), parts);
+    }
+
+    /** A script that uses no shared functions, run with the keys {@code parts} it declares. */
+    public QueueScript standalone(String what, String operation, String... parts) {
+        return new QueueScript(this, what, LuaScript.compose(anchor, List.of(), operation), parts);
+    }
+
+    /** The class-path resource of one of the scripts every Redis queue shares. */
+    static String core(String file) {
+        return CORE_LUA + file;
+    }
+
+    public RedisQueueSettings settings() {
+        return settings;
+    }
+
+    /** The caller's client, which the queue never closes. */
+    public UnifiedJedis client() {
+        return jedis;
+    }
+
+    /** "transport name", for messages and logs. */
+    public String label() {
+        return runtime.label();
+    }
+
+    /** Encodes and size-checks every payload before anything is sent. */
+    public List<byte[]> encodeAll(List<? extends T> all) {
+        return payloads.encodeAll(all);
+    }
+
+    /** Decodes a payload; a failure is a {@link io.queuekit.SerializationException}. */
+    public T decode(byte[] payload) {
+        return payloads.decode(payload);
+    }
+
+    /**
+     * The queue's dead letters as stored, which both Redis queues keep alike.
+     *
+     * @param size counts them, as the queue's stats do
+     */
+    public DeadLetterStore<T> deadLetterStore(LongSupplier size) {
+        return new RedisDeadLetters<>(this, size);
+    }
+
+    /**
+     * The lease keeper of one {@code consume} call of a queue whose deliveries hold leases: renewal
+     * on real time, as the server's leases run, on one thread named {@code queuekit-<name>-leases}.
+     */
+    public LeaseKeeper leaseRenewal() {
+        return LeaseKeeper.renewing("queuekit-" + settings.keys().name() + "-leases", settings.visibilityTimeout());
+    }
+
+    /**
+     * Whole milliseconds of a delay, rounded up, plus one for a positive delay: the server adds it
+     * to its clock truncated to the millisecond, which may lag the true time by up to a
+     * millisecond. So a message is never due before the delay has passed.
+     */
+    public static long delayMillis(Duration delay) {
+        if (delay.isZero()) {
+            return 0;
+        }
+        long ms = delay.toMillis();
+        return (delay.getNano() % 1_000_000 == 0 ? ms : ms + 1) + 1;
+    }
+}
