@@ -188,27 +188,6 @@ final class Tck {
         }
     };
 
-    /** UTF-8, except that it cannot encode a payload that begins with "unencodable". */
-    static final Codec<String> REFUSES_UNENCODABLE = new Codec<>() {
-        @Override
-        public byte[] encode(String payload) {
-            if (payload.startsWith("unencodable")) {
-                throw new IllegalStateException("this codec cannot encode " + payload);
-            }
-            return Codec.utf8().encode(payload);
-        }
-
-        @Override
-        public String decode(byte[] bytes) {
-            return Codec.utf8().decode(bytes);
-        }
-
-        @Override
-        public String toString() {
-            return "the contract's codec that refuses unencodable payloads";
-        }
-    };
-
     // ------------------------------------------------------------------------------------------
     // broadcasters
 
