@@ -33,6 +33,42 @@ interface Backend {
     /** Idempotent; never throws. */
     void close();
 
+    /**
+     * A backend whose process is not ours to control: {@code kill}, {@code stop} and {@code restart}
+     * are refused with a message saying why and what to use for fault tests instead.
+     */
+    interface Uncontrolled extends Backend {
+
+        /** What it is and why it cannot be controlled, to follow "cannot kill ". */
+        String uncontrolled();
+
+        @Override
+        default boolean supportsProcessControl() {
+            return false;
+        }
+
+        @Override
+        default void kill() {
+            throw refused("kill");
+        }
+
+        @Override
+        default void stop() {
+            throw refused("stop");
+        }
+
+        @Override
+        default void restart() {
+            throw refused("restart");
+        }
+
+        private UnsupportedOperationException refused(String operation) {
+            return new UnsupportedOperationException("cannot " + operation + " " + uncontrolled() + ". For fault"
+                    + " tests use a server started here: RedisServer.builder().requireProcessControl() or"
+                    + " source(Source.PATH or EMBEDDED)");
+        }
+    }
+
     default String version() {
         try (Jedis jedis = connect(5_000)) {
             return Readiness.infoField(jedis.info("server"), "redis_version");

@@ -19,7 +19,7 @@ import redis.clients.jedis.Jedis;
  * optional dependency, so the resolver checks the classpath with {@link #TESTCONTAINERS_PROBE} before it
  * calls anything here, and nothing loads this class unless Docker is a candidate.
  */
-final class DockerServer implements Backend {
+final class DockerServer implements Backend.Uncontrolled {
 
     static final String TESTCONTAINERS_PROBE = "org.testcontainers.DockerClientFactory";
     private static final int REDIS_PORT = 6379;
@@ -121,31 +121,11 @@ final class DockerServer implements Backend {
                 .build());
     }
 
-    @Override
-    public boolean supportsProcessControl() {
-        return false;
-    }
-
-    @Override
-    public void kill() {
-        throw refused("kill");
-    }
-
-    @Override
-    public void stop() {
-        throw refused("stop");
-    }
-
-    @Override
-    public void restart() {
-        throw refused("restart");
-    }
-
     // Docker re-maps a dynamic host port on restart, which would break "restart keeps the port".
-    private UnsupportedOperationException refused(String operation) {
-        return new UnsupportedOperationException("cannot " + operation + " the Redis container: the DOCKER source"
-                + " has no process control because a restarted container gets a new host port. For fault tests use"
-                + " RedisServer.builder().requireProcessControl() or source(Source.PATH or EMBEDDED)");
+    @Override
+    public String uncontrolled() {
+        return "the Redis container: the DOCKER source has no process control because a restarted container"
+                + " gets a new host port";
     }
 
     @Override

@@ -10,7 +10,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /** A server someone else runs, named by a URL: used as it is, never stopped or reconfigured. */
-final class ExternalServer implements Backend {
+final class ExternalServer implements Backend.Uncontrolled {
 
     private final URI uri;
     private final String origin;
@@ -62,29 +62,8 @@ final class ExternalServer implements Backend {
     }
 
     @Override
-    public boolean supportsProcessControl() {
-        return false;
-    }
-
-    @Override
-    public void kill() {
-        throw refused("kill");
-    }
-
-    @Override
-    public void stop() {
-        throw refused("stop");
-    }
-
-    @Override
-    public void restart() {
-        throw refused("restart");
-    }
-
-    private UnsupportedOperationException refused(String operation) {
-        return new UnsupportedOperationException("cannot " + operation + " " + this
-                + ": queuekit did not start it and does not control its process. For fault tests use a server"
-                + " started here: RedisServer.builder().requireProcessControl() or source(Source.PATH or EMBEDDED)");
+    public String uncontrolled() {
+        return this + ": queuekit did not start it and does not control its process";
     }
 
     @Override
