@@ -27,8 +27,10 @@ import java.util.List;
  *
  * <h2>Batches</h2>
  * {@link #scheduleAll(Collection, Duration)} and {@link #scheduleAllAt(Collection, Instant)} store
- * many messages due at one time, as {@link #sendAll(Collection)} stores many ready ones: checked
- * in full before anything is stored, then stored together, in one round trip on Redis.
+ * many messages due at one time, as {@link #sendAll(Collection)} stores many ready ones;
+ * {@link #scheduleEach(Collection)} stores many messages each due at its own time, given as a
+ * {@link Scheduled}. All three are checked in full before anything is stored, then stored
+ * together, in one round trip on Redis.
  *
  * <h2>Limits</h2>
  * Delays and due times must lie within {@link #MAX_DELAY} of now; further ones are refused with
@@ -114,6 +116,39 @@ public interface DelayQueue<T> extends MessageQueue<T> {
      * @throws QueueClosedException if the queue is closed
      */
     List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt);
+
+    /**
+     * Stores several messages, each becoming ready at its own {@linkplain Scheduled#dueAt() due
+     * time} (a past instant means now): the batch form of {@link #scheduleAt(Object, Instant)}
+     * with a due time per message, and {@link #sendAll(Collection)}'s rules for the batch.
+     *
+     * <ul>
+     *   <li><b>Checked first, all or nothing.</b> The collection, every element and every due time
+     *       are checked, and every payload encoded, before anything is stored; if any is refused
+     *       the call throws and none is stored. So one due time too far ahead among a thousand
+     *       stores nothing.</li>
+     *   <li><b>Together.</b> Otherwise all are stored at once: in one round trip where the
+     *       transport has a server, and so that no consumer sees part of the batch (the Redis zset
+     *       queue runs one script; in memory it is one step under the queue's lock). A
+     *       {@link TransportException} does not say whether the batch was stored: all of it may
+     *       have been, or, on a transport that stores in several steps, a prefix.</li>
+     *   <li><b>Order.</b> Each message takes its place among the queue's other messages by its
+     *       due time; those of the batch due at the same instant keep the order of the
+     *       collection's iterator, and so do those whose instant is past, which are all due
+     *       now.</li>
+     *   <li><b>Empty.</b> An empty collection stores nothing and returns an empty list; a closed
+     *       queue still throws.</li>
+     * </ul>
+     *
+     * @param messages the payloads with their due times, each at most {@link #MAX_DELAY} ahead
+     * @return the new messages' ids, in the collection's order; empty for an empty collection
+     * @throws NullPointerException if the collection or any element is null; nothing is stored
+     * @throws IllegalArgumentException if any due time is more than {@link #MAX_DELAY} ahead, or an
+     *     encoded payload exceeds the queue's size limit; nothing is stored
+     * @throws SerializationException if the codec fails on any payload; nothing is stored
+     * @throws QueueClosedException if the queue is closed
+     */
+    List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages);
 
     /**
      * Removes a message that has not been handed to a consumer (waiting or ready). O(log n) on

@@ -1,6 +1,7 @@
 package io.queuekit.internal;
 
 import io.queuekit.MessageId;
+import io.queuekit.Scheduled;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,6 +23,24 @@ public final class Checks {
                 throw new NullPointerException("payload at index " + i + " is null");
             }
             copy.add(p);
+            i++;
+        }
+        return copy;
+    }
+
+    /**
+     * A copy of a {@code scheduleEach} batch, refusing a null collection or any null element
+     * (naming its index).
+     */
+    public static <T> List<Scheduled<? extends T>> scheduled(Collection<? extends Scheduled<? extends T>> messages) {
+        Objects.requireNonNull(messages, "messages");
+        List<Scheduled<? extends T>> copy = new ArrayList<>(messages.size());
+        int i = 0;
+        for (Scheduled<? extends T> m : messages) {
+            if (m == null) {
+                throw new NullPointerException("message at index " + i + " is null");
+            }
+            copy.add(m);
             i++;
         }
         return copy;

@@ -3,6 +3,7 @@ package io.queuekit.inmemory;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
+import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -30,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * The state and rules shared by the in-memory message queue and delay queue, laid out like the
@@ -207,13 +210,24 @@ final class Engine<T> implements QueueStore<T> {
 
     List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
         List<T> copy = Checks.payloads(payloads);
-        return storeAll(encodeAll(copy), Delays.delay(delay), null);
+        List<Object> encoded = encodeAll(copy);
+        Duration d = Delays.delay(delay);
+        return storeAll(encoded, now -> Collections.nCopies(encoded.size(), now.plus(d)));
     }
 
     List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
         List<T> copy = Checks.payloads(payloads);
         Objects.requireNonNull(dueAt, "dueAt");
-        return storeAll(encodeAll(copy), null, dueAt);
+        return storeAll(encodeAll(copy), now -> Collections.nCopies(copy.size(), Delays.dueAt(dueAt, now)));
+    }
+
+    List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages) {
+        List<Scheduled<? extends T>> copy = Checks.scheduled(messages);
+        List<T> payloads = new ArrayList<>(copy.size());
+        for (Scheduled<? extends T> m : copy) {
+            payloads.add(m.payload());
+        }
+        return storeAll(encodeAll(payloads), now -> Delays.dueTimes(copy, now));
     }
 
     private List<Object> encodeAll(List<T> payloads) {
@@ -225,26 +239,23 @@ final class Engine<T> implements QueueStore<T> {
     }
 
     /**
-     * Stores every body under a generated id, all due after {@code delay} or at {@code dueAt}, in
-     * one step under the lock, so no consumer sees part of the batch. Everything that can be
-     * refused was checked before, but for the due time, which is checked against the clock here
-     * before anything is stored.
+     * Stores every body under a generated id, each due at its time in {@code dueTimes(now)} (one
+     * per body, in order), in one step under the lock, so no consumer sees part of the batch.
+     * Everything that can be refused was checked before, but for the due times, which
+     * {@code dueTimes} checks against the clock here before anything is stored.
      */
-    private List<MessageId> storeAll(List<Object> encoded, Duration delay, Instant dueAt) {
+    private List<MessageId> storeAll(List<Object> encoded, Function<Instant, List<Instant>> dueTimes) {
         List<MessageId> ids = new ArrayList<>(encoded.size());
         lock.lock();
         try {
             ensureOpen();
             Instant now = now();
-            if (dueAt != null) {
-                Delays.dueAt(dueAt, now);
-            }
+            List<Instant> due = dueTimes.apply(now);
             promote(now);
-            Instant due = dueAt != null ? dueAt : now.plus(delay);
-            for (Object body : encoded) {
-                Msg m = new Msg(newId(), body, now);
+            for (int i = 0; i < encoded.size(); i++) {
+                Msg m = new Msg(newId(), encoded.get(i), now);
                 stored.put(m.id, m);
-                enqueue(m, due, now);
+                enqueue(m, due.get(i), now);
                 ids.add(m.id);
             }
             if (!ids.isEmpty()) {

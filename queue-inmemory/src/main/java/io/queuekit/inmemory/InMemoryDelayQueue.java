@@ -8,6 +8,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
+import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.spi.QueueMetrics;
@@ -130,6 +131,12 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
     @Override
     public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
         return engine.scheduleAllAt(payloads, dueAt);
+    }
+
+    /** {@inheritDoc} Stored in one step under the queue's lock. */
+    @Override
+    public List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages) {
+        return engine.scheduleEach(messages);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageListener;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
+import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import java.time.Duration;
@@ -152,6 +153,11 @@ final class Forwarding {
         @Override
         public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
             return delays().scheduleAllAt(payloads, dueAt);
+        }
+
+        @Override
+        public List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages) {
+            return delays().scheduleEach(messages);
         }
 
         @Override

@@ -46,12 +46,23 @@ final class ZsetScripts {
             args.add(due(absolute));
             args.add(num(millis));
             args.addAll(payloads);
-            List<?> ids = array(script.run(args));
-            List<MessageId> out = new ArrayList<>(ids.size());
-            for (Object id : ids) {
-                out.add(MessageId.of(str(id)));
+            return ids(script.run(args));
+        }
+
+        /**
+         * Stores encoded payloads under generated ids, each due at its own time in
+         * {@code dueMillis} (epoch ms, one per payload, in order). Returns the ids, in order.
+         */
+        List<MessageId> storeEach(List<byte[]> payloads, long[] dueMillis) {
+            List<byte[]> args = new ArrayList<>(2 * payloads.size() + 3);
+            args.add(text("each"));
+            args.add(due(true));
+            args.add(num(0));
+            for (int i = 0; i < payloads.size(); i++) {
+                args.add(num(dueMillis[i]));
+                args.add(payloads.get(i));
             }
-            return out;
+            return ids(script.run(args));
         }
 
         /** Stores an encoded payload under {@code id} unless that id is stored; true if stored. */
@@ -61,6 +72,15 @@ final class ZsetScripts {
 
         private static byte[] due(boolean absolute) {
             return text(absolute ? "abs" : "rel");
+        }
+
+        private static List<MessageId> ids(Object reply) {
+            List<?> ids = array(reply);
+            List<MessageId> out = new ArrayList<>(ids.size());
+            for (Object id : ids) {
+                out.add(MessageId.of(str(id)));
+            }
+            return out;
         }
     }
 

@@ -96,6 +96,21 @@ final class ZsetStore<T> implements QueueStore<T> {
         return ids;
     }
 
+    /**
+     * Stores payloads with generated ids, each due at its own time in {@code dueMillis} (epoch ms,
+     * one per payload, in order). One round trip.
+     */
+    List<MessageId> sendEach(List<? extends T> payloads, long[] dueMillis) {
+        queue.runtime().checkOpen();
+        List<byte[]> encoded = queue.encodeAll(payloads);
+        if (encoded.isEmpty()) {
+            return List.of();
+        }
+        List<MessageId> ids = enqueue.storeEach(encoded, dueMillis);
+        observer.sent(ids.size());
+        return ids;
+    }
+
     /** Stores a payload under a caller's id unless that id is stored; true if stored. */
     boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
         Checks.callerId(id);

@@ -2,8 +2,12 @@
 -- ARGV[1] 'new': ARGV[4..] are payloads, ids are generated; returns the ids.
 --         'ids': ARGV[4..] are id, payload pairs; an id already stored is left alone;
 --                returns 1 (stored) or 0 (ignored) per pair.
+--         'each': ARGV[4..] are due time, payload pairs, each due time absolute in ms; ids are
+--                generated; returns the ids.
 -- ARGV[2] 'rel': ARGV[3] is a delay in ms from the server's clock; 'abs': a due time in ms.
+--         Ignored with 'each' (pass 'abs' and 0).
 -- Caller-chosen ids never begin with '@' (the caller checks), so they never meet generated ones.
+-- A due time at or before now means now: behind what is already due.
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_SEQ = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_BODY, K_SIGNAL = KEYS[6], KEYS[7]
 check_layout()
@@ -14,10 +18,10 @@ if ARGV[2] == 'rel' then
 end
 local header = int(now) .. ':'
 
-local function store(id, payload)
+local function store(id, payload, at)
   redis.call('HSET', K_BODY, id, header .. payload)
-  if due > now then
-    push_delayed(id, due, now)
+  if at > now then
+    push_delayed(id, at, now)
   else
     push_ready(id, now)
   end
@@ -27,7 +31,13 @@ local out = {}
 if ARGV[1] == 'new' then
   for i = 4, #ARGV do
     local id = new_id()
-    store(id, ARGV[i])
+    store(id, ARGV[i], due)
+    out[#out + 1] = id
+  end
+elseif ARGV[1] == 'each' then
+  for i = 4, #ARGV, 2 do
+    local id = new_id()
+    store(id, ARGV[i + 1], tonumber(ARGV[i]))
     out[#out + 1] = id
   end
 else
@@ -35,7 +45,7 @@ else
     if redis.call('HEXISTS', K_BODY, ARGV[i]) == 1 then
       out[#out + 1] = 0
     else
-      store(ARGV[i], ARGV[i + 1])
+      store(ARGV[i], ARGV[i + 1], due)
       out[#out + 1] = 1
     end
   end
