@@ -13,6 +13,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
+import io.queuekit.Scheduled;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.tck.BadInputCatalogue.Channel;
@@ -141,7 +142,10 @@ class BadInputCatalogueTest {
                 configured("schedule(oversize, 1 s)", Kind::delays, iae, "2000",
                         f -> f.delays().schedule(OVERSIZE, Duration.ofSeconds(1))),
                 configured("scheduleAllAt([ok, oversize], now) stores neither", Kind::delays, iae, "2000",
-                        f -> f.delays().scheduleAllAt(List.of("ok", OVERSIZE), Instant.now()))));
+                        f -> f.delays().scheduleAllAt(List.of("ok", OVERSIZE), Instant.now())),
+                configured("scheduleEach([ok, oversize]) stores neither", Kind::delays, iae, "2000",
+                        f -> f.delays().scheduleEach(List.of(Scheduled.at("ok", Instant.now()),
+                                Scheduled.at(OVERSIZE, Instant.now()))))));
         return cases;
     }
 

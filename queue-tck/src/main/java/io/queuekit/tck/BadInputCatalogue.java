@@ -11,6 +11,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
+import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import java.time.Duration;
 import java.time.Instant;
@@ -241,7 +242,18 @@ public final class BadInputCatalogue {
                         f -> f.delays().scheduleAll(List.of("ok"), OVERFLOW)),
                 delay("scheduleAllAt([ok], null)", npe, "dueAt", f -> f.delays().scheduleAllAt(List.of("ok"), null)),
                 delay("scheduleAllAt([ok], Instant.MAX)", iae, "due time",
-                        f -> f.delays().scheduleAllAt(List.of("ok"), Instant.MAX)));
+                        f -> f.delays().scheduleAllAt(List.of("ok"), Instant.MAX)),
+                delay("scheduleEach on a closed queue", closed, "closed",
+                        f -> f.closedDelays().scheduleEach(List.of(Scheduled.at("x", f.now())))),
+                delay("scheduleEach(null)", npe, "messages", f -> f.delays().scheduleEach(null)),
+                delay("scheduleEach([ok, null]) stores neither", npe, "index 1",
+                        f -> f.delays().scheduleEach(Arrays.asList(Scheduled.at("ok", f.now()), null))),
+                delay("scheduleEach([ok, Instant.MAX]) stores neither", iae, "index 1",
+                        f -> f.delays().scheduleEach(List.of(Scheduled.at("ok", f.now()),
+                                Scheduled.at("p", Instant.MAX)))),
+                delay("scheduleEach([ok, 11 years ahead]) stores neither", iae, "due time",
+                        f -> f.delays().scheduleEach(List.of(Scheduled.at("ok", f.now()),
+                                Scheduled.at("p", f.now().plus(Duration.ofDays(11 * 366)))))));
     }
 
     // ------------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Nested;
 /**
  * The contract of {@link DelayQueue}, every part of it: every part of
  * {@link MessageQueueContractTest} (a delay queue is a complete message queue) plus scheduling,
- * alone and in batches, cancelling, ids a caller chooses and bad input to them. A transport
+ * alone and in batches (due together, or each at its own time), cancelling, ids a caller chooses
+ * and bad input to them. A transport
  * implements {@link #createQueue} returning its delay queue, and {@link #time()}.
  *
  * <p>On real time the scheduling tests wait out delays of about {@link #visibilityTimeout()}
@@ -30,6 +31,10 @@ public abstract class DelayQueueContractTest extends MessageQueueContractTest {
     @Nested
     @DisplayName("scheduleAll and scheduleAllAt store a batch that falls due together, all or nothing")
     class Batches extends Part implements BatchSchedulingContract {}
+
+    @Nested
+    @DisplayName("scheduleEach stores a batch whose messages each fall due at their own time, all or nothing")
+    class BatchesDueEach extends Part implements ScheduleEachContract {}
 
     @Nested
     @DisplayName("cancel removes a message that has not been handed out")

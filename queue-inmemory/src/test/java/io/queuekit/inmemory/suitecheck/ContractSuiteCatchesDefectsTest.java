@@ -34,7 +34,8 @@ class ContractSuiteCatchesDefectsTest {
                 Arguments.of(Mutants.EarlyByOneMillisecond.class, List.of(
                         "schedule_isNotDeliveredBeforeItsDelay_thenIsDelivered",
                         "retry_withDelay_isNotRedeliveredBeforeTheDelay_thenWithAttemptRaised",
-                        "retry_isNeverEarly_byAFractionOfAMillisecond")),
+                        "retry_isNeverEarly_byAFractionOfAMillisecond",
+                        "scheduleEach_handsOutEachMessageAtItsOwnDueTime_neverBefore_byDueTimeThenCollectionOrder")),
                 Arguments.of(Mutants.LostRedelivery.class, List.of(
                         "unsettled_afterTheLease_isRedeliveredWithAttemptRaised",
                         "ack_afterTheLeaseExpired_returnsFalse_andKeepsTheRedeliveredMessage")),
@@ -53,6 +54,13 @@ class ContractSuiteCatchesDefectsTest {
                         "scheduleAll_withANullElement_throwsNullPointerException_andStoresNothing",
                         "scheduleAll_ofAPayloadTheCodecCannotEncode_throwsSerializationException_andStoresNothing",
                         "scheduleAll_refusesWhatScheduleRefuses_evenForAnEmptyBatch_storingNothing")),
+                Arguments.of(Mutants.ScheduleEachByLoop.class, List.of(
+                        "scheduleEach_withANullElement_throwsNullPointerException_andStoresNothing",
+                        "scheduleEach_withADueTimeBeyondTheMaximum_throwsIllegalArgumentException_andStoresNothing",
+                        "scheduleEach_ofAPayloadTheCodecCannotEncode_throwsSerializationException_andStoresNothing",
+                        "scheduleEach_ofAPayloadAboveTheSizeLimit_throwsIllegalArgumentException_andStoresNothing",
+                        "scheduleEach_afterClose_throwsQueueClosedException_evenForAnEmptyBatch",
+                        "delayQueueCall_isRefusedClearly_andChangesNothing")),
                 Arguments.of(Mutants.PublishAllByLoop.class, List.of(
                         "publishAll_withANullElement_throwsNullPointerException_andPublishesNothing")));
     }
