@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.Scheduled;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
@@ -35,8 +37,9 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * How consumers wait: blocked in Redis on the signal list, woken at once by a message that becomes
- * the earliest, sharing a backlog by chain wakes, and never polling while idle. Runs on a server of
- * its own so that its counts of blocked clients and of script calls see only this class.
+ * the earliest, sharing a backlog by chain wakes, and never polling while idle; and that a batch is
+ * stored by one script call. Runs on a server of its own so that its counts of blocked clients and
+ * of script calls see only this class.
  */
 @Timeout(value = 60, unit = SECONDS)
 @RedisServerTest(server = PER_CLASS)
@@ -143,6 +146,38 @@ class RedisDelayQueueBlockingTest {
         assertThat(q.stats().delayed()).as("the hour-ahead message still waits").isEqualTo(1);
         System.out.printf("due-in-50-ms message behind one due in an hour: received %d ms after due%n",
                 Duration.between(due, received).toMillis());
+    }
+
+    @Test
+    void scheduleEach_whoseEarliestIsDueSoon_wakesAConsumerBlockedOnAFarFutureMessage() throws Exception {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        q.schedule("in an hour", Duration.ofHours(1));
+        Future<Delivery<String>> taken = threads.submit(q::take);
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
+
+        Instant due = Instant.now().plusMillis(50);
+        q.scheduleEach(List.of(Scheduled.at("in a minute", due.plus(Duration.ofMinutes(1))), Scheduled.at("soon", due)));
+
+        Delivery<String> d = taken.get(5, SECONDS);
+        assertThat(d.payload()).isEqualTo("soon");
+        assertThat(Instant.now()).as("never before it is due").isAfterOrEqualTo(due);
+        assertThat(q.stats().delayed()).isEqualTo(2);
+    }
+
+    @Test
+    void scheduleEach_storesTenThousandMessages_inOneScriptCall() {
+        RedisDelayQueue<String> q = queue(LONG_BLOCK);
+        Instant base = Instant.now().plus(Duration.ofHours(1));
+        List<Scheduled<String>> batch = IntStream.range(0, 10_000)
+                .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i % 1000))).toList();
+
+        long before = scriptCalls();
+        List<MessageId> ids = q.scheduleEach(batch);
+        long calls = scriptCalls() - before;
+
+        assertThat(calls).as("script calls to store 10,000 messages").isEqualTo(1);
+        assertThat(ids).hasSize(10_000).doesNotHaveDuplicates();
+        assertThat(q.stats().delayed()).isEqualTo(10_000);
     }
 
     @Test

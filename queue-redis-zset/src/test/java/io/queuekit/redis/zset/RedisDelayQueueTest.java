@@ -12,6 +12,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
+import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.RedisContext;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
@@ -89,6 +91,10 @@ class RedisDelayQueueTest {
             assertThatNullPointerException().isThrownBy(() -> q.scheduleAll(Arrays.asList("a", null), Duration.ZERO))
                     .withMessageContaining("index 1");
             assertThatNullPointerException().isThrownBy(() -> q.scheduleAllAt(List.of("a"), null));
+            assertThatNullPointerException().isThrownBy(() -> q.scheduleEach(null)).withMessage("messages");
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.scheduleEach(Arrays.asList(Scheduled.at("a", Instant.now()), null)))
+                    .withMessageContaining("index 1");
             assertThatNullPointerException().isThrownBy(() -> q.cancel(null));
             assertThat(q.stats().total()).isZero();
         }
@@ -120,6 +126,9 @@ class RedisDelayQueueTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(Instant.MAX.toString());
             assertThatThrownBy(() -> q.scheduleAllAt(List.of("a"), Instant.MAX))
                     .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("a", Instant.now()), Scheduled.at("b", tooFar))))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("index 1").hasMessageContaining(tooFar.toString());
             assertThat(q.stats().total()).isZero();
         }
 
@@ -147,6 +156,9 @@ class RedisDelayQueueTest {
                     .hasMessageContaining("1025 bytes").hasMessageContaining("limit of 1024");
             assertThatThrownBy(() -> q.scheduleAll(List.of("small", big), Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("index 1");
+            assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("small", Instant.now()),
+                    Scheduled.at(big, Instant.now())))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("index 1");
             assertThatThrownBy(() -> q.schedule(MessageId.of("big"), big, Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThat(q.stats().total()).isZero();
@@ -244,6 +256,35 @@ class RedisDelayQueueTest {
                 }
             }
             assertThat(got).containsExactly("earlier", "a", "b", "c");
+        }
+
+        @Test
+        void scheduleEach_ofTenThousand_isDeliveredByEachDueTime_thenInCollectionOrder() throws Exception {
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
+                    .claimBatch(10_000).build());
+            Instant base = Instant.now().plusSeconds(1);
+            List<Scheduled<String>> batch = IntStream.range(0, 10_000)
+                    .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i * 37L % 100))).toList();
+            List<String> expected = batch.stream().sorted(Comparator.comparing(Scheduled::dueAt))
+                    .map(Scheduled::payload).toList(); // a stable sort: equal due times keep the batch's order
+
+            List<MessageId> ids = q.scheduleEach(batch);
+
+            assertThat(ids).hasSize(10_000).doesNotHaveDuplicates();
+            assertThat(q.stats().delayed()).isEqualTo(10_000);
+            List<String> got = new ArrayList<>();
+            while (got.size() < expected.size()) {
+                List<Delivery<String>> some = q.pollBatch(10_000, 5, SECONDS);
+                Instant received = Instant.now();
+                for (Delivery<String> d : some) {
+                    Instant due = batch.get(Integer.parseInt(d.payload().substring(1))).dueAt();
+                    assertThat(received).as("%s handed out before it was due", d.payload()).isAfterOrEqualTo(due);
+                    got.add(d.payload());
+                }
+                assertThat(q.ackAll(some)).isEqualTo(some.size());
+            }
+            assertThat(got).containsExactlyElementsOf(expected);
+            assertThat(q.stats().total()).isZero();
         }
 
         @Test
