@@ -17,6 +17,8 @@ final class Impls {
     static final String JEDIS_LIST = "jedis-list";
     static final String REDISSON_QUEUE = "redisson-blockingqueue";
     static final String ZSET = "queuekit-zset";
+    /** The zset queue storing by {@code scheduleEach}, in the scenario that builds its queue itself. */
+    static final String ZSET_EACH = "queuekit-zset-each";
     static final String REDISSON_DELAYED = "redisson-delayedqueue";
     static final String ZSET_POLLING = "zset-polling";
     static final String ZSET_LUA = "zset-lua-claim";
@@ -26,10 +28,10 @@ final class Impls {
     static final String INMEMORY_AMO = "queuekit-inmemory-amo";
 
     static final List<String> NAMES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE, ZSET, REDISSON_DELAYED,
-            ZSET_POLLING, ZSET_LUA, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO);
+            ZSET_POLLING, ZSET_LUA, ZSET_EACH, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO);
 
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
-    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, ZSET, INMEMORY_ALO);
+    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, ZSET, ZSET_EACH, INMEMORY_ALO);
 
     private Impls() {
     }

@@ -10,6 +10,7 @@ import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
 import static io.queuekit.bench.Impls.REDISSON_QUEUE;
 import static io.queuekit.bench.Impls.ZSET;
+import static io.queuekit.bench.Impls.ZSET_EACH;
 import static io.queuekit.bench.Impls.ZSET_LUA;
 import static io.queuekit.bench.Impls.ZSET_POLLING;
 
@@ -22,12 +23,13 @@ final class Scenarios {
     static final String DELAY_LOAD = "delay-load";
     static final String DELAY_BACKLOG = "delay-backlog";
     static final String DELAY_LIGHT = "delay-light";
+    static final String DELAY_SCHEDULE = "delay-schedule";
     static final String PUBSUB_FANOUT = "pubsub";
     static final String IN_MEMORY = "inmemory";
     static final String MEMORY = "memory";
 
     static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT,
-            PUBSUB_FANOUT, IN_MEMORY, MEMORY);
+            DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY);
 
     private static final List<String> QUEUES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
     private static final List<String> DELAYS = List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA);
@@ -52,6 +54,10 @@ final class Scenarios {
                 new DelayScenario(DELAY_LIGHT,
                         "200 messages, one every 20 ms, each due 50-2000 ms later, 10 consumers; lateness",
                         DELAYS, DelayScenario.Mode.LIGHT, 200, 1),
+                new ScheduleScenario(DELAY_SCHEDULE,
+                        "1 producer, 100,000 messages each due at random 0-5 s ahead: scheduleAt one per call vs"
+                        + " scheduleEach 100 per call; producer's rate",
+                        List.of(ZSET, ZSET_EACH), 100_000, 100),
                 new PubSubScenario(PUBSUB_FANOUT,
                         "1 publisher, 3 subscribers, 200,000 messages; msgs_per_s counts published messages",
                         List.of(PUBSUB, JEDIS_PUBSUB), 200_000, 3),
