@@ -24,7 +24,7 @@ end
 -- Wakes one blocked consumer for the time at (ms): at once if that is now or past. A pending
 -- signal for an earlier time stands: it wakes a consumer sooner.
 local function wake(at)
-  local pending = tonumber(redis.call('LINDEX', K_SIGNAL, 0) or '')
+  local pending = tonumber(redis.call('LRANGE', K_SIGNAL, 0, 0)[1] or '')
   if pending and pending <= at then
     return
   end
