@@ -50,7 +50,7 @@ class AclTest {
             "publish", "subscribe", "unsubscribe",
             // called from the scripts
             "time", "incr", "incrby", "get", "set", "type", "exists", "hset", "hget", "hdel", "hexists", "hincrby",
-            "llen", "lrange", "lrem", "ltrim", "lpos",
+            "llen", "lrange", "lrem", "ltrim", "lpos", "hlen",
             "zadd", "zrem", "zcard", "zcount", "zscore", "zrange", "zrangebyscore", "zrevrangebyscore");
 
     /** The rules of the user {@code orders}, as one redis.conf / ACL file line after "user orders". */

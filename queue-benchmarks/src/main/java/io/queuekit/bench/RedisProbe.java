@@ -56,7 +56,8 @@ final class RedisProbe implements AutoCloseable {
 
     /**
      * The commands run between two {@link #commandStats()} snapshots, most called first, per
-     * message: {@code "evalsha 2.00 (31.2 us), blpop 1.10 (0.4 us)"}. This probe's own commands and
+     * message: {@code "evalsha 2.00 (31.2 us, 15.6 us/call), blpop 1.10 (0.4 us)"}; a script's
+     * time includes the commands it runs, which are also listed on their own. This probe's own commands and
      * those called less than once per 200 messages are left out.
      */
     static String perMessage(Map<String, long[]> before, Map<String, long[]> after, long messages, int top) {
@@ -72,8 +73,10 @@ final class RedisProbe implements AutoCloseable {
         deltas.sort((x, y) -> Long.compare(y.getValue()[0], x.getValue()[0]));
         List<String> parts = new ArrayList<>();
         for (Map.Entry<String, long[]> e : deltas.subList(0, Math.min(top, deltas.size()))) {
-            parts.add(String.format(Locale.ROOT, "%s %.2f (%.1f us)", e.getKey(),
-                    e.getValue()[0] / (double) messages, e.getValue()[1] / (double) messages));
+            String perCall = e.getKey().startsWith("eval")
+                    ? String.format(Locale.ROOT, ", %.1f us/call", e.getValue()[1] / (double) e.getValue()[0]) : "";
+            parts.add(String.format(Locale.ROOT, "%s %.2f (%.1f us%s)", e.getKey(),
+                    e.getValue()[0] / (double) messages, e.getValue()[1] / (double) messages, perCall));
         }
         return String.join(", ", parts);
     }

@@ -15,6 +15,7 @@ import static io.queuekit.bench.Impls.ZSET_LUA;
 import static io.queuekit.bench.Impls.ZSET_POLLING;
 
 import java.util.List;
+import java.util.Locale;
 
 /** The scenarios of the benchmark, in the order they run. */
 final class Scenarios {
@@ -27,9 +28,12 @@ final class Scenarios {
     static final String PUBSUB_FANOUT = "pubsub";
     static final String IN_MEMORY = "inmemory";
     static final String MEMORY = "memory";
+    static final String IN_FLIGHT_1K = "inflight-1k";
+    static final String IN_FLIGHT_10K = "inflight-10k";
+    static final String IN_FLIGHT_50K = "inflight-50k";
 
     static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT,
-            DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY);
+            DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K);
 
     private static final List<String> QUEUES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
     private static final List<String> DELAYS = List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA);
@@ -66,6 +70,15 @@ final class Scenarios {
                         List.of(INMEMORY_ALO, INMEMORY_AMO), 1_000_000, 4, 1),
                 new MemoryScenario(MEMORY,
                         "Redis used_memory growth per waiting message, 100,000 messages (zset: due in 1 h)",
-                        List.of(LIST_ALO, ZSET, REDISSON_DELAYED), 100_000));
+                        List.of(LIST_ALO, ZSET, REDISSON_DELAYED), 100_000),
+                inFlight(IN_FLIGHT_1K, 1_000),
+                inFlight(IN_FLIGHT_10K, 10_000),
+                inFlight(IN_FLIGHT_50K, 50_000));
+    }
+
+    private static Scenario inFlight(String name, int n) {
+        return new InFlightScenario(name, String.format(Locale.ROOT,
+                "%,d messages taken one at a time and held past an upkeep, then acked one by one in random order;"
+                        + " Redis CPU per ack", n), List.of(LIST_ALO, ZSET), n);
     }
 }

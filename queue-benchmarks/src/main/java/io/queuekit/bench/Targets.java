@@ -15,6 +15,8 @@ import static io.queuekit.bench.Impls.ZSET_POLLING;
 import static io.queuekit.bench.Scenarios.DELAY_BACKLOG;
 import static io.queuekit.bench.Scenarios.DELAY_LIGHT;
 import static io.queuekit.bench.Scenarios.DELAY_LOAD;
+import static io.queuekit.bench.Scenarios.IN_FLIGHT_1K;
+import static io.queuekit.bench.Scenarios.IN_FLIGHT_50K;
 import static io.queuekit.bench.Scenarios.IN_MEMORY;
 import static io.queuekit.bench.Scenarios.MEMORY;
 import static io.queuekit.bench.Scenarios.PUBSUB_FANOUT;
@@ -62,6 +64,8 @@ final class Targets {
         t.atLeast(IN_MEMORY, INMEMORY_AMO, 1_000_000, "in-memory at-most-once >= 1,000,000 msgs/s");
         t.memory(LIST_ALO);
         t.memory(ZSET);
+        t.flat(LIST_ALO);
+        t.flat(ZSET);
         return t.checks;
     }
 
@@ -91,6 +95,15 @@ final class Targets {
         ToDoubleFunction<Result> bytes = r -> r.bytesPerMsg().orElse(Double.NaN);
         compare(MEMORY, impl, MEMORY, REDISSON_DELAYED, target, bytes, (a, b) -> new Check(target,
                 Result.fmt("%.1f", a) + " vs " + Result.fmt("%.1f", b) + " B", a <= b));
+    }
+
+    /** Redis CPU per ack with 50,000 in flight within 1.5x of that with 1,000. */
+    private void flat(String impl) {
+        String target = impl + ": Redis CPU per ack with 50,000 in flight <= 1.5x that with 1,000";
+        ToDoubleFunction<Result> cpu = r -> r.redisCpuUsPerMsg().orElse(Double.NaN);
+        compare(IN_FLIGHT_50K, impl, IN_FLIGHT_1K, impl, target, cpu, (a, b) -> new Check(target,
+                fmt(b == 0 ? Double.POSITIVE_INFINITY : a / b) + "x (" + Result.fmt("%.2f", a) + " vs "
+                        + Result.fmt("%.2f", b) + " us/ack)", a <= 1.5 * b));
     }
 
     private void below(String scenario, String impl, double p99, String target) {

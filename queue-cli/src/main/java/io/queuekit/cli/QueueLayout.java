@@ -28,6 +28,7 @@ import redis.clients.jedis.resps.ScanResult;
  * delayed    zset         -
  * signal     -            list
  * lease      -            hash
+ * held       hash         -
  * inflight, dead: zset; body, att, reason: hash; seq, layout: string (both)
  * </pre>
  * The queues record their type in {@code layout} ({@code list} or {@code zset}) once they store a
@@ -39,12 +40,12 @@ final class QueueLayout {
             "inflight", "zset", "dead", "zset", "body", "hash", "att", "hash", "reason", "hash", "seq", "string",
             "layout", "string");
     private static final Map<QueueType, Map<String, String>> OWN = Map.of(
-            QueueType.LIST, Map.of("ready", "list", "claiming", "list", "delayed", "zset"),
+            QueueType.LIST, Map.of("ready", "list", "claiming", "list", "delayed", "zset", "held", "hash"),
             QueueType.ZSET, Map.of("ready", "zset", "signal", "list", "lease", "hash"));
     /** Every part either layout has, in the order messages name them. */
     private static final List<String> PARTS = List.of(
-            "ready", "claiming", "delayed", "signal", "lease", "inflight", "dead", "body", "att", "reason", "seq",
-            "layout");
+            "ready", "claiming", "delayed", "signal", "lease", "held", "inflight", "dead", "body", "att", "reason",
+            "seq", "layout");
 
     private QueueLayout() {}
 

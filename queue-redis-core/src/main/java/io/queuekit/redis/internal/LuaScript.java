@@ -7,9 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import redis.clients.jedis.UnifiedJedis;
@@ -26,6 +29,12 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * the operation's header and declarations come first, so that the shared functions see those
  * locals, then the shared files, then the rest of the operation. A shared function that uses a
  * key the operation did not declare fails if called (Redis refuses to read an undeclared global).
+ *
+ * <p>Of the shared files, only the top-level statements the operation needs (directly or through
+ * each other) are composed in, in their order: every call of a script runs its top level, so each
+ * function defined there costs Redis time on every call, whether it is called or not. A shared
+ * file is therefore a list of top-level definitions: functions ending with an {@code end} in
+ * column 0, and one-line locals and assignments (continued on indented lines).
  */
 public final class LuaScript {
     private static final Pattern DECLARATION = Pattern.compile(
@@ -77,14 +86,125 @@ public final class LuaScript {
         if (keys.isEmpty()) {
             throw new QueueException(operation + ": its first line of code must declare its keys (local K_X = KEYS[1])");
         }
+        String rest = String.join("\n", List.of(lines).subList(end, lines.length));
+        List<Statement> definitions = new ArrayList<>();
+        for (String r : shared) {
+            definitions.addAll(Statement.split(read(anchor, r)));
+        }
         StringBuilder sb = new StringBuilder();
         sb.append(String.join("\n", List.of(lines).subList(0, end))).append('\n');
-        for (String r : shared) {
-            sb.append(read(anchor, r)).append('\n');
+        for (Statement d : Statement.needed(definitions, rest)) {
+            sb.append(d.text()).append('\n');
         }
-        sb.append(String.join("\n", List.of(lines).subList(end, lines.length))).append('\n');
+        sb.append(rest).append('\n');
         return new LuaScript(operation.substring(operation.lastIndexOf('/') + 1),
                 sb.toString().getBytes(StandardCharsets.UTF_8), List.copyOf(keys));
+    }
+
+    /**
+     * One top-level statement of a shared file: a function (from its first line to the {@code end}
+     * in column 0), or a line with its indented continuation; and the names it defines, empty if
+     * it defines none that can be read (such a statement is always kept). Comments are left out.
+     */
+    private record Statement(Set<String> defines, String text) {
+        private static final Pattern FUNCTION = Pattern.compile("^(?:local\\s+function\\s+(\\w+)|(\\w+)\\s*=\\s*function\\b)");
+        private static final Pattern LOCALS = Pattern.compile("^local\\s+(\\w+(?:\\s*,\\s*\\w+)*)");
+        private static final Pattern ASSIGNMENT = Pattern.compile("^(\\w+)\\s*=");
+
+        static List<Statement> split(String file) {
+            String[] lines = file.split("\n", -1);
+            List<Statement> out = new ArrayList<>();
+            int i = 0;
+            while (i < lines.length) {
+                String first = lines[i];
+                if (first.isBlank() || first.startsWith("--")) {
+                    i++;
+                    continue;
+                }
+                int start = i;
+                Matcher f = FUNCTION.matcher(first);
+                if (f.find()) {
+                    while (i < lines.length && !lines[i].equals("end")) {
+                        i++;
+                    }
+                    i++;
+                } else {
+                    i++;
+                    while (i < lines.length && !lines[i].isEmpty() && Character.isWhitespace(lines[i].charAt(0))) {
+                        i++;
+                    }
+                }
+                Set<String> names = new HashSet<>();
+                Matcher m;
+                if (f.find(0)) {
+                    names.add(f.group(1) != null ? f.group(1) : f.group(2));
+                } else if ((m = LOCALS.matcher(first)).find()) {
+                    names.addAll(List.of(m.group(1).split("\\s*,\\s*")));
+                } else if ((m = ASSIGNMENT.matcher(first)).find()) {
+                    names.add(m.group(1));
+                }
+                out.add(new Statement(names, String.join("\n", List.of(lines).subList(start, Math.min(i, lines.length)))));
+            }
+            return out;
+        }
+
+        /**
+         * The statements {@code code} needs, directly or through other statements, in their order:
+         * the functions an operation does not call are not defined on each of its calls.
+         */
+        static List<Statement> needed(List<Statement> all, String code) {
+            Set<String> wanted = names(code);
+            boolean[] keep = new boolean[all.size()];
+            boolean grew = true;
+            while (grew) {
+                grew = false;
+                for (int k = 0; k < all.size(); k++) {
+                    Statement s = all.get(k);
+                    if (!keep[k] && (s.defines.isEmpty() || !Collections.disjoint(s.defines, wanted))) {
+                        keep[k] = true;
+                        wanted.addAll(names(s.text));
+                        grew = true;
+                    }
+                }
+            }
+            List<Statement> out = new ArrayList<>();
+            for (int k = 0; k < all.size(); k++) {
+                if (keep[k]) {
+                    out.add(all.get(k));
+                }
+            }
+            return out;
+        }
+
+        /** The identifiers in Lua code, outside its strings and comments. */
+        static Set<String> names(String code) {
+            Set<String> out = new HashSet<>();
+            int i = 0;
+            int n = code.length();
+            while (i < n) {
+                char c = code.charAt(i);
+                if (c == '-' && code.startsWith("--", i)) {
+                    int eol = code.indexOf('\n', i);
+                    i = eol < 0 ? n : eol;
+                } else if (c == '\'' || c == '"') {
+                    int j = i + 1;
+                    while (j < n && code.charAt(j) != c) {
+                        j += code.charAt(j) == '\\' ? 2 : 1;
+                    }
+                    i = j + 1;
+                } else if (Character.isLetter(c) || c == '_') {
+                    int j = i + 1;
+                    while (j < n && (Character.isLetterOrDigit(code.charAt(j)) || code.charAt(j) == '_')) {
+                        j++;
+                    }
+                    out.add(code.substring(i, j));
+                    i = j;
+                } else {
+                    i++;
+                }
+            }
+            return out;
+        }
     }
 
     private static String read(Class<?> anchor, String resource) {

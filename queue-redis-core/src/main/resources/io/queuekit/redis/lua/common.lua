@@ -9,11 +9,15 @@
 --   part      list queue                              delay (zset) queue
 --   ready     LIST of envelopes "<id> <attempt>        ZSET id -> ordered_score of its due time;
 --             <enqueued ms> <payload>" (list.lua)      every waiting message, due or not
---   claiming  LIST of envelopes in flight              (must not exist)
+--   claiming  LIST of envelopes taken one at a time,   (must not exist)
+--             until the upkeep holds them
 --   delayed   ZSET envelope -> due ms: retries         (must not exist)
 --   signal    (not used)                               LIST that wakes blocked consumers
 --   lease     (must not exist)                         HASH id -> fencing token of the hand-out
 --                                                      that holds the lease
+--   held      HASH id -> envelope in flight, moved     (must not exist)
+--             from claiming by the upkeep or taken
+--             there by a batch take
 --   inflight  ZSET id -> lease deadline (ms)           the same
 --   body      HASH id -> "<enqueued ms>:<payload>":    the same, for every stored message
 --             dead letters only

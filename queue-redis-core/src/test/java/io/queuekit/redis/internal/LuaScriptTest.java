@@ -23,6 +23,16 @@ class LuaScriptTest {
     }
 
     @Test
+    void compose_takesOnlyTheSharedDefinitionsTheOperationNeeds_directlyOrThroughOthers_inTheirOrder() {
+        String source = LuaScript.compose(LuaScriptTest.class, List.of(DIR + "shared.lua"), DIR + "op.lua").source();
+
+        assertThat(source).contains("local PREFIX = 'body:'", "local function key_of(id)", "local function body_of(id)");
+        assertThat(source.indexOf("local PREFIX")).isLessThan(source.indexOf("local function key_of"));
+        assertThat(source.indexOf("local function key_of")).isLessThan(source.indexOf("local function body_of"));
+        assertThat(source).doesNotContain("unused_helper").doesNotContain("-- shared");
+    }
+
+    @Test
     void compose_refusesAnOperationThatDeclaresNoKeys_orDeclaresThemOutOfOrder() {
         assertThatThrownBy(() -> LuaScript.compose(LuaScriptTest.class, List.of(), DIR + "nokeys.lua"))
                 .isInstanceOf(QueueException.class).hasMessageContaining("must declare its keys");

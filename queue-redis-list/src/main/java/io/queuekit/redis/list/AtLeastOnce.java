@@ -17,17 +17,19 @@ import redis.clients.jedis.args.ListDirection;
 
 /**
  * At-least-once receiving: the reliable-queue pattern of the Redis documentation. A consumer takes
- * a message with one atomic BLMOVE (LMOVE when not waiting; a small script for batches) from
- * 'ready' into 'claiming', the list of messages in flight, so a message is always ready, in flight,
- * delayed or dead, never nowhere, and a consumer that dies at any point leaves its message in
- * 'claiming'. Ack removes it from there (one small script). Leases are kept by the upkeep
- * ({@code sweep.lua}), which one consumer of the queue instance runs about once per block timeout
- * and when a lease or retry falls due: it starts a lease for each message it finds in flight
- * without one, and returns those whose lease expired (or buries them at the maximum attempts).
+ * a message with one atomic BLMOVE (LMOVE when not waiting) from 'ready' into 'claiming', so a
+ * message is always ready, in flight, delayed or dead, never nowhere, and a consumer that dies at
+ * any point leaves its message in flight. Leases are kept by the upkeep ({@code sweep.lua}), which
+ * one consumer of the queue instance runs about once per block timeout and when a lease or retry
+ * falls due: it moves what it finds in 'claiming' into the 'held' hash by id, starting their
+ * leases, and returns those whose lease expired (or buries them at the maximum attempts). A batch
+ * take (a small script) moves messages from 'ready' into 'held' with their leases at once. Ack
+ * removes a message from 'held' by id, or from 'claiming' where the newest takes wait, so its cost
+ * does not grow with the number in flight.
  *
- * <p>So a lease starts when the upkeep first sees the message, within about a block timeout after
- * the take, and an unsettled message comes back between the visibility timeout and that plus about
- * two block timeouts. The consumer keeps its own deadline (the take plus the visibility timeout):
+ * <p>So a lease starts at a batch take, or when the upkeep first sees a message taken alone,
+ * within about a block timeout after the take, and an unsettled message comes back between the
+ * visibility timeout and that plus about two block timeouts. The consumer keeps its own deadline (the take plus the visibility timeout):
  * settling after it returns {@code false} without a round trip, and settling succeeds only while
  * the delivery's exact element (id and attempt) is still in flight, so a delivery never settles a
  * message that was handed out again.
@@ -126,6 +128,9 @@ final class AtLeastOnce<T> extends ListMode<T> {
         if (upkeepDue(now)) {
             ListScripts.Upkeep r = sweep.run(lease, maxAttempts, retention);
             upkeepDone(now, r.nowMillis(), r.nextEventMillis());
+            if (r.left() > 0) {
+                upkeepBy(now); // more taken than one upkeep leases: the next consumer runs another
+            }
             if (r.returned() > 0) {
                 observer.redelivered(r.returned());
             }
@@ -136,11 +141,12 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     private List<Delivery<T>> takeBatch(int n) {
-        List<byte[]> taken = take.run(n);
-        long received = System.nanoTime();
+        // the script starts the leases: deadlines count from before it was sent, so never after them
+        long sent = System.nanoTime();
+        List<byte[]> taken = take.run(n, lease);
         List<Delivery<T>> out = new ArrayList<>(taken.size());
         for (byte[] e : taken) {
-            out.addAll(deliveries(e, received));
+            out.addAll(deliveries(e, sent));
         }
         return out;
     }

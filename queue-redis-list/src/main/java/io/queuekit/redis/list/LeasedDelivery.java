@@ -9,8 +9,9 @@ import java.time.Duration;
  * An at-least-once delivery. It owns its message while its element (id and attempt) is in flight
  * and its own deadline, the take plus the visibility timeout, has not passed; settling after the
  * deadline returns {@code false} without a round trip and leaves the message to come back. The
- * deadline never passes after the server's lease (which starts later, at the upkeep, or on a
- * lease extension at the server's now), so a delivery that may settle always holds a live lease,
+ * deadline never passes after the server's lease (which starts later: at the upkeep, in the
+ * batch take's script, or on a lease extension at the server's now, plus the millisecond its
+ * truncated clock may lag), so a delivery that may settle always holds a live lease,
  * and a stale one can never settle an equal element handed out later (after a dead-letter
  * requeue, the element of a first attempt repeats).
  */

@@ -14,16 +14,16 @@ import java.util.List;
 
 /**
  * The list queue's own scripts ({@code list.lua} describes the storage), each a typed wrapper that
- * owns the keys it passes and reads the reply. Those composed with the shared files start with
- * the layout check, so they pass {@code layout}, {@code ready}, {@code claiming}, {@code delayed}
- * and {@code lease} first; the others stand alone and run on every message, so they pass only
- * what they touch and check nothing.
+ * owns the keys it passes and reads the reply. Those that start with the layout check pass
+ * {@code layout}, {@code ready}, {@code claiming}, {@code delayed} and {@code lease} first; those
+ * that run on every message (take, ack, retry, lease extension) pass only what they touch and
+ * check nothing, composed with the one or two shared functions they call.
  */
 final class ListScripts {
     static final String STORAGE = "/io/queuekit/redis/list/list.lua";
     private static final String LUA = "/io/queuekit/redis/list/";
     private static final String[] CHECKED = {"layout", "ready", "claiming", "delayed", "lease"};
-    private static final String[] UPKEEP = {"inflight", "body", "att", "dead", "reason", "seq"};
+    private static final String[] UPKEEP = {"inflight", "body", "att", "dead", "reason", "seq", "held"};
 
     private ListScripts() {}
 
@@ -52,11 +52,12 @@ final class ListScripts {
         private final QueueScript script;
 
         Bury(RedisContext<?> queue) {
-            script = queue.script("dead-letter", LUA + "bury.lua", checked("inflight", "body", "att", "dead", "reason"));
+            script = queue.script("dead-letter", LUA + "bury.lua",
+                    checked("inflight", "body", "att", "dead", "reason", "held"));
         }
 
         /**
-         * Stores the message by id and buries it; {@code inFlight} is its element in 'claiming'
+         * Stores the message by id and buries it; {@code inFlight} is its element in flight
          * (at-least-once), or empty. False if that element was no longer in flight.
          */
         boolean run(byte[] inFlight, String id, int attempts, byte[] body, String reason, byte[] retention) {
@@ -70,8 +71,9 @@ final class ListScripts {
      * @param nextEventMillis when the next lease or retry falls due; -1 if none
      * @param returned expired leases returned to 'ready'
      * @param buried expired leases dead-lettered at their last attempt
+     * @param left elements still in 'claiming', for the next upkeep to lease
      */
-    record Upkeep(long nowMillis, long nextEventMillis, long returned, long buried) {}
+    record Upkeep(long nowMillis, long nextEventMillis, long returned, long buried, long left) {}
 
     /** {@code sweep.lua}: the at-least-once upkeep. */
     static final class Sweep {
@@ -83,7 +85,8 @@ final class ListScripts {
 
         Upkeep run(byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             List<?> r = array(script.run(leaseMillis, maxAttempts, retention));
-            return new Upkeep(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)));
+            return new Upkeep(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
+                    integer(r.get(4)));
         }
     }
 
@@ -127,19 +130,17 @@ final class ListScripts {
         }
     }
 
-    // ---- standalone
-
-    /** {@code take.lua}: a batch from 'ready' into 'claiming'. */
+    /** {@code take.lua}: a batch from 'ready' straight into flight, leased. */
     static final class Take {
         private final QueueScript script;
 
         Take(RedisContext<?> queue) {
-            script = queue.standalone("receive", LUA + "take.lua", "ready", "claiming");
+            script = queue.script("receive", LUA + "take.lua", "ready", "claiming", "held", "inflight");
         }
 
-        /** Up to {@code max} elements, oldest first. */
-        List<byte[]> run(int max) {
-            return bulks(script.run(num(max)));
+        /** Up to {@code max} elements, oldest first, leased for {@code leaseMillis} from the server's now. */
+        List<byte[]> run(int max, byte[] leaseMillis) {
+            return bulks(script.run(num(max), leaseMillis));
         }
     }
 
@@ -148,7 +149,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Ack(RedisContext<?> queue) {
-            script = queue.standalone("ack", LUA + "ack.lua", "claiming", "inflight");
+            script = queue.script("ack", LUA + "ack.lua", "claiming", "inflight", "held");
         }
 
         /** Returns how many were still in flight. */
@@ -167,7 +168,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Release(RedisContext<?> queue) {
-            script = queue.standalone("give back", LUA + "release.lua", "claiming", "inflight", "ready");
+            script = queue.script("give back", LUA + "release.lua", "claiming", "inflight", "held", "ready");
         }
 
         /** Runs even while the queue closes; {@code id} is empty for an element that is not an envelope. */
@@ -181,7 +182,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Renew(RedisContext<?> queue) {
-            script = queue.standalone("extend lease", LUA + "renew.lua", "claiming", "inflight");
+            script = queue.script("extend lease", LUA + "renew.lua", "claiming", "inflight", "held");
         }
 
         /** False if the element is no longer in flight. */
@@ -195,24 +196,27 @@ final class ListScripts {
         private final QueueScript script;
 
         Retry(RedisContext<?> queue) {
-            script = queue.standalone("retry", LUA + "retry.lua", "claiming", "inflight", "ready", "delayed");
+            script = queue.script("retry", LUA + "retry.lua", "claiming", "inflight", "held", "ready", "delayed");
         }
 
         /**
          * Stores {@code next} now, or after {@code delayMillis}; {@code inFlight} is the delivery's
-         * element in 'claiming' or empty. False if that element was no longer in flight.
+         * element in flight or empty. False if that element was no longer in flight.
          */
         boolean run(byte[] inFlight, String id, byte[] next, long delayMillis) {
             return integer(script.run(inFlight, text(id), next, num(delayMillis))) == 1;
         }
     }
 
+    // ---- standalone
+
     /** {@code stats.lua}: the list queue's counts, read-only. */
     static final class Stats {
         private final QueueScript script;
 
         Stats(RedisContext<?> queue) {
-            script = queue.standalone("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight");
+            script = queue.standalone("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight",
+                    "held");
         }
 
         QueueStats run() {

@@ -8,12 +8,14 @@
 -- own scripts share (promote, sweep); the list queue sends, takes, acks and retries with scripts
 -- of its own, and shares with the delay queue the layout check, dead letters and next_event.
 --
--- At-least-once consumers take with BLMOVE/LMOVE from 'ready' into 'claiming', which holds the
--- envelopes in flight; the move is atomic, so a message is always in exactly one place. 'inflight'
--- holds their leases by id: sweep() starts a lease for every envelope it finds in 'claiming'
--- without one, and returns envelopes whose lease expired to 'ready' as their next attempt (or
--- buries them at the maximum attempts). Dead letters are stored as both queues store them
--- (common.lua): body "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
+-- At-least-once consumers take one with BLMOVE/LMOVE from 'ready' into 'claiming'; the move is
+-- atomic, so a message is always in exactly one place. sweep() moves the envelopes it finds in
+-- 'claiming' into the 'held' HASH by id, starting their leases, kept by id in 'inflight'; a batch
+-- take (take.lua) moves them straight there. So 'claiming' holds only what was taken since the
+-- last upkeep, and settling a message in flight costs the same however many are in flight.
+-- sweep() returns envelopes whose lease expired to 'ready' as their next attempt (or buries them
+-- at the maximum attempts). Dead letters are stored as both queues store them (common.lua): body
+-- "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
 
 LAYOUT = 'list'
 
@@ -64,38 +66,70 @@ local function promote(now)
   end
 end
 
--- Leases for the (at most 5000 oldest) envelopes in flight, and what happens when they expire.
--- An element of 'claiming' that is not an envelope was pushed by someone else: it is buried
--- under a fresh id so that an operator sees it. Returns how many expired leases went back to
--- 'ready' and how many were buried.
-local function sweep(now, lease_ms, max_attempts, retention)
-  if redis.call('LLEN', K_CLAIMING) == 0 then
-    return 0, 0
-  end
-  local by_id, leases = {}, {}
-  for _, e in ipairs(redis.call('LRANGE', K_CLAIMING, -5000, -1)) do
+-- Moves envelopes in flight into 'held' by id, each with a lease ending lease_ms from now unless
+-- it has one (an extension made before the upkeep): a lease then lasts past the deadline its
+-- delivery keeps (the take plus the visibility timeout). The server's now is truncated to the
+-- millisecond, hence the 1 added.
+local function hold(envelopes, now, lease_ms)
+  local held, leases = {}, {}
+  for _, e in ipairs(envelopes) do
     local id = string.match(e, '^(%S+) %d+ %d+ ')
-    if id then
-      by_id[id] = e
-      leases[#leases + 1] = now + lease_ms
-      leases[#leases + 1] = id
-    else
-      redis.call('LREM', K_CLAIMING, -1, e)
-      local foreign = new_id()
-      redis.call('HSET', K_BODY, foreign, int(now) .. ':' .. e)
-      redis.call('HSET', K_ATT, foreign, 0)
-      bury(foreign, 'not a queuekit message: found in the list as it is', now, retention)
-    end
+    held[#held + 1] = id
+    held[#held + 1] = e
+    leases[#leases + 1] = now + lease_ms + 1
+    leases[#leases + 1] = id
+  end
+  for _, part in ipairs(slices(held)) do
+    redis.call('HSET', K_HELD, unpack(part))
   end
   for _, part in ipairs(slices(leases)) do
     redis.call('ZADD', K_INFLIGHT, 'NX', unpack(part))
+  end
+end
+
+-- Takes an envelope out of flight, wherever it is: in 'held' under its id (only if it is that
+-- envelope: a later attempt's differs), or still in 'claiming', where what was taken since the
+-- last upkeep waits, the newest first. True if it was in flight.
+local function unhold(e, id)
+  if redis.call('HGET', K_HELD, id) == e then
+    redis.call('HDEL', K_HELD, id)
+  elseif redis.call('LREM', K_CLAIMING, 1, e) == 0 then
+    return false
+  end
+  redis.call('ZREM', K_INFLIGHT, id)
+  return true
+end
+
+-- Leases for the envelopes in 'claiming' (the oldest 5000; more_left says if more wait), which
+-- move to 'held', and what happens when leases expire. An element of 'claiming' that is not an
+-- envelope was pushed by someone else: it is buried under a fresh id so that an operator sees it.
+-- Returns how many expired leases went back to 'ready', how many were buried, and how many
+-- elements are still in 'claiming'.
+local function sweep(now, lease_ms, max_attempts, retention)
+  local left = redis.call('LLEN', K_CLAIMING)
+  if left > 0 then
+    local envelopes = {}
+    for _, e in ipairs(redis.call('LRANGE', K_CLAIMING, -5000, -1)) do
+      if string.match(e, '^(%S+) %d+ %d+ ') then
+        envelopes[#envelopes + 1] = e
+      else
+        local foreign = new_id()
+        redis.call('HSET', K_BODY, foreign, int(now) .. ':' .. e)
+        redis.call('HSET', K_ATT, foreign, 0)
+        bury(foreign, 'not a queuekit message: found in the list as it is', now, retention)
+      end
+    end
+    redis.call('LTRIM', K_CLAIMING, 0, -5001)
+    left = math.max(0, left - 5000)
+    hold(envelopes, now, lease_ms)
   end
   local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, 1000)
   local returned, buried = 0, 0
   for _, id in ipairs(expired) do
     redis.call('ZREM', K_INFLIGHT, id)
-    local e = by_id[id]
-    if e and redis.call('LREM', K_CLAIMING, -1, e) == 1 then
+    local e = redis.call('HGET', K_HELD, id)
+    if e then
+      redis.call('HDEL', K_HELD, id)
       local _, att, enq, payload = parse_envelope(e)
       if att >= max_attempts then
         redis.call('HSET', K_BODY, id, enq .. ':' .. payload)
@@ -109,5 +143,5 @@ local function sweep(now, lease_ms, max_attempts, retention)
       end
     end
   end
-  return returned, buried
+  return returned, buried, left
 end

@@ -3,13 +3,14 @@
 -- for the envelopes in flight, return (or bury) those whose lease expired. Consumers block in
 -- BLMOVE meanwhile, so nothing depends on a mover that must stay alive.
 -- ARGV[1] lease ms, ARGV[2] max attempts, ARGV[3] dead-letter retention.
--- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered}.
+-- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
+--          elements still in 'claiming' for the next upkeep}.
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_INFLIGHT, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
-local K_SEQ = KEYS[11]
+local K_SEQ, K_HELD = KEYS[11], KEYS[12]
 check_layout()
 mark_layout()
 local now = now_ms()
 promote(now)
-local returned, buried = sweep(now, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
-return {now, next_event(now), returned, buried}
+local returned, buried, left = sweep(now, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+return {now, next_event(now), returned, buried, left}

@@ -74,4 +74,23 @@ class RedisListQueueLoadTest {
             assertThat(q.stats().total()).isZero();
         }
     }
+
+    @org.junit.jupiter.api.Test
+    @Timeout(60)
+    void everyMessageInFlight_getsALease_howeverManyWereTakenOneByOne() {
+        String name = Queues.unique("held");
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .blockTimeout(Duration.ofMillis(100)).build()) {
+            int n = 12_000; // more than one upkeep leases at once
+            q.sendAll(IntStream.range(0, n).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+            for (int i = 0; i < n; i++) {
+                assertThat(q.poll()).isNotNull(); // each taken alone, into 'claiming'
+            }
+
+            // every upkeep (stats runs one when due) leases what waits in 'claiming'
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> q.stats().inFlight() == n && client.zcard(Queues.key(name, "inflight")) == n);
+            assertThat(client.llen(Queues.key(name, "claiming"))).isZero();
+        }
+    }
 }

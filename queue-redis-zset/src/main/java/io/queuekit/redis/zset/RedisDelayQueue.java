@@ -25,8 +25,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.KeyValue;
 
 /**
  * A {@link DelayQueue} on a Redis sorted set: every waiting message's id is scored by its due time,
@@ -90,8 +91,12 @@ import redis.clients.jedis.UnifiedJedis;
  * connection, an interrupt or a close is noticed. Storing a message that is due, or due before
  * every other waiting one, pushes a signal that wakes one blocked consumer at once; a claim that
  * took messages while others fall due within 10 s wakes another, which shares out a backlog and
- * keeps an idle consumer watching the next due time while the claiming one is busy. A wake-up that
- * finds nothing due costs one claim; an idle consumer makes about one claim per block timeout.
+ * keeps an idle consumer watching the next due time while the claiming one is busy. The signal
+ * names the time something becomes claimable, so a consumer woken for a later time waits for it
+ * without a claim; within one queue object one consumer watches the earliest due time it knows of
+ * and the others wait for its wake-up; and a consumer coming back for more after its latest
+ * claim found nothing else claimable yet waits rather than claims. An idle consumer makes about
+ * one claim per block timeout.
  * Redis checks the timeouts of blocking commands only on its timer tick ({@code 1000 / hz} ms,
  * 100 ms by default), so the last 100 ms before a due time are waited out in this JVM instead,
  * without a connection; a message sent during that stretch is claimed at its end.
@@ -114,6 +119,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     static final String TRANSPORT = "redis-zset";
     /** The server's timer tick at its default {@code hz} of 10: how late a blocking timeout can fire. */
     static final long TICK_MILLIS = 100;
+    private static final long NO_TIMEKEEPER = Long.MIN_VALUE;
     /** Most messages one {@link #peek} returns. */
     static final int PEEK_LIMIT = 10_000;
     private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE,
@@ -124,7 +130,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private final ZsetStore<T> store;
     private final String signalKey;
     private final long blockMillis;
-    private final AtomicBoolean timekeeper = new AtomicBoolean();
+    /** The System.nanoTime a timekeeper of this queue waits for, or {@link #NO_TIMEKEEPER}. */
+    private final AtomicLong timekeeper = new AtomicLong(NO_TIMEKEEPER);
 
     private RedisDelayQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
@@ -301,43 +308,70 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * tick before it, and sleeps the last tick here, since the server would end the block only at
      * its next tick, up to 100 ms late.
      */
-    private boolean await(long millis, long patienceMillis) {
+    private long await(long millis, long patienceMillis) {
         if (millis < patienceMillis) {
             // waiting for a due time: one consumer of this queue watches the clock and the others
-            // wait for its wake-up, so that a due message costs one claim rather than one per consumer
-            if (!timekeeper.compareAndSet(false, true)) {
-                return block(patienceMillis);
+            // wait for its wake-up, so that a due message costs one claim rather than one per
+            // consumer; one that learnt of an earlier due time (from a signal) takes over watching
+            long target = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            while (true) {
+                long watched = timekeeper.get();
+                if (watched != NO_TIMEKEEPER && watched - target <= 0) {
+                    return block(patienceMillis);
+                }
+                if (timekeeper.compareAndSet(watched, target)) {
+                    break;
+                }
             }
             try {
                 return awaitDue(millis);
             } finally {
-                timekeeper.set(false);
+                timekeeper.compareAndSet(target, NO_TIMEKEEPER);
             }
         }
         return awaitDue(millis);
     }
 
-    private boolean awaitDue(long millis) {
+    private long awaitDue(long millis) {
         if (millis >= blockMillis) {
             return block(millis);
         }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         if (millis > TICK_MILLIS) {
-            return block(millis - TICK_MILLIS);
+            long signal = block(millis - TICK_MILLIS);
+            if (signal != ZsetStore.Waiter.NO_SIGNAL) {
+                return signal;
+            }
         }
-        sleep(millis);
-        return false;
+        // the rest, here: a claim now would come before the due time and find nothing
+        sleep(TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime() + 999_999));
+        return ZsetStore.Waiter.NO_SIGNAL;
     }
 
-    /** Blocks on the signal list; a wait too short to send to Redis is slept here. */
-    private boolean block(long millis) {
+    /**
+     * Blocks on the signal list; a wait too short to send to Redis is slept here. Returns the time
+     * the signal names (a signal that is not a number, as an older version pushed, means now).
+     */
+    private long block(long millis) {
         if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
             sleep(millis);
-            return false;
+            return ZsetStore.Waiter.NO_SIGNAL;
         }
-        return jedis.blpop(RedisCalls.blockSeconds(millis), signalKey) != null;
+        KeyValue<String, String> popped = jedis.blpop(RedisCalls.blockSeconds(millis), signalKey);
+        if (popped == null) {
+            return ZsetStore.Waiter.NO_SIGNAL;
+        }
+        try {
+            return Math.max(0, Long.parseLong(popped.getValue()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static void sleep(long millis) {
+        if (millis <= 0) {
+            return;
+        }
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -34,11 +34,14 @@ final class ZsetStore<T> implements QueueStore<T> {
      * about {@code millis} (at least 1): the time until the next message or lease falls due, or
      * until the caller's deadline; it may block longer, up to {@code patienceMillis} (the caller's
      * deadline capped by the block timeout), when another consumer watches that due time and will
-     * wake it. Returns true if a wake-up arrived.
+     * wake it. Returns the time (ms, the server's clock) a wake-up said something becomes
+     * claimable, or {@link #NO_SIGNAL} if none arrived.
      */
     @FunctionalInterface
     interface Waiter {
-        boolean await(long millis, long patienceMillis);
+        long NO_SIGNAL = -1;
+
+        long await(long millis, long patienceMillis);
     }
 
     private final RedisContext<T> queue;
@@ -56,11 +59,15 @@ final class ZsetStore<T> implements QueueStore<T> {
     private final ZsetScripts.Cancel cancel;
     private final ZsetScripts.Peek peek;
     private final DeadLetterStore<T> dead;
+    private final long leaseMillis;
+    /** What the latest claim of this object found: nothing else claimable before a time; or null. */
+    private volatile Quiet quiet;
 
     ZsetStore(RedisContext<T> queue) {
         this.queue = queue;
         this.observer = queue.runtime().observer();
-        this.lease = QueueScript.num(queue.settings().visibilityTimeout().toMillis());
+        this.leaseMillis = queue.settings().visibilityTimeout().toMillis();
+        this.lease = QueueScript.num(leaseMillis);
         this.maxAttempts = QueueScript.num(queue.settings().maxAttempts());
         this.retention = QueueScript.num(queue.settings().deadLetterRetention());
         this.enqueue = new ZsetScripts.Enqueue(queue);
@@ -133,6 +140,8 @@ final class ZsetStore<T> implements QueueStore<T> {
     ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into) {
         queue.runtime().checkReceiving();
         ZsetScripts.Claim.Result r = claim.run(max, lease, maxAttempts, retention);
+        Clock server = new Clock(r.nowMillis(), System.nanoTime());
+        quiet = r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null;
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
             into.add(new ZsetDelivery<>(this, c.id(), c.attempt(), c.token(), c.body()));
             observer.delivered(Duration.ofMillis(r.nowMillis() - StoredBody.enqueuedMillis(c.body())));
@@ -164,14 +173,32 @@ final class ZsetStore<T> implements QueueStore<T> {
         int n = Math.min(Checks.batchSize(max), queue.settings().claimBatch());
         long deadline = System.nanoTime() + timeoutNanos;
         long cap = queue.settings().blockTimeout().toMillis();
+        Clock server = null;
+        long nextEvent = -1;
+        boolean claimNow = true;
+        Quiet q = quiet;
+        if (q != null && timeoutNanos >= TimeUnit.MILLISECONDS.toNanos(RedisCalls.MIN_BLOCK_MILLIS)) {
+            // the latest claim found nothing more claimable before q.until(): what became claimable
+            // since pushed a signal, which the wait below reads at once, so a claim now would find nothing
+            long until = q.until(leaseMillis);
+            if (until - q.server().nowMillis() >= RedisCalls.MIN_BLOCK_MILLIS) {
+                server = q.server();
+                nextEvent = until;
+                claimNow = false;
+            }
+        }
         while (true) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            List<Delivery<T>> got = new ArrayList<>();
-            ZsetScripts.Claim.Result c = claim(n, got);
-            if (!got.isEmpty()) {
-                return got;
+            if (claimNow) {
+                List<Delivery<T>> got = new ArrayList<>();
+                ZsetScripts.Claim.Result c = claim(n, got);
+                if (!got.isEmpty()) {
+                    return got;
+                }
+                server = new Clock(c.nowMillis(), System.nanoTime());
+                nextEvent = c.nextEventMillis();
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -179,17 +206,46 @@ final class ZsetStore<T> implements QueueStore<T> {
             }
             long leftMillis = TimeUnit.NANOSECONDS.toMillis(left) + 1;
             long untilDeadline = Math.min(cap, leftMillis);
-            long untilEvent = c.nextEventMillis() < 0 ? Long.MAX_VALUE : c.nextEventMillis() - c.nowMillis();
+            long untilEvent = nextEvent < 0 ? Long.MAX_VALUE : nextEvent - server.nowMillis();
             long wait = Math.min(untilDeadline, untilEvent);
             if (wait <= 0) {
+                claimNow = true;
                 continue;
             }
-            boolean woken = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline));
+            long signal = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline));
             queue.runtime().checkReceiving();
-            if (!woken && leftMillis <= cap && untilEvent > leftMillis) {
-                // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
-                return List.of();
+            if (signal == Waiter.NO_SIGNAL) {
+                if (leftMillis <= cap && untilEvent > leftMillis) {
+                    // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
+                    return List.of();
+                }
+                claimNow = true;
+            } else if (signal > server.nowMillis()) {
+                // woken for a later time: wait for it, rather than claim now and find nothing
+                nextEvent = nextEvent < 0 ? signal : Math.min(nextEvent, signal);
+                claimNow = false;
+            } else {
+                claimNow = true;
             }
+        }
+    }
+
+    /**
+     * A claim's finding that nothing more was claimable until {@code nextEvent} (-1: nothing known).
+     * Leases taken since expire no sooner than one visibility timeout after it, so it holds until
+     * the earlier of the two.
+     */
+    private record Quiet(Clock server, long nextEvent) {
+        long until(long leaseMillis) {
+            long horizon = server.millis() + leaseMillis;
+            return nextEvent < 0 ? horizon : Math.min(nextEvent, horizon);
+        }
+    }
+
+    /** The server's clock as a claim read it, run on from there by this JVM's. */
+    private record Clock(long millis, long atNanos) {
+        long nowMillis() {
+            return millis + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - atNanos);
         }
     }
 

@@ -14,7 +14,7 @@ local returned, buried = reap(now, tonumber(ARGV[3]), tonumber(ARGV[4]), 100)
 
 local ids = pop_ready(n, now)
 
-local out = {now, 0, returned, buried}
+local out = {now, -1, returned, buried}
 if #ids > 0 then
   local token = redis.call('INCRBY', K_SEQ, #ids) - #ids
   for _, id in ipairs(ids) do
@@ -30,7 +30,9 @@ if #ids > 0 then
       out[#out + 1] = body
     end
   end
-  after_claim(now)
 end
 out[2] = next_event(now)
+if #ids > 0 then
+  after_claim(now, out[2])
+end
 return out

@@ -6,7 +6,8 @@
 -- A message becomes ready by time passing alone: no mover is needed. 'signal' wakes one blocked
 -- consumer when a message that is due, or due before all others, arrives, and after a claim
 -- took ids while others are due soon, so that an idle consumer takes over watching the next due
--- time while the claiming one is busy.
+-- time while the claiming one is busy. The signal says when (ms) something becomes claimable: a
+-- consumer woken for a later time waits for it without a claim that would find nothing.
 
 LAYOUT = 'zset'
 
@@ -20,8 +21,14 @@ local function max_score(now)
   return (now - EPOCH) * TIE + (TIE - 1)
 end
 
-local function wake()
-  redis.call('LPUSH', K_SIGNAL, '1')
+-- Wakes one blocked consumer for the time at (ms): at once if that is now or past. A pending
+-- signal for an earlier time stands: it wakes a consumer sooner.
+local function wake(at)
+  local pending = tonumber(redis.call('LRANGE', K_SIGNAL, 0, 0)[1] or '')
+  if pending and pending <= at then
+    return
+  end
+  redis.call('LPUSH', K_SIGNAL, int(at))
   redis.call('LTRIM', K_SIGNAL, 0, 0)
 end
 
@@ -33,7 +40,7 @@ local function push_delayed(id, due, now)
   local s = ordered_score(due, redis.call('ZREVRANGEBYSCORE', K_READY, hi, lo, 'WITHSCORES', 'LIMIT', 0, 1))
   redis.call('ZADD', K_READY, s, id)
   if due <= now or not first[2] or s < tonumber(first[2]) then
-    wake()
+    wake(due)
   end
 end
 
@@ -71,16 +78,15 @@ next_due = function(now)
   return -1
 end
 
--- Called once a claim took its ids. Others still wait: wake another consumer, to share those
--- already due, or to wait for the next due time (which no idle consumer may know of, if it was
--- not the earliest when sent) while this one is busy with what it took. Not for one due further
--- ahead than the longest block timeout a builder accepts: every idle consumer claims again
--- before then anyway.
+-- Called once a claim took its ids, with the next event (next_event in common.lua). Others still
+-- wait: wake another consumer, to share those already due, or to wait for the next event (which
+-- no idle consumer may know of, if it was not the earliest when sent) while this one is busy
+-- with what it took. Not for one further ahead than the longest block timeout a builder accepts:
+-- every idle consumer claims again before then anyway.
 local MAX_BLOCK_MS = 10000
-local function after_claim(now)
-  local first = redis.call('ZRANGE', K_READY, 0, 0, 'WITHSCORES')
-  if first[2] and ms_of(first[2]) <= now + MAX_BLOCK_MS then
-    wake()
+local function after_claim(now, next)
+  if next >= 0 and next <= now + MAX_BLOCK_MS then
+    wake(next)
   end
 end
 
