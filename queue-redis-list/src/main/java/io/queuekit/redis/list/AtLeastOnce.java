@@ -126,17 +126,17 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private void upkeep() {
         long now = System.nanoTime();
         if (upkeepDue(now)) {
-            ListScripts.Upkeep r = sweep.run(lease, maxAttempts, retention);
+            ListScripts.Upkeep r;
+            do { // one script leases at most 5,000, so that none runs long: more wait, run again
+                r = sweep.run(lease, maxAttempts, retention);
+                if (r.returned() > 0) {
+                    observer.redelivered(r.returned());
+                }
+                for (long i = r.buried(); i > 0; i--) {
+                    observer.deadLettered();
+                }
+            } while (r.left() > 0 && !engine.runtime().isClosing());
             upkeepDone(now, r.nowMillis(), r.nextEventMillis());
-            if (r.left() > 0) {
-                upkeepBy(now); // more taken than one upkeep leases: the next consumer runs another
-            }
-            if (r.returned() > 0) {
-                observer.redelivered(r.returned());
-            }
-            for (long i = r.buried(); i > 0; i--) {
-                observer.deadLettered();
-            }
         }
     }
 
