@@ -30,13 +30,21 @@ final class DelayScenario extends Scenario {
     private final Mode mode;
     private final int baseCount;
     private final int batch;
+    private final long windowMillis;
 
     /** @param batch most messages a consumer fetches per round trip, where the implementation can */
     DelayScenario(String name, String summary, List<String> impls, Mode mode, int baseCount, int batch) {
+        this(name, summary, impls, mode, baseCount, batch, 3_000);
+    }
+
+    /** @param windowMillis in {@link Mode#LOAD}, the span over which messages fall due after sending */
+    DelayScenario(String name, String summary, List<String> impls, Mode mode, int baseCount, int batch,
+            long windowMillis) {
         super(name, summary, impls);
         this.mode = mode;
         this.baseCount = baseCount;
         this.batch = batch;
+        this.windowMillis = windowMillis;
     }
 
     @Override
@@ -45,7 +53,7 @@ final class DelayScenario extends Scenario {
         if (ctx.config().warmup()) {
             once(Mode.LOAD, impl, ctx, Math.min(n, 2_000), 300);
         }
-        return once(mode, impl, ctx, n, 3_000);
+        return once(mode, impl, ctx, n, windowMillis);
     }
 
     private Result once(Mode m, String impl, Context ctx, int n, long windowMillis) throws InterruptedException {

@@ -22,6 +22,7 @@ final class Scenarios {
     static final String WORK_QUEUE = "work-queue";
     static final String WORK_QUEUE_BATCH = "work-queue-batch";
     static final String DELAY_LOAD = "delay-load";
+    static final String DELAY_LOAD_5S = "delay-load-5s";
     static final String DELAY_BACKLOG = "delay-backlog";
     static final String DELAY_LIGHT = "delay-light";
     static final String DELAY_SCHEDULE = "delay-schedule";
@@ -32,8 +33,8 @@ final class Scenarios {
     static final String IN_FLIGHT_10K = "inflight-10k";
     static final String IN_FLIGHT_50K = "inflight-50k";
 
-    static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT,
-            DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K);
+    static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_LOAD_5S, DELAY_BACKLOG,
+            DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K);
 
     private static final List<String> QUEUES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
     private static final List<String> DELAYS = List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA);
@@ -52,6 +53,10 @@ final class Scenarios {
                 new DelayScenario(DELAY_LOAD,
                         "100,000 messages due at random over 0-3 s, sent as fast as 1 producer can, 10 consumers; lateness",
                         DELAYS, DelayScenario.Mode.LOAD, 100_000, 1),
+                new DelayScenario(DELAY_LOAD_5S,
+                        "100,000 messages due at random over 0-5 s, 1 producer, 10 consumers, as the Lua-claim recipe"
+                                + " was published; Redis CPU per message",
+                        List.of(ZSET, ZSET_LUA), DelayScenario.Mode.LOAD, 100_000, 1, 5_000),
                 new DelayScenario(DELAY_BACKLOG,
                         "100,000 messages all due before 10 consumers start; drain rate (queuekit fetches up to 100 per claim)",
                         DELAYS, DelayScenario.Mode.BACKLOG, 100_000, 100),

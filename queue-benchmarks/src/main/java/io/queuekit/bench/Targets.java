@@ -15,6 +15,7 @@ import static io.queuekit.bench.Impls.ZSET_POLLING;
 import static io.queuekit.bench.Scenarios.DELAY_BACKLOG;
 import static io.queuekit.bench.Scenarios.DELAY_LIGHT;
 import static io.queuekit.bench.Scenarios.DELAY_LOAD;
+import static io.queuekit.bench.Scenarios.DELAY_LOAD_5S;
 import static io.queuekit.bench.Scenarios.IN_FLIGHT_1K;
 import static io.queuekit.bench.Scenarios.IN_FLIGHT_50K;
 import static io.queuekit.bench.Scenarios.IN_MEMORY;
@@ -58,6 +59,7 @@ final class Targets {
         for (String s : List.of(DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT)) {
             t.cpu(s);
         }
+        t.cpuAgainstRecipe(DELAY_LOAD_5S);
         t.below(DELAY_LIGHT, ZSET, 5.0, "light load: lateness p99 < 5 ms, none early");
         t.ratio(PUBSUB_FANOUT, PUBSUB, PUBSUB_FANOUT, JEDIS_PUBSUB, 0.8, "pub/sub vs plain Jedis");
         t.atLeast(IN_MEMORY, INMEMORY_ALO, 1_000_000, "in-memory at-least-once >= 1,000,000 msgs/s");
@@ -88,6 +90,14 @@ final class Targets {
         compare(scenario, ZSET, scenario, REDISSON_DELAYED, target, cpu, (a, b) -> new Check(target,
                 (a == 0 ? "-" : "1/" + fmt(b / a)) + " (" + Result.fmt("%.2f", a) + " vs "
                         + Result.fmt("%.2f", b) + " us/msg)", a * 20 <= b));
+    }
+
+    private void cpuAgainstRecipe(String scenario) {
+        String target = scenario + ": Redis CPU per message <= the Lua-claim recipe's";
+        ToDoubleFunction<Result> cpu = r -> r.redisCpuUsPerMsg().orElse(Double.NaN);
+        compare(scenario, ZSET, scenario, ZSET_LUA, target, cpu, (a, b) -> new Check(target,
+                fmt(b == 0 ? Double.POSITIVE_INFINITY : a / b) + "x (" + Result.fmt("%.2f", a) + " vs "
+                        + Result.fmt("%.2f", b) + " us/msg)", a <= b));
     }
 
     private void memory(String impl) {
