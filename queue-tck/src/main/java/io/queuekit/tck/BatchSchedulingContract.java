@@ -1,6 +1,7 @@
 package io.queuekit.tck;
 
 import static io.queuekit.tck.Tck.PICKY;
+import static io.queuekit.tck.Tck.assertHandedOutByDueTime;
 import static io.queuekit.tck.Tck.next;
 import static io.queuekit.tck.Tck.payloads;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -114,15 +115,7 @@ interface BatchSchedulingContract extends DelayQueueContract {
 
         advancePast(unit.multipliedBy(3));
 
-        List<String> got = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            Delivery<String> d = next(q);
-            got.add(d.payload());
-            d.ack();
-        }
-        assertThat(got).containsExactlyInAnyOrder("first", "middle-1", "middle-2", "middle-3", "last");
-        assumeTrue(q.semantics().ordering() == Semantics.Ordering.DUE_TIME, "not ordered by due time");
-        assertThat(got).containsExactly("first", "middle-1", "middle-2", "middle-3", "last");
+        assertHandedOutByDueTime(q, "first", "middle-1", "middle-2", "middle-3", "last");
     }
 
     @Test

@@ -4,11 +4,11 @@ import static io.queuekit.tck.Tck.assumeOrdered;
 import static io.queuekit.tck.Tck.await;
 import static io.queuekit.tck.Tck.next;
 import static io.queuekit.tck.Tck.quickOptions;
+import static io.queuekit.tck.Tck.takeAndAck;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,12 +40,7 @@ interface PromisesContract extends QueueContract {
             }
         }
 
-        List<String> got = new ArrayList<>();
-        for (int i = 0; i < sent.size(); i++) {
-            Delivery<String> d = next(q);
-            got.add(d.payload());
-            d.ack();
-        }
+        List<String> got = takeAndAck(q, sent.size());
 
         assertThat(got).as("each message handed out once").containsExactlyInAnyOrderElementsOf(sent);
         assumeOrdered(q);

@@ -111,6 +111,28 @@ final class Tck {
         return d;
     }
 
+    /** Takes and acks {@code n} deliveries; their payloads, in the order they were handed out. */
+    static List<String> takeAndAck(MessageQueue<String> q, int n) throws InterruptedException {
+        List<String> got = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Delivery<String> d = next(q);
+            got.add(d.payload());
+            d.ack();
+        }
+        return got;
+    }
+
+    /**
+     * Takes and acks as many deliveries as {@code expected} names: each handed out once, and in
+     * that order where the queue orders by due time (the rest of the test is skipped where not).
+     */
+    static void assertHandedOutByDueTime(MessageQueue<String> q, String... expected) throws InterruptedException {
+        List<String> got = takeAndAck(q, expected.length);
+        assertThat(got).containsExactlyInAnyOrder(expected);
+        assumeTrue(q.semantics().ordering() == Semantics.Ordering.DUE_TIME, "not ordered by due time");
+        assertThat(got).containsExactly(expected);
+    }
+
     static List<String> payloads(Collection<? extends Delivery<String>> deliveries) {
         return deliveries.stream().map(Delivery::payload).collect(Collectors.toList());
     }
