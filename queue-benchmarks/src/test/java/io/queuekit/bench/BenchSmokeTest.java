@@ -24,9 +24,11 @@ class BenchSmokeTest {
     private static final String NUM = "-?\\d+\\.\\d{3}";
     private static final Pattern LINE = Pattern.compile("BENCH scenario=(\\S+) impl=(\\S+) msgs=(\\d+)"
             + " msgs_per_s=\\d+ p50_ms=" + NUM + " p99_ms=" + NUM + " max_ms=" + NUM
-            + " dupes=(\\d+) lost=(\\d+)( early=\\d+ redis_cpu_us_per_msg=\\d+\\.\\d{2})?( bytes_per_msg=-?\\d+\\.\\d)?");
-    private static final Set<String> DELAYS = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_BACKLOG,
-            Scenarios.DELAY_LIGHT);
+            + " dupes=(\\d+) lost=(\\d+)( early=\\d+)?( redis_cpu_us_per_msg=\\d+\\.\\d{2})?( bytes_per_msg=-?\\d+\\.\\d)?");
+    private static final Set<String> DELAYS = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S,
+            Scenarios.DELAY_BACKLOG, Scenarios.DELAY_LIGHT);
+    private static final Set<String> IN_FLIGHT = Set.of(Scenarios.IN_FLIGHT_1K, Scenarios.IN_FLIGHT_10K,
+            Scenarios.IN_FLIGHT_50K);
 
     @Test
     @Timeout(120)
@@ -46,9 +48,11 @@ class BenchSmokeTest {
             Matcher m = LINE.matcher(line);
             assertThat(m.matches()).as("well-formed: %s", line).isTrue();
             String scenario = m.group(1);
-            assertThat(m.group(6) != null).as("early and cpu exactly on delay lines: %s", line)
+            assertThat(m.group(6) != null).as("early exactly on delay lines: %s", line)
                     .isEqualTo(DELAYS.contains(scenario));
-            assertThat(m.group(7) != null).as("bytes exactly on memory lines: %s", line)
+            assertThat(m.group(7) != null).as("cpu exactly on delay and in-flight lines: %s", line)
+                    .isEqualTo(DELAYS.contains(scenario) || IN_FLIGHT.contains(scenario));
+            assertThat(m.group(8) != null).as("bytes exactly on memory lines: %s", line)
                     .isEqualTo(scenario.equals(Scenarios.MEMORY));
             assertThat(Long.parseLong(m.group(3))).as("msgs: %s", line).isPositive();
         }
@@ -59,6 +63,6 @@ class BenchSmokeTest {
                 assertThat(r.lost()).as("lost by %s %s", r.scenario(), r.impl()).isZero();
             }
         }
-        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(17);
+        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(20);
     }
 }

@@ -94,9 +94,12 @@ import redis.clients.jedis.util.KeyValue;
  * keeps an idle consumer watching the next due time while the claiming one is busy. The signal
  * names the time something becomes claimable, so a consumer woken for a later time waits for it
  * without a claim; within one queue object one consumer watches the earliest due time it knows of
- * and the others wait for its wake-up; and a consumer coming back for more after its latest
- * claim found nothing else claimable yet waits rather than claims. An idle consumer makes about
- * one claim per block timeout.
+ * and the others wait for its wake-up; and a consumer coming back for more, or whose block
+ * timeout passed, waits again without a claim while the latest claim of this queue object still
+ * vouches that nothing is claimable yet (what becomes claimable sooner pushes a signal). That
+ * vouching lasts at most ten block timeouts (or the visibility timeout, if shorter), so an idle
+ * queue object makes about one claim per ten block timeouts, and a message whose signal was lost
+ * with a consumer that died holding it waits no longer than that.
  * Redis checks the timeouts of blocking commands only on its timer tick ({@code 1000 / hz} ms,
  * 100 ms by default), so the last 100 ms before a due time are waited out in this JVM instead,
  * without a connection; a message sent during that stretch is claimed at its end.
@@ -317,7 +320,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
             while (true) {
                 long watched = timekeeper.get();
                 if (watched != NO_TIMEKEEPER && watched - target <= 0) {
-                    return block(patienceMillis);
+                    long signal = block(patienceMillis);
+                    return signal == ZsetStore.Waiter.NO_SIGNAL ? ZsetStore.Waiter.WATCHED : signal;
                 }
                 if (timekeeper.compareAndSet(watched, target)) {
                     break;

@@ -35,11 +35,13 @@ final class ZsetStore<T> implements QueueStore<T> {
      * until the caller's deadline; it may block longer, up to {@code patienceMillis} (the caller's
      * deadline capped by the block timeout), when another consumer watches that due time and will
      * wake it. Returns the time (ms, the server's clock) a wake-up said something becomes
-     * claimable, or {@link #NO_SIGNAL} if none arrived.
+     * claimable; or, if none arrived, {@link #NO_SIGNAL} after waiting {@code millis}, or
+     * {@link #WATCHED} after waiting longer while another consumer watched an earlier time.
      */
     @FunctionalInterface
     interface Waiter {
         long NO_SIGNAL = -1;
+        long WATCHED = -2;
 
         long await(long millis, long patienceMillis);
     }
@@ -60,6 +62,8 @@ final class ZsetStore<T> implements QueueStore<T> {
     private final ZsetScripts.Peek peek;
     private final DeadLetterStore<T> dead;
     private final long leaseMillis;
+    /** How long a claim's finding that nothing is claimable stands: see {@link Quiet}. */
+    private final long quietMillis;
     /** What the latest claim of this object found: nothing else claimable before a time; or null. */
     private volatile Quiet quiet;
 
@@ -68,6 +72,7 @@ final class ZsetStore<T> implements QueueStore<T> {
         this.observer = queue.runtime().observer();
         this.leaseMillis = queue.settings().visibilityTimeout().toMillis();
         this.lease = QueueScript.num(leaseMillis);
+        this.quietMillis = Math.min(leaseMillis, 10 * queue.settings().blockTimeout().toMillis());
         this.maxAttempts = QueueScript.num(queue.settings().maxAttempts());
         this.retention = QueueScript.num(queue.settings().deadLetterRetention());
         this.enqueue = new ZsetScripts.Enqueue(queue);
@@ -180,7 +185,7 @@ final class ZsetStore<T> implements QueueStore<T> {
         if (q != null && timeoutNanos >= TimeUnit.MILLISECONDS.toNanos(RedisCalls.MIN_BLOCK_MILLIS)) {
             // the latest claim found nothing more claimable before q.until(): what became claimable
             // since pushed a signal, which the wait below reads at once, so a claim now would find nothing
-            long until = q.until(leaseMillis);
+            long until = q.until(quietMillis);
             if (until - q.server().nowMillis() >= RedisCalls.MIN_BLOCK_MILLIS) {
                 server = q.server();
                 nextEvent = until;
@@ -214,15 +219,28 @@ final class ZsetStore<T> implements QueueStore<T> {
             }
             long signal = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline));
             queue.runtime().checkReceiving();
-            if (signal == Waiter.NO_SIGNAL) {
+            if (signal < 0) {
                 if (leftMillis <= cap && untilEvent > leftMillis) {
                     // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
                     return List.of();
                 }
-                claimNow = true;
+                Quiet latest = quiet;
+                boolean ours = signal == Waiter.NO_SIGNAL && untilEvent <= wait; // we watched our event: claim it
+                if (!ours && latest != null && latest.until(quietMillis) - latest.server().nowMillis() > 1) {
+                    // the latest claim of this queue object still vouches that nothing is claimable
+                    // yet (what became so since signalled, and a signal ends a wait): wait again.
+                    // An event this consumer knew of that has passed was another consumer's to claim
+                    server = latest.server();
+                    nextEvent = latest.until(quietMillis);
+                    claimNow = false;
+                } else {
+                    claimNow = true;
+                }
             } else if (signal > server.nowMillis()) {
-                // woken for a later time: wait for it, rather than claim now and find nothing
-                nextEvent = nextEvent < 0 ? signal : Math.min(nextEvent, signal);
+                // woken for a later time: wait for it, rather than claim now and find nothing. An
+                // event this consumer knew of that has passed was claimed: the signal would
+                // otherwise name a time already come
+                nextEvent = nextEvent < 0 || nextEvent <= server.nowMillis() ? signal : Math.min(nextEvent, signal);
                 claimNow = false;
             } else {
                 claimNow = true;
@@ -232,12 +250,14 @@ final class ZsetStore<T> implements QueueStore<T> {
 
     /**
      * A claim's finding that nothing more was claimable until {@code nextEvent} (-1: nothing known).
-     * Leases taken since expire no sooner than one visibility timeout after it, so it holds until
-     * the earlier of the two.
+     * Whatever becomes claimable sooner pushes a signal, and leases taken since expire no sooner
+     * than one visibility timeout after it; it is trusted for at most {@code horizonMillis} (the
+     * visibility timeout, at most ten block timeouts), so that a signal lost with a consumer that
+     * died holding it delays a message by no more than that.
      */
     private record Quiet(Clock server, long nextEvent) {
-        long until(long leaseMillis) {
-            long horizon = server.millis() + leaseMillis;
+        long until(long horizonMillis) {
+            long horizon = server.millis() + horizonMillis;
             return nextEvent < 0 ? horizon : Math.min(nextEvent, horizon);
         }
     }
