@@ -59,6 +59,10 @@ final class Engine<T> implements QueueStore<T> {
         Instant leaseExpiry;
         /** The hand-out that holds the lease (at-least-once, while in flight). */
         InMemoryDelivery<?> delivery;
+        /** Its neighbours in the list of {@link Leases}, if it is listed there. */
+        boolean listed;
+        Msg previousLease;
+        Msg nextLease;
         /** Whether the hold its managed consumer asked for was looked at, and whether it holds. */
         boolean holdSeen;
         boolean held;
@@ -74,8 +78,6 @@ final class Engine<T> implements QueueStore<T> {
 
     private static final Comparator<Msg> BY_DUE =
             Comparator.<Msg, Instant>comparing(m -> m.dueAt).thenComparingLong(m -> m.seq);
-    private static final Comparator<Msg> BY_LEASE =
-            Comparator.<Msg, Instant>comparing(m -> m.leaseExpiry).thenComparingLong(m -> m.lease);
 
     private final String name;
     private final Clock clock;
@@ -96,7 +98,7 @@ final class Engine<T> implements QueueStore<T> {
     private final Map<MessageId, Msg> stored = new HashMap<>();
     private final LinkedHashMap<MessageId, Msg> ready = new LinkedHashMap<>();
     private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
-    private final TreeSet<Msg> leased = new TreeSet<>(BY_LEASE);
+    private final Leases leased = new Leases();
     private final LinkedHashMap<MessageId, Msg> buried = new LinkedHashMap<>();
     private final Dead dead = new Dead();
     private long sequence;
@@ -452,8 +454,9 @@ final class Engine<T> implements QueueStore<T> {
         if (!delayed.isEmpty()) {
             next = delayed.first().dueAt;
         }
-        if (!leased.isEmpty() && (next == null || leased.first().leaseExpiry.isBefore(next))) {
-            next = leased.first().leaseExpiry;
+        Msg l = leased.first();
+        if (l != null && (next == null || l.leaseExpiry.isBefore(next))) {
+            next = l.leaseExpiry;
         }
         return next;
     }
@@ -635,12 +638,12 @@ final class Engine<T> implements QueueStore<T> {
             List<InMemoryDelivery<?>> mine = new ArrayList<>(heldAgain);
             lock.lock();
             try {
-                for (Msg m : leased) {
+                leased.forEach(m -> {
                     InMemoryDelivery.HoldAsked h = m.delivery == null ? null : m.delivery.holdAsked();
                     if (h != null && h.holder() == this) {
                         mine.add(m.delivery);
                     }
-                }
+                });
             } finally {
                 lock.unlock();
             }
@@ -790,7 +793,7 @@ final class Engine<T> implements QueueStore<T> {
     private void promote(Instant now) {
         while (true) {
             Msg d = delayed.isEmpty() ? null : delayed.first();
-            Msg l = leased.isEmpty() ? null : leased.first();
+            Msg l = leased.first();
             boolean delayedDue = d != null && !d.dueAt.isAfter(now);
             boolean leaseDue = l != null && !l.leaseExpiry.isAfter(now);
             if (!delayedDue && !leaseDue) {
@@ -802,7 +805,7 @@ final class Engine<T> implements QueueStore<T> {
             } else if (!l.holdSeen && l.delivery.holdAsked() != null) {
                 seeHold(l); // the hold may keep it: look again
             } else {
-                leased.pollFirst();
+                leased.remove(l);
                 l.delivery = null;
                 if (l.attempts >= maxAttempts) {
                     bury(l, "lease expired on attempt " + l.attempts + " of at most " + maxAttempts, now);
