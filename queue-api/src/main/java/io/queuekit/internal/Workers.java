@@ -8,6 +8,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -244,7 +245,9 @@ final class Workers implements Subscription {
     private <T> boolean handleOne(Delivery<T> delivery, MessageHandler<T> handler, MessageQueue<T> q,
             boolean deferAck) {
         Tracked<T> d = new Tracked<>(delivery);
-        long start = System.nanoTime();
+        QueueMetrics.Observer observer = owner.observer();
+        boolean timed = observer != QueueMetrics.Observer.NONE; // with no metrics, no clock to read twice a message
+        long start = timed ? System.nanoTime() : 0;
         Throwable thrown = null;
         try {
             handler.handle(d);
@@ -254,7 +257,9 @@ final class Workers implements Subscription {
         Throwable failure = thrown;
         // a handler that returns with its thread interrupted does not stop the worker: only a stop does
         Thread.interrupted();
-        owner.observer().handled(Duration.ofNanos(System.nanoTime() - start), failure != null);
+        if (timed) {
+            observer.handled(Duration.ofNanos(System.nanoTime() - start), failure != null);
+        }
         if (d.settled) {
             return false;
         }
