@@ -354,10 +354,9 @@ final class Engine<T> implements QueueStore<T> {
 
     Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = Checks.timeoutNanos(timeout, unit);
-        long deadline = deadline(nanos);
         lockForFetch();
         try {
-            Instant now = awaitReady(nanos, deadline);
+            Instant now = awaitReady(nanos);
             return now == null ? null : deliverOne(now);
         } finally {
             lock.unlock();
@@ -367,7 +366,7 @@ final class Engine<T> implements QueueStore<T> {
     Delivery<T> take() throws InterruptedException {
         lockForFetch();
         try {
-            return deliverOne(awaitReady(-1, 0));
+            return deliverOne(awaitReady(-1));
         } finally {
             lock.unlock();
         }
@@ -376,24 +375,13 @@ final class Engine<T> implements QueueStore<T> {
     List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
         Checks.batchSize(maxMessages);
         long nanos = Checks.timeoutNanos(timeout, unit);
-        long deadline = deadline(nanos);
         lockForFetch();
         try {
-            Instant now = awaitReady(nanos, deadline);
+            Instant now = awaitReady(nanos);
             return now == null ? List.of() : deliver(Math.min(maxMessages, claimBatch), now);
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Where a wait of {@code nanos} ends, on {@code System.nanoTime}; taken before the lock. */
-    private static long deadline(long nanos) {
-        return System.nanoTime() + (isForever(nanos) ? 0 : nanos);
-    }
-
-    /** Negative, or beyond a century: as good as forever, and clear of overflow in deadline arithmetic. */
-    private static boolean isForever(long nanos) {
-        return nanos < 0 || nanos > TimeUnit.DAYS.toNanos(36_500);
     }
 
     private void lockForFetch() throws InterruptedException {
@@ -405,16 +393,18 @@ final class Engine<T> implements QueueStore<T> {
 
     /**
      * Under the lock: waits for ready messages and returns the instant they were found ready at,
-     * or null once the wait timed out. The timeout is real time ({@code System.nanoTime}), never
-     * the queue's clock: a test holding a {@link ManualClock} still gets its {@code poll} back.
+     * or null once the wait timed out. The timeout is real time, never the queue's clock: a test
+     * holding a {@link ManualClock} still gets its {@code poll} back. As in the JDK's blocking
+     * queues it runs once the lock is held, so a caller that finds a message ready reads no timer.
      * Waits are condition waits, woken by sends, settles, close, and advances of a manual clock;
      * with any other clock they are also timed to end when the next delayed message or lease falls
      * due.
      *
-     * @param nanos negative to wait as long as it takes
+     * @param nanos negative, or beyond a century, to wait as long as it takes
      */
-    private Instant awaitReady(long nanos, long deadline) throws InterruptedException {
-        boolean forever = isForever(nanos);
+    private Instant awaitReady(long nanos) throws InterruptedException {
+        boolean forever = nanos < 0 || nanos > TimeUnit.DAYS.toNanos(36_500);
+        long left = nanos;
         while (true) {
             ensureReceiving();
             Instant now = now();
@@ -424,10 +414,10 @@ final class Engine<T> implements QueueStore<T> {
             }
             long wait = Long.MAX_VALUE;
             if (!forever) {
-                wait = deadline - System.nanoTime();
-                if (wait <= 0) {
+                if (left <= 0) {
                     return null;
                 }
+                wait = left;
             }
             if (manualClock == null) {
                 wait = Math.min(wait, nanosUntil(now, nextEvent()));
@@ -440,7 +430,8 @@ final class Engine<T> implements QueueStore<T> {
                 if (wait == Long.MAX_VALUE) {
                     changed.await();
                 } else {
-                    changed.awaitNanos(wait);
+                    long unslept = changed.awaitNanos(wait);
+                    left -= wait - unslept;
                 }
             } finally {
                 waiters--;
@@ -522,11 +513,11 @@ final class Engine<T> implements QueueStore<T> {
             m.held = false;
             leased.add(m);
             eventAt(m.leaseExpiry);
-            d = new InMemoryDelivery<>(this, m, m.id, m.body, m.attempts, m.enqueuedAt, m.lease);
+            d = new InMemoryDelivery<>(this, m, m.attempts, m.lease);
             m.delivery = d;
         } else {
             stored.remove(m.id);
-            d = new InMemoryDelivery<>(this, null, m.id, m.body, m.attempts, m.enqueuedAt, 0);
+            d = new InMemoryDelivery<>(this, m, m.attempts, 0);
         }
         observer.delivered(Duration.between(m.enqueuedAt, now));
         return d;
@@ -639,8 +630,8 @@ final class Engine<T> implements QueueStore<T> {
             lock.lock();
             try {
                 leased.forEach(m -> {
-                    InMemoryDelivery.HoldAsked h = m.delivery == null ? null : m.delivery.holdAsked();
-                    if (h != null && h.holder() == this) {
+                    Engine<?>.Held h = m.delivery == null ? null : m.delivery.hold();
+                    if (h != null && h.keeper == this) {
                         mine.add(m.delivery);
                     }
                 });
@@ -654,17 +645,20 @@ final class Engine<T> implements QueueStore<T> {
 
         @Override
         public Hold hold(Delivery<?> delivery, Duration limit) {
-            if (!(delivery instanceof InMemoryDelivery<?> d) || d.engine() != Engine.this || limit.isZero()
+            if (!(delivery instanceof InMemoryDelivery<?> any) || any.engine() != Engine.this || limit.isZero()
                     || runtime.isClosed()) {
                 return () -> { };
             }
-            if (!d.askHold(this, now(), limit)) {
+            @SuppressWarnings("unchecked") // its engine is this one
+            InMemoryDelivery<T> d = (InMemoryDelivery<T>) any;
+            Held h = new Held(this, d, now(), limit);
+            if (!d.noteHold(h)) {
                 holdAgain(d, limit);
             }
             if (closed) { // a close that scanned before the hold was noted releases it here
                 release(d);
             }
-            return () -> release(d);
+            return h;
         }
 
         /** A second hold of one delivery, applied at once. */
@@ -714,7 +708,30 @@ final class Engine<T> implements QueueStore<T> {
     }
 
     /**
-     * Applies, once, the hold asked for on {@code m}'s delivery, as of when it was asked: if the
+     * A managed consumer's hold of one delivery's lease, noted on the delivery: by which keeper,
+     * asked for when, for how long at most. Released through its keeper.
+     */
+    final class Held implements LeaseKeeper.Hold {
+        private final Holds keeper;
+        private final InMemoryDelivery<T> delivery;
+        private final Instant at;
+        private final Duration limit;
+
+        private Held(Holds keeper, InMemoryDelivery<T> delivery, Instant at, Duration limit) {
+            this.keeper = keeper;
+            this.delivery = delivery;
+            this.at = at;
+            this.limit = limit;
+        }
+
+        @Override
+        public void release() {
+            keeper.release(delivery);
+        }
+    }
+
+    /**
+     * Applies, once, the hold noted on {@code m}'s delivery, as of when it was asked for: if the
      * lease still ran then, it lasts at least until then plus the limit and a visibility timeout.
      * {@code m} is in flight.
      */
@@ -722,13 +739,13 @@ final class Engine<T> implements QueueStore<T> {
         if (m.holdSeen) {
             return;
         }
-        InMemoryDelivery.HoldAsked h = m.delivery.holdAsked();
+        Engine<?>.Held h = m.delivery.hold();
         if (h == null) {
             return;
         }
         m.holdSeen = true;
-        if (h.at().isBefore(m.leaseExpiry)) {
-            applyHold(m, h.at().plus(h.limit()).plus(visibilityTimeout));
+        if (h.at.isBefore(m.leaseExpiry)) {
+            applyHold(m, h.at.plus(h.limit).plus(visibilityTimeout));
         }
     }
 
@@ -802,7 +819,7 @@ final class Engine<T> implements QueueStore<T> {
             if (delayedDue && (!leaseDue || !l.leaseExpiry.isBefore(d.dueAt))) {
                 delayed.pollFirst();
                 makeReady(d);
-            } else if (!l.holdSeen && l.delivery.holdAsked() != null) {
+            } else if (!l.holdSeen && l.delivery.hold() != null) {
                 seeHold(l); // the hold may keep it: look again
             } else {
                 leased.remove(l);

@@ -16,11 +16,11 @@ import java.time.Instant;
  * managed consumer asked for, and whether this delivery settled its message.
  */
 final class InMemoryDelivery<T> implements Delivery<T> {
-    private static final VarHandle HOLD_ASKED;
+    private static final VarHandle HOLD;
 
     static {
         try {
-            HOLD_ASKED = MethodHandles.lookup().findVarHandle(InMemoryDelivery.class, "holdAsked", HoldAsked.class);
+            HOLD = MethodHandles.lookup().findVarHandle(InMemoryDelivery.class, "hold", Engine.Held.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -28,42 +28,35 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
     private final Engine<T> engine;
     private final Engine.Msg msg;
-    private final MessageId id;
-    private final Object body;
     private final int attempt;
-    private final Instant enqueuedAt;
     private final long lease;
     private final SettleOnce settled;
     private volatile T payload;
-    private volatile HoldAsked holdAsked;
+    private volatile Engine<T>.Held hold;
     private volatile boolean settledItsMessage;
 
     /**
-     * @param msg the message leased (at-least-once); null for an at-most-once delivery
-     * @param lease the lease number, 0 for an at-most-once delivery
+     * @param msg the message handed out; its id, body and enqueue time are final
+     * @param lease the lease number; 0 for an at-most-once delivery, which has none
      */
-    InMemoryDelivery(Engine<T> engine, Engine.Msg msg, MessageId id, Object body, int attempt, Instant enqueuedAt,
-            long lease) {
+    InMemoryDelivery(Engine<T> engine, Engine.Msg msg, int attempt, long lease) {
         this.engine = engine;
         this.msg = msg;
-        this.id = id;
-        this.body = body;
         this.attempt = attempt;
-        this.enqueuedAt = enqueuedAt;
         this.lease = lease;
-        this.settled = msg == null ? new SettleOnce() : null;
+        this.settled = lease == 0 ? new SettleOnce() : null;
     }
 
     @Override
     public MessageId id() {
-        return id;
+        return msg.id;
     }
 
     @Override
     public T payload() {
         T p = payload;
         if (p == null) {
-            p = engine.bodies().load(body);
+            p = engine.bodies().load(msg.body);
             payload = p;
         }
         return p;
@@ -76,7 +69,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
     @Override
     public Instant enqueuedAt() {
-        return enqueuedAt;
+        return msg.enqueuedAt;
     }
 
     @Override
@@ -104,7 +97,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
     }
 
     Object body() {
-        return body;
+        return msg.body;
     }
 
     Engine.Msg msg() {
@@ -120,20 +113,14 @@ final class InMemoryDelivery<T> implements Delivery<T> {
         return settled;
     }
 
-    /** A managed consumer's hold of this delivery's lease: by whom, since when, for how long at most. */
-    record HoldAsked(Object holder, Instant at, Duration limit) {}
-
-    /**
-     * Notes that {@code holder} holds this delivery's lease for at most {@code limit} from
-     * {@code at}; false, noting nothing, if a hold was noted before.
-     */
-    boolean askHold(Object holder, Instant at, Duration limit) {
-        return holdAsked == null && HOLD_ASKED.compareAndSet(this, null, new HoldAsked(holder, at, limit));
+    /** Notes a managed consumer's hold of this delivery; false, noting nothing, if one was noted before. */
+    boolean noteHold(Engine<T>.Held h) {
+        return hold == null && HOLD.compareAndSet(this, null, h);
     }
 
-    /** The hold asked for; null if none was. */
-    HoldAsked holdAsked() {
-        return holdAsked;
+    /** The hold noted; null if none was. */
+    Engine<T>.Held hold() {
+        return hold;
     }
 
     /** Set under the engine's lock once this delivery acked, retried or dead-lettered its message. */
@@ -147,6 +134,6 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
     @Override
     public String toString() {
-        return "Delivery[" + engine.name() + "/" + id + ", attempt " + attempt + "]";
+        return "Delivery[" + engine.name() + "/" + msg.id + ", attempt " + attempt + "]";
     }
 }
