@@ -306,8 +306,11 @@ final class Engine<T> implements QueueStore<T> {
             enqueue(m, dueAt != null ? dueAt : now.plus(delay), now);
             observer.sent(1);
             // one message needs one waiter: the one woken takes it, or re-times its wait to it;
-            // waking every waiter made each send cost a round of futile wake-ups
-            changed.signal();
+            // waking every waiter made each send cost a round of futile wake-ups. Onto a ready list
+            // that was not empty, one is on its way already, and takers pass the wake on
+            if (m.state != State.READY || ready.size() == 1) {
+                changed.signal();
+            }
             return id;
         } finally {
             lock.unlock();
@@ -490,6 +493,7 @@ final class Engine<T> implements QueueStore<T> {
             it.remove();
             out.add(handOut(m, now));
         }
+        passOnWake();
         return out;
     }
 
@@ -498,7 +502,19 @@ final class Engine<T> implements QueueStore<T> {
         Iterator<Msg> it = ready.values().iterator();
         Msg m = it.next();
         it.remove();
+        passOnWake();
         return handOut(m, now);
+    }
+
+    /**
+     * What is left ready wakes one more waiter, who passes it on in turn, as the takers of the
+     * JDK's LinkedBlockingQueue do: so a send onto a ready list that was not empty need not wake
+     * anyone, and the producer does not pay a wake-up for every message.
+     */
+    private void passOnWake() {
+        if (waiters > 0 && !ready.isEmpty()) {
+            changed.signal();
+        }
     }
 
     /** Hands out a message just taken from the ready list: leased (at-least-once), or gone. */
