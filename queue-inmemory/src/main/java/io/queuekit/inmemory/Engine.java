@@ -59,10 +59,11 @@ final class Engine<T> implements QueueStore<T> {
         Instant leaseExpiry;
         /** The hand-out that holds the lease (at-least-once, while in flight). */
         InMemoryDelivery<?> delivery;
-        /** Its neighbours in the list of {@link Leases}, if it is listed there. */
+        /** Its neighbours on the one {@link MsgList} it is on, if any: ready, or in flight. */
+        Msg previous;
+        Msg next;
+        /** In flight: whether {@link Leases} keeps it on its list. */
         boolean listed;
-        Msg previousLease;
-        Msg nextLease;
         /** Whether the hold its managed consumer asked for was looked at, and whether it holds. */
         boolean holdSeen;
         boolean held;
@@ -96,7 +97,7 @@ final class Engine<T> implements QueueStore<T> {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<MessageId, Msg> stored = new HashMap<>();
-    private final LinkedHashMap<MessageId, Msg> ready = new LinkedHashMap<>();
+    private final MsgList ready = new MsgList();
     private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
     private final Leases leased = new Leases();
     private final LinkedHashMap<MessageId, Msg> buried = new LinkedHashMap<>();
@@ -328,7 +329,7 @@ final class Engine<T> implements QueueStore<T> {
                 return false;
             }
             if (m.state == State.READY) {
-                ready.remove(id);
+                ready.remove(m);
             } else if (m.state == State.DELAYED) {
                 delayed.remove(m);
             } else {
@@ -487,10 +488,9 @@ final class Engine<T> implements QueueStore<T> {
 
     private List<Delivery<T>> deliver(int max, Instant now) {
         List<Delivery<T>> out = new ArrayList<>(Math.min(max, ready.size()));
-        Iterator<Msg> it = ready.values().iterator();
-        while (it.hasNext() && out.size() < max) {
-            Msg m = it.next();
-            it.remove();
+        while (!ready.isEmpty() && out.size() < max) {
+            Msg m = ready.first();
+            ready.remove(m);
             out.add(handOut(m, now));
         }
         passOnWake();
@@ -499,9 +499,8 @@ final class Engine<T> implements QueueStore<T> {
 
     /** The oldest ready message, handed out; there is one. */
     private InMemoryDelivery<T> deliverOne(Instant now) {
-        Iterator<Msg> it = ready.values().iterator();
-        Msg m = it.next();
-        it.remove();
+        Msg m = ready.first();
+        ready.remove(m);
         passOnWake();
         return handOut(m, now);
     }
@@ -868,7 +867,7 @@ final class Engine<T> implements QueueStore<T> {
     private void makeReady(Msg m) {
         m.state = State.READY;
         m.seq = ++sequence;
-        ready.put(m.id, m);
+        ready.addLast(m);
     }
 
     private void bury(Msg m, String reason, Instant now) {
