@@ -13,6 +13,7 @@ import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
 import io.queuekit.internal.QueueStore;
 import io.queuekit.spi.QueueMetrics;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,6 +106,7 @@ final class Engine<T> implements QueueStore<T> {
     private long sequence;
     private long leaseSequence;
     private long idSequence;
+    private final byte[] idChars = new byte[14]; // the mark and a long in base 36
     /**
      * Threads waiting for ready messages, and on the system clock a time by which each of them
      * wakes by itself to look again (null: some may wait for good); a waiter who began waiting
@@ -279,9 +281,20 @@ final class Engine<T> implements QueueStore<T> {
         return List.copyOf(ids);
     }
 
-    /** A generated id: the mark, then a counter in base 36, as the Redis queues make them. */
+    /**
+     * A generated id: the mark, then a counter in base 36, as the Redis queues make them. Written
+     * into one buffer (under the lock), since every send makes one: concatenating a
+     * {@code Long.toString} made two strings of it.
+     */
     private MessageId newId() {
-        return MessageId.of(MessageId.GENERATED_MARK + Long.toString(++idSequence, 36));
+        long n = ++idSequence;
+        int at = idChars.length;
+        do {
+            idChars[--at] = (byte) Character.forDigit((int) (n % 36), 36);
+            n /= 36;
+        } while (n > 0);
+        idChars[--at] = (byte) MessageId.GENERATED_MARK;
+        return MessageId.of(new String(idChars, at, idChars.length - at, StandardCharsets.ISO_8859_1));
     }
 
     /**
