@@ -15,6 +15,7 @@ import io.queuekit.internal.QueueStore;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -439,7 +440,7 @@ final class Engine<T> implements QueueStore<T> {
             if (manualClock == null) {
                 wait = Math.min(wait, nanosUntil(now, nextEvent()));
                 // by then this waiter looks again by itself: only something due earlier must wake it
-                Instant wakes = wait == Long.MAX_VALUE ? null : now.plusNanos(wait);
+                Instant wakes = wakeTime(now, wait);
                 wakeBy = waiters == 0 ? wakes : later(wakeBy, wakes);
             }
             waiters++;
@@ -477,6 +478,18 @@ final class Engine<T> implements QueueStore<T> {
             return Math.max(1, Duration.between(now, next).toNanos());
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE;
+        }
+    }
+
+    /** When a wait of {@code nanos} from {@code now} ends; null for never, or past the end of time. */
+    private static Instant wakeTime(Instant now, long nanos) {
+        if (nanos == Long.MAX_VALUE) {
+            return null;
+        }
+        try {
+            return now.plusNanos(nanos);
+        } catch (DateTimeException | ArithmeticException e) {
+            return null;
         }
     }
 

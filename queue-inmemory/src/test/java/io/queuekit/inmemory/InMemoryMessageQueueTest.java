@@ -16,6 +16,8 @@ import io.queuekit.SerializationException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -140,6 +142,14 @@ class InMemoryMessageQueueTest {
 
             assertThat(q.poll(50, MILLISECONDS)).isNull();
             assertThat(q.pollBatch(5, 50, MILLISECONDS)).isEmpty();
+        }
+
+        @Test
+        void pollTimeout_endsOnAClockAtTheEndOfTime() throws Exception {
+            Clock end = Clock.fixed(Instant.MAX, ZoneOffset.UTC);
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("end").clock(end).build());
+
+            assertThat(q.poll(50, MILLISECONDS)).isNull();
         }
 
         @Test
