@@ -8,6 +8,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -100,10 +101,15 @@ final class Workers implements Subscription {
                 }
                 self.fetching = true;
             }
+            Delivery<T> single = null;
             List<Delivery<T>> batch = List.of();
             Throwable failure = null;
             try {
-                batch = fetch(q);
+                if (options.batchSize() == 1) {
+                    single = q.poll(options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                } else {
+                    batch = q.pollBatch(options.batchSize(), options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                }
                 failures = 0;
                 owner.logs().fetch.recovered("queuekit {}: fetching works again", q.name());
             } catch (QueueClosedException e) {
@@ -126,7 +132,11 @@ final class Workers implements Subscription {
                 continue;
             }
             try {
-                handle(self, batch, q, handler);
+                if (single != null) {
+                    handleSingle(single, q, handler);
+                } else {
+                    handle(self, batch, q, handler);
+                }
             } catch (Throwable e) {
                 // not the handler's (handle catches those): a metrics observer or the lease keeper
                 owner.logs().batch.failed("queuekit " + q.name() + ": handling a batch failed", e);
@@ -134,13 +144,20 @@ final class Workers implements Subscription {
         }
     }
 
-    private <T> List<Delivery<T>> fetch(MessageQueue<T> q) throws InterruptedException {
-        long millis = options.pollTimeout().toMillis();
-        if (options.batchSize() == 1) {
-            Delivery<T> d = q.poll(millis, TimeUnit.MILLISECONDS);
-            return d == null ? List.of() : List.of(d);
+    /**
+     * Runs the handler on a delivery fetched alone and settles it, acked at once, holding its lease
+     * meanwhile: what {@link #handle} does for a batch of one, without its lists and locks, since
+     * a consumer of batch size 1 (the default) does this for every message.
+     */
+    private <T> void handleSingle(Delivery<T> d, MessageQueue<T> q, MessageHandler<T> handler) {
+        LeaseKeeper.Hold hold = leases.hold(d, options.leaseRenewalLimit());
+        try {
+            if (!terminated) {
+                handleOne(d, handler, q, false);
+            }
+        } finally {
+            hold.release();
         }
-        return q.pollBatch(options.batchSize(), millis, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -228,7 +245,9 @@ final class Workers implements Subscription {
     private <T> boolean handleOne(Delivery<T> delivery, MessageHandler<T> handler, MessageQueue<T> q,
             boolean deferAck) {
         Tracked<T> d = new Tracked<>(delivery);
-        long start = System.nanoTime();
+        QueueMetrics.Observer observer = owner.observer();
+        boolean timed = observer != QueueMetrics.Observer.NONE; // with no metrics, no clock to read twice a message
+        long start = timed ? System.nanoTime() : 0;
         Throwable thrown = null;
         try {
             handler.handle(d);
@@ -238,7 +257,9 @@ final class Workers implements Subscription {
         Throwable failure = thrown;
         // a handler that returns with its thread interrupted does not stop the worker: only a stop does
         Thread.interrupted();
-        owner.observer().handled(Duration.ofNanos(System.nanoTime() - start), failure != null);
+        if (timed) {
+            observer.handled(Duration.ofNanos(System.nanoTime() - start), failure != null);
+        }
         if (d.settled) {
             return false;
         }

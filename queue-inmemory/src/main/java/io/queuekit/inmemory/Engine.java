@@ -13,7 +13,9 @@ import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
 import io.queuekit.internal.QueueStore;
 import io.queuekit.spi.QueueMetrics;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,10 +46,10 @@ import java.util.function.Function;
  * always the state as of the clock's current instant, whether or not anyone was waiting.
  */
 final class Engine<T> implements QueueStore<T> {
-    private enum State { DELAYED, READY, IN_FLIGHT, DEAD }
+    private enum State { DELAYED, READY, IN_FLIGHT, DEAD, GONE }
 
     /** One stored message; sort keys change only while it is out of the sorted sets. */
-    private static final class Msg {
+    static final class Msg {
         final MessageId id;
         final Object body;
         final Instant enqueuedAt;
@@ -57,6 +59,15 @@ final class Engine<T> implements QueueStore<T> {
         Instant dueAt;
         long lease;
         Instant leaseExpiry;
+        /** The hand-out that holds the lease (at-least-once, while in flight). */
+        InMemoryDelivery<?> delivery;
+        /** Its neighbours on the one {@link MsgList} it is on, if any: ready, or in flight. */
+        Msg previous;
+        Msg next;
+        /** In flight: whether {@link Leases} keeps it on its list. */
+        boolean listed;
+        /** Whether the hold its managed consumer asked for was looked at, and whether it holds. */
+        boolean holdSeen;
         boolean held;
         String reason;
         Instant deadAt;
@@ -70,8 +81,6 @@ final class Engine<T> implements QueueStore<T> {
 
     private static final Comparator<Msg> BY_DUE =
             Comparator.<Msg, Instant>comparing(m -> m.dueAt).thenComparingLong(m -> m.seq);
-    private static final Comparator<Msg> BY_LEASE =
-            Comparator.<Msg, Instant>comparing(m -> m.leaseExpiry).thenComparingLong(m -> m.lease);
 
     private final String name;
     private final Clock clock;
@@ -90,17 +99,22 @@ final class Engine<T> implements QueueStore<T> {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<MessageId, Msg> stored = new HashMap<>();
-    private final LinkedHashMap<MessageId, Msg> ready = new LinkedHashMap<>();
+    private final MsgList ready = new MsgList();
     private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
-    private final TreeSet<Msg> leased = new TreeSet<>(BY_LEASE);
+    private final Leases leased = new Leases();
     private final LinkedHashMap<MessageId, Msg> buried = new LinkedHashMap<>();
     private final Dead dead = new Dead();
     private long sequence;
     private long leaseSequence;
     private long idSequence;
-    /** Threads waiting in fetch, and the event time they timed their wait to (null: none known). */
+    private final byte[] idChars = new byte[14]; // the mark and a long in base 36
+    /**
+     * Threads waiting for ready messages, and on the system clock a time by which each of them
+     * wakes by itself to look again (null: some may wait for good); a waiter who began waiting
+     * with none before it starts it afresh, so it does not stay early for good.
+     */
     private int waiters;
-    private Instant timedWake;
+    private Instant wakeBy;
 
     Engine(Settings<T> s, Semantics semantics) {
         this.name = s.name;
@@ -268,9 +282,20 @@ final class Engine<T> implements QueueStore<T> {
         return List.copyOf(ids);
     }
 
-    /** A generated id: the mark, then a counter in base 36, as the Redis queues make them. */
+    /**
+     * A generated id: the mark, then a counter in base 36, as the Redis queues make them. Written
+     * into one buffer (under the lock), since every send makes one: concatenating a
+     * {@code Long.toString} made two strings of it.
+     */
     private MessageId newId() {
-        return MessageId.of(MessageId.GENERATED_MARK + Long.toString(++idSequence, 36));
+        long n = ++idSequence;
+        int at = idChars.length;
+        do {
+            idChars[--at] = (byte) Character.forDigit((int) (n % 36), 36);
+            n /= 36;
+        } while (n > 0);
+        idChars[--at] = (byte) MessageId.GENERATED_MARK;
+        return MessageId.of(new String(idChars, at, idChars.length - at, StandardCharsets.ISO_8859_1));
     }
 
     /**
@@ -296,8 +321,11 @@ final class Engine<T> implements QueueStore<T> {
             enqueue(m, dueAt != null ? dueAt : now.plus(delay), now);
             observer.sent(1);
             // one message needs one waiter: the one woken takes it, or re-times its wait to it;
-            // waking every waiter made each send cost a round of futile wake-ups
-            changed.signal();
+            // waking every waiter made each send cost a round of futile wake-ups. Onto a ready list
+            // that was not empty, one is on its way already, and takers pass the wake on
+            if (m.state != State.READY || ready.size() == 1) {
+                changed.signal();
+            }
             return id;
         } finally {
             lock.unlock();
@@ -315,7 +343,7 @@ final class Engine<T> implements QueueStore<T> {
                 return false;
             }
             if (m.state == State.READY) {
-                ready.remove(id);
+                ready.remove(m);
             } else if (m.state == State.DELAYED) {
                 delayed.remove(m);
             } else {
@@ -336,74 +364,96 @@ final class Engine<T> implements QueueStore<T> {
             ensureReceiving();
             Instant now = now();
             promote(now);
-            return ready.isEmpty() ? null : deliver(1, now).get(0);
+            return ready.isEmpty() ? null : deliverOne(now);
         } finally {
             lock.unlock();
         }
     }
 
     Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        List<Delivery<T>> got = fetch(1, Checks.timeoutNanos(timeout, unit));
-        return got.isEmpty() ? null : got.get(0);
+        long nanos = Checks.timeoutNanos(timeout, unit);
+        lockForFetch();
+        try {
+            Instant now = awaitReady(nanos);
+            return now == null ? null : deliverOne(now);
+        } finally {
+            lock.unlock();
+        }
     }
 
     Delivery<T> take() throws InterruptedException {
-        return fetch(1, -1).get(0);
+        lockForFetch();
+        try {
+            return deliverOne(awaitReady(-1));
+        } finally {
+            lock.unlock();
+        }
     }
 
     List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
         Checks.batchSize(maxMessages);
-        return fetch(maxMessages, Checks.timeoutNanos(timeout, unit));
+        long nanos = Checks.timeoutNanos(timeout, unit);
+        lockForFetch();
+        try {
+            Instant now = awaitReady(nanos);
+            return now == null ? List.of() : deliver(Math.min(maxMessages, claimBatch), now);
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /**
-     * Waits for ready messages. The timeout is real time ({@code System.nanoTime}), never the
-     * queue's clock: a test holding a {@link ManualClock} still gets its {@code poll} back. Waits
-     * are condition waits, woken by sends, settles, close, and advances of a manual clock; with
-     * any other clock they are also timed to end when the next delayed message or lease falls due.
-     *
-     * @param nanos negative to wait as long as it takes
-     */
-    private List<Delivery<T>> fetch(int max, long nanos) throws InterruptedException {
+    private void lockForFetch() throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        // beyond a century is as good as forever, and keeps deadline arithmetic clear of overflow
-        boolean forever = nanos < 0 || nanos > TimeUnit.DAYS.toNanos(36_500);
-        long deadline = System.nanoTime() + (forever ? 0 : nanos);
         lock.lockInterruptibly();
-        try {
-            while (true) {
-                ensureReceiving();
-                Instant now = now();
-                promote(now);
-                if (!ready.isEmpty()) {
-                    return deliver(Math.min(max, claimBatch), now);
-                }
-                long wait = Long.MAX_VALUE;
-                if (!forever) {
-                    wait = deadline - System.nanoTime();
-                    if (wait <= 0) {
-                        return List.of();
-                    }
-                }
-                if (manualClock == null) {
-                    timedWake = nextEvent();
-                    wait = Math.min(wait, nanosUntil(now, timedWake));
-                }
-                waiters++;
-                try {
-                    if (wait == Long.MAX_VALUE) {
-                        changed.await();
-                    } else {
-                        changed.awaitNanos(wait);
-                    }
-                } finally {
-                    waiters--;
-                }
+    }
+
+    /**
+     * Under the lock: waits for ready messages and returns the instant they were found ready at,
+     * or null once the wait timed out. The timeout is real time, never the queue's clock: a test
+     * holding a {@link ManualClock} still gets its {@code poll} back. As in the JDK's blocking
+     * queues it runs once the lock is held, so a caller that finds a message ready reads no timer.
+     * Waits are condition waits, woken by sends, settles, close, and advances of a manual clock;
+     * with any other clock they are also timed to end when the next delayed message or lease falls
+     * due.
+     *
+     * @param nanos negative, or beyond a century, to wait as long as it takes
+     */
+    private Instant awaitReady(long nanos) throws InterruptedException {
+        boolean forever = nanos < 0 || nanos > TimeUnit.DAYS.toNanos(36_500);
+        long left = nanos;
+        while (true) {
+            ensureReceiving();
+            Instant now = now();
+            promote(now);
+            if (!ready.isEmpty()) {
+                return now;
             }
-        } finally {
-            lock.unlock();
+            long wait = Long.MAX_VALUE;
+            if (!forever) {
+                if (left <= 0) {
+                    return null;
+                }
+                wait = left;
+            }
+            if (manualClock == null) {
+                wait = Math.min(wait, nanosUntil(now, nextEvent()));
+                // by then this waiter looks again by itself: only something due earlier must wake it
+                Instant wakes = wakeTime(now, wait);
+                wakeBy = waiters == 0 ? wakes : later(wakeBy, wakes);
+            }
+            waiters++;
+            try {
+                if (wait == Long.MAX_VALUE) {
+                    changed.await();
+                } else {
+                    long unslept = changed.awaitNanos(wait);
+                    left -= wait - unslept;
+                }
+            } finally {
+                waiters--;
+            }
         }
     }
 
@@ -413,8 +463,9 @@ final class Engine<T> implements QueueStore<T> {
         if (!delayed.isEmpty()) {
             next = delayed.first().dueAt;
         }
-        if (!leased.isEmpty() && (next == null || leased.first().leaseExpiry.isBefore(next))) {
-            next = leased.first().leaseExpiry;
+        Msg l = leased.first();
+        if (l != null && (next == null || l.leaseExpiry.isBefore(next))) {
+            next = l.leaseExpiry;
         }
         return next;
     }
@@ -430,41 +481,87 @@ final class Engine<T> implements QueueStore<T> {
         }
     }
 
+    /** When a wait of {@code nanos} from {@code now} ends; null for never, or past the end of time. */
+    private static Instant wakeTime(Instant now, long nanos) {
+        if (nanos == Long.MAX_VALUE) {
+            return null;
+        }
+        try {
+            return now.plusNanos(nanos);
+        } catch (DateTimeException | ArithmeticException e) {
+            return null;
+        }
+    }
+
+    /** The later of two wake-up times, null meaning never. */
+    private static Instant later(Instant a, Instant b) {
+        return a == null || b == null ? null : a.isAfter(b) ? a : b;
+    }
+
     /**
      * Something will become ready at {@code at} (a lease expires, a delayed message falls due).
-     * Waiters on the system clock timed their wait to the earliest such time they knew of; one
-     * earlier than that wakes them to wait again, so none waits past it. A manual clock wakes them
-     * itself when it advances.
+     * Waiters on the system clock timed their waits to end by {@link #wakeBy} at the latest; one
+     * earlier than that wakes them to wait again, so none waits past it. Waking them for anything
+     * later would be a round of futile wake-ups: every hand-out starts a lease. A manual clock
+     * wakes them itself when it advances.
      */
     private void eventAt(Instant at) {
-        if (manualClock == null && waiters > 0 && (timedWake == null || at.isBefore(timedWake))) {
-            timedWake = at;
+        if (manualClock == null && waiters > 0 && (wakeBy == null || at.isBefore(wakeBy))) {
+            wakeBy = at;
             changed.signalAll();
         }
     }
 
     private List<Delivery<T>> deliver(int max, Instant now) {
         List<Delivery<T>> out = new ArrayList<>(Math.min(max, ready.size()));
-        Iterator<Msg> it = ready.values().iterator();
-        while (it.hasNext() && out.size() < max) {
-            Msg m = it.next();
-            it.remove();
-            m.attempts++;
-            long lease = 0;
-            if (leases) {
-                m.state = State.IN_FLIGHT;
-                m.lease = ++leaseSequence;
-                m.leaseExpiry = now.plus(visibilityTimeout);
-                lease = m.lease;
-                leased.add(m);
-                eventAt(m.leaseExpiry);
-            } else {
-                stored.remove(m.id);
-            }
-            out.add(new InMemoryDelivery<>(this, m.id, m.body, m.attempts, m.enqueuedAt, lease));
-            observer.delivered(Duration.between(m.enqueuedAt, now));
+        while (!ready.isEmpty() && out.size() < max) {
+            Msg m = ready.first();
+            ready.remove(m);
+            out.add(handOut(m, now));
         }
+        passOnWake();
         return out;
+    }
+
+    /** The oldest ready message, handed out; there is one. */
+    private InMemoryDelivery<T> deliverOne(Instant now) {
+        Msg m = ready.first();
+        ready.remove(m);
+        passOnWake();
+        return handOut(m, now);
+    }
+
+    /**
+     * What is left ready wakes one more waiter, who passes it on in turn, as the takers of the
+     * JDK's LinkedBlockingQueue do: so a send onto a ready list that was not empty need not wake
+     * anyone, and the producer does not pay a wake-up for every message.
+     */
+    private void passOnWake() {
+        if (waiters > 0 && !ready.isEmpty()) {
+            changed.signal();
+        }
+    }
+
+    /** Hands out a message just taken from the ready list: leased (at-least-once), or gone. */
+    private InMemoryDelivery<T> handOut(Msg m, Instant now) {
+        m.attempts++;
+        InMemoryDelivery<T> d;
+        if (leases) {
+            m.state = State.IN_FLIGHT;
+            m.lease = ++leaseSequence;
+            m.leaseExpiry = now.plus(visibilityTimeout);
+            m.holdSeen = false;
+            m.held = false;
+            leased.add(m);
+            eventAt(m.leaseExpiry);
+            d = new InMemoryDelivery<>(this, m, m.attempts, m.lease);
+            m.delivery = d;
+        } else {
+            stored.remove(m.id);
+            d = new InMemoryDelivery<>(this, m, m.attempts, 0);
+        }
+        observer.delivered(Duration.between(m.enqueuedAt, now));
+        return d;
     }
 
     // ---- settling
@@ -482,6 +579,8 @@ final class Engine<T> implements QueueStore<T> {
             }
             leased.remove(m);
             stored.remove(m.id);
+            m.state = State.GONE;
+            settledBy(m, d);
             observer.acked();
             return true;
         } finally {
@@ -538,10 +637,8 @@ final class Engine<T> implements QueueStore<T> {
             if (m == null) {
                 return false;
             }
-            leased.remove(m);
-            m.leaseExpiry = now.plus(duration);
-            leased.add(m);
-            eventAt(m.leaseExpiry);
+            seeHold(m); // asked for before this call, so it counts first
+            setLease(m, now.plus(duration));
             return true;
         } finally {
             lock.unlock();
@@ -555,70 +652,157 @@ final class Engine<T> implements QueueStore<T> {
      * lease still keeps a message whose handler runs. One per {@code consume} call: closing it
      * (once the consumer's shutdown timeout has passed) releases what its handlers still hold, so
      * a hung handler's message comes back after one visibility timeout, as on Redis.
+     *
+     * <p>Holding costs no lock: the hold is noted on the delivery with the time it was asked for,
+     * and applied under the lock, as of that time, when it first matters: before the lease would
+     * expire, and before anything else of the delivery's reads or moves the lease. A handler that
+     * settles its message within the lease, the usual case, so never has its hold applied, and its
+     * release, finding the message settled by that very delivery, needs no lock either.
      */
     private final class Holds implements LeaseKeeper {
-        private final Set<InMemoryDelivery<?>> held = ConcurrentHashMap.newKeySet();
+        /** Deliveries held a second time, under the lock (not what consumers do); held till released. */
+        private final Set<InMemoryDelivery<?>> heldAgain = ConcurrentHashMap.newKeySet();
         private volatile boolean closed;
 
         @Override
         public void close() {
             closed = true;
-            for (InMemoryDelivery<?> d : held) {
+            List<InMemoryDelivery<?>> mine = new ArrayList<>(heldAgain);
+            lock.lock();
+            try {
+                leased.forEach(m -> {
+                    Engine<?>.Held h = m.delivery == null ? null : m.delivery.hold();
+                    if (h != null && h.keeper == this) {
+                        mine.add(m.delivery);
+                    }
+                });
+            } finally {
+                lock.unlock();
+            }
+            for (InMemoryDelivery<?> d : mine) {
                 release(d);
             }
         }
 
         @Override
         public Hold hold(Delivery<?> delivery, Duration limit) {
-            if (!(delivery instanceof InMemoryDelivery<?> d) || d.engine() != Engine.this || limit.isZero()) {
+            if (!(delivery instanceof InMemoryDelivery<?> any) || any.engine() != Engine.this || limit.isZero()
+                    || runtime.isClosed()) {
                 return () -> { };
             }
-            lock.lock();
-            try {
-                Instant now = now();
-                Msg m = runtime.isClosed() ? null : owned(d, now);
-                if (m == null) {
-                    return () -> { };
-                }
-                Instant until = now.plus(limit).plus(visibilityTimeout);
-                if (until.isAfter(m.leaseExpiry)) {
-                    leased.remove(m);
-                    m.leaseExpiry = until;
-                    leased.add(m);
-                    eventAt(m.leaseExpiry);
-                }
-                m.held = true;
-                held.add(d);
-            } finally {
-                lock.unlock();
+            @SuppressWarnings("unchecked") // its engine is this one
+            InMemoryDelivery<T> d = (InMemoryDelivery<T>) any;
+            Held h = new Held(this, d, now(), limit);
+            if (!d.noteHold(h)) {
+                holdAgain(d, limit);
             }
-            if (closed) {
+            if (closed) { // a close that scanned before the hold was noted releases it here
                 release(d);
             }
-            return () -> release(d);
+            return h;
         }
 
-        private void release(InMemoryDelivery<?> d) {
-            held.remove(d);
+        /** A second hold of one delivery, applied at once. */
+        private void holdAgain(InMemoryDelivery<?> d, Duration limit) {
             lock.lock();
             try {
                 Instant now = now();
                 Msg m = owned(d, now);
-                if (m == null || !m.held) {
+                if (m == null) {
+                    return;
+                }
+                seeHold(m);
+                applyHold(m, now.plus(limit).plus(visibilityTimeout));
+                heldAgain.add(d);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void release(InMemoryDelivery<?> d) {
+            if (!heldAgain.isEmpty()) {
+                heldAgain.remove(d);
+            }
+            if (d.settledItsMessage()) {
+                return; // it owns nothing any more, so it has no lease to leave
+            }
+            lock.lock();
+            try {
+                Instant now = now();
+                Msg m = owned(d, now);
+                if (m == null) {
+                    return;
+                }
+                seeHold(m);
+                if (!m.held) {
                     return;
                 }
                 m.held = false;
                 Instant renewed = now.plus(visibilityTimeout);
                 if (renewed.isBefore(m.leaseExpiry)) {
-                    leased.remove(m);
-                    m.leaseExpiry = renewed;
-                    leased.add(m);
-                    eventAt(m.leaseExpiry);
+                    setLease(m, renewed);
                 }
             } finally {
                 lock.unlock();
             }
         }
+    }
+
+    /**
+     * A managed consumer's hold of one delivery's lease, noted on the delivery: by which keeper,
+     * asked for when, for how long at most. Released through its keeper.
+     */
+    final class Held implements LeaseKeeper.Hold {
+        private final Holds keeper;
+        private final InMemoryDelivery<T> delivery;
+        private final Instant at;
+        private final Duration limit;
+
+        private Held(Holds keeper, InMemoryDelivery<T> delivery, Instant at, Duration limit) {
+            this.keeper = keeper;
+            this.delivery = delivery;
+            this.at = at;
+            this.limit = limit;
+        }
+
+        @Override
+        public void release() {
+            keeper.release(delivery);
+        }
+    }
+
+    /**
+     * Applies, once, the hold noted on {@code m}'s delivery, as of when it was asked for: if the
+     * lease still ran then, it lasts at least until then plus the limit and a visibility timeout.
+     * {@code m} is in flight.
+     */
+    private void seeHold(Msg m) {
+        if (m.holdSeen) {
+            return;
+        }
+        Engine<?>.Held h = m.delivery.hold();
+        if (h == null) {
+            return;
+        }
+        m.holdSeen = true;
+        if (h.at.isBefore(m.leaseExpiry)) {
+            applyHold(m, h.at.plus(h.limit).plus(visibilityTimeout));
+        }
+    }
+
+    private void applyHold(Msg m, Instant until) {
+        if (until.isAfter(m.leaseExpiry)) {
+            setLease(m, until);
+        }
+        m.held = true;
+    }
+
+    /** Moves an in-flight message's lease expiry, keeping the lease set in order. */
+    private void setLease(Msg m, Instant expiry) {
+        leased.remove(m);
+        m.leaseExpiry = expiry;
+        leased.add(m);
+        eventAt(expiry);
     }
 
     /**
@@ -631,6 +815,7 @@ final class Engine<T> implements QueueStore<T> {
             Msg m = owned(d, now);
             if (m != null) {
                 leased.remove(m);
+                settledBy(m, d);
             }
             return m;
         }
@@ -643,9 +828,20 @@ final class Engine<T> implements QueueStore<T> {
         return m;
     }
 
+    /** {@code d} settled {@code m}, taken out of the lease set: it owns nothing from now on. */
+    private static void settledBy(Msg m, InMemoryDelivery<?> d) {
+        m.delivery = null;
+        d.markSettledItsMessage();
+    }
+
+    /**
+     * The message {@code d} leases, as of {@code now}; null if its lease expired or it was settled.
+     * Lease numbers are never reused, so a delivery owns its message while the message is in
+     * flight under the delivery's lease.
+     */
     private Msg owned(InMemoryDelivery<?> d, Instant now) {
         promote(now);
-        Msg m = stored.get(d.id());
+        Msg m = d.msg();
         return m != null && m.state == State.IN_FLIGHT && m.lease == d.lease() ? m : null;
     }
 
@@ -655,7 +851,7 @@ final class Engine<T> implements QueueStore<T> {
     private void promote(Instant now) {
         while (true) {
             Msg d = delayed.isEmpty() ? null : delayed.first();
-            Msg l = leased.isEmpty() ? null : leased.first();
+            Msg l = leased.first();
             boolean delayedDue = d != null && !d.dueAt.isAfter(now);
             boolean leaseDue = l != null && !l.leaseExpiry.isAfter(now);
             if (!delayedDue && !leaseDue) {
@@ -664,8 +860,11 @@ final class Engine<T> implements QueueStore<T> {
             if (delayedDue && (!leaseDue || !l.leaseExpiry.isBefore(d.dueAt))) {
                 delayed.pollFirst();
                 makeReady(d);
+            } else if (!l.holdSeen && l.delivery.hold() != null) {
+                seeHold(l); // the hold may keep it: look again
             } else {
-                leased.pollFirst();
+                leased.remove(l);
+                l.delivery = null;
                 if (l.attempts >= maxAttempts) {
                     bury(l, "lease expired on attempt " + l.attempts + " of at most " + maxAttempts, now);
                     observer.deadLettered();
@@ -694,7 +893,7 @@ final class Engine<T> implements QueueStore<T> {
     private void makeReady(Msg m) {
         m.state = State.READY;
         m.seq = ++sequence;
-        ready.put(m.id, m);
+        ready.addLast(m);
     }
 
     private void bury(Msg m, String reason, Instant now) {

@@ -3,42 +3,60 @@ package io.queuekit.inmemory;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.internal.SettleOnce;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
  * One hand-out of a message. The lease number ties it to the hand-out it came from, so that a
  * settling call from a delivery whose lease expired cannot touch the redelivered message.
+ *
+ * <p>It also carries what the engine's lease keeper notes without the engine's lock: the hold a
+ * managed consumer asked for, and whether this delivery settled its message.
  */
 final class InMemoryDelivery<T> implements Delivery<T> {
-    private final Engine<T> engine;
-    private final MessageId id;
-    private final Object body;
-    private final int attempt;
-    private final Instant enqueuedAt;
-    private final long lease;
-    private final SettleOnce settled = new SettleOnce();
-    private volatile T payload;
+    private static final VarHandle HOLD;
 
-    InMemoryDelivery(Engine<T> engine, MessageId id, Object body, int attempt, Instant enqueuedAt, long lease) {
+    static {
+        try {
+            HOLD = MethodHandles.lookup().findVarHandle(InMemoryDelivery.class, "hold", Engine.Held.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Engine<T> engine;
+    private final Engine.Msg msg;
+    private final int attempt;
+    private final long lease;
+    private final SettleOnce settled;
+    private volatile T payload;
+    private volatile Engine<T>.Held hold;
+    private volatile boolean settledItsMessage;
+
+    /**
+     * @param msg the message handed out; its id, body and enqueue time are final
+     * @param lease the lease number; 0 for an at-most-once delivery, which has none
+     */
+    InMemoryDelivery(Engine<T> engine, Engine.Msg msg, int attempt, long lease) {
         this.engine = engine;
-        this.id = id;
-        this.body = body;
+        this.msg = msg;
         this.attempt = attempt;
-        this.enqueuedAt = enqueuedAt;
         this.lease = lease;
+        this.settled = lease == 0 ? new SettleOnce() : null;
     }
 
     @Override
     public MessageId id() {
-        return id;
+        return msg.id;
     }
 
     @Override
     public T payload() {
         T p = payload;
         if (p == null) {
-            p = engine.bodies().load(body);
+            p = engine.bodies().load(msg.body);
             payload = p;
         }
         return p;
@@ -51,7 +69,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
     @Override
     public Instant enqueuedAt() {
-        return enqueuedAt;
+        return msg.enqueuedAt;
     }
 
     @Override
@@ -79,7 +97,11 @@ final class InMemoryDelivery<T> implements Delivery<T> {
     }
 
     Object body() {
-        return body;
+        return msg.body;
+    }
+
+    Engine.Msg msg() {
+        return msg;
     }
 
     long lease() {
@@ -91,8 +113,27 @@ final class InMemoryDelivery<T> implements Delivery<T> {
         return settled;
     }
 
+    /** Notes a managed consumer's hold of this delivery; false, noting nothing, if one was noted before. */
+    boolean noteHold(Engine<T>.Held h) {
+        return hold == null && HOLD.compareAndSet(this, null, h);
+    }
+
+    /** The hold noted; null if none was. */
+    Engine<T>.Held hold() {
+        return hold;
+    }
+
+    /** Set under the engine's lock once this delivery acked, retried or dead-lettered its message. */
+    void markSettledItsMessage() {
+        settledItsMessage = true;
+    }
+
+    boolean settledItsMessage() {
+        return settledItsMessage;
+    }
+
     @Override
     public String toString() {
-        return "Delivery[" + engine.name() + "/" + id + ", attempt " + attempt + "]";
+        return "Delivery[" + engine.name() + "/" + msg.id + ", attempt " + attempt + "]";
     }
 }

@@ -16,6 +16,9 @@ import io.queuekit.SerializationException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,6 +74,35 @@ class InMemoryMessageQueueTest {
     }
 
     @Nested
+    @DisplayName("each message sent wakes a blocked taker")
+    class Waking {
+
+        @Test
+        void sendsInARow_toBlockedTakers_eachReachOne_thoughASendOntoReadyMessagesWakesNoOne() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("wakes").clock(clock).build());
+            int takers = 4;
+            List<CompletableFuture<Delivery<String>>> takes = new ArrayList<>();
+            for (int i = 0; i < takers; i++) {
+                takes.add(async(q::take));
+            }
+            // a manual clock never times a wait: only a send, or a taker passing the wake on, ends one
+            await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("test-async") && t.getState() == Thread.State.WAITING)
+                    .count() == takers);
+
+            for (int i = 0; i < takers; i++) {
+                q.send("m" + i);
+            }
+
+            List<String> got = new ArrayList<>();
+            for (CompletableFuture<Delivery<String>> take : takes) {
+                got.add(take.get(5, SECONDS).payload());
+            }
+            assertThat(got).containsExactlyInAnyOrder("m0", "m1", "m2", "m3");
+        }
+    }
+
+    @Nested
     @DisplayName("time runs on the injected clock")
     class Time {
 
@@ -110,6 +142,14 @@ class InMemoryMessageQueueTest {
 
             assertThat(q.poll(50, MILLISECONDS)).isNull();
             assertThat(q.pollBatch(5, 50, MILLISECONDS)).isEmpty();
+        }
+
+        @Test
+        void pollTimeout_endsOnAClockAtTheEndOfTime() throws Exception {
+            Clock end = Clock.fixed(Instant.MAX, ZoneOffset.UTC);
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("end").clock(end).build());
+
+            assertThat(q.poll(50, MILLISECONDS)).isNull();
         }
 
         @Test
