@@ -514,12 +514,15 @@ final class Engine<T> implements QueueStore<T> {
 
     private List<Delivery<T>> deliver(int max, Instant now) {
         List<Delivery<T>> out = new ArrayList<>(Math.min(max, ready.size()));
-        while (!ready.isEmpty() && out.size() < max) {
-            Msg m = ready.first();
-            ready.remove(m);
-            out.add(handOut(m, now));
+        try {
+            while (!ready.isEmpty() && out.size() < max) {
+                Msg m = ready.first();
+                ready.remove(m);
+                out.add(handOut(m, now));
+            }
+        } finally {
+            passOnWake(); // whatever happened, what is left ready has a taker woken
         }
-        passOnWake();
         return out;
     }
 
