@@ -1,6 +1,5 @@
 package io.queuekit.redis.list;
 
-import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
 import io.queuekit.internal.LeaseKeeper;
@@ -12,7 +11,6 @@ import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ListDirection;
 
 /**
@@ -45,8 +43,8 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private final ListScripts.Take take;
     private final long leaseNanos;
 
-    AtLeastOnce(UnifiedJedis jedis, RedisContext<T> engine, Codec<T> codec) {
-        super(jedis, engine, codec);
+    AtLeastOnce(RedisContext<T> engine) {
+        super(engine);
         this.sweep = new ListScripts.Sweep(engine);
         this.ack = new ListScripts.Ack(engine);
         this.release = new ListScripts.Release(engine);

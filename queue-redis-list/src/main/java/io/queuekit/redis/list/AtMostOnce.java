@@ -1,6 +1,5 @@
 package io.queuekit.redis.list;
 
-import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.redis.internal.RedisCalls;
@@ -9,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.KeyValue;
 
@@ -29,8 +27,8 @@ final class AtMostOnce<T> extends ListMode<T> {
 
     private final ListScripts.Fetch fetch;
 
-    AtMostOnce(UnifiedJedis jedis, RedisContext<T> engine, Codec<T> codec) {
-        super(jedis, engine, codec);
+    AtMostOnce(RedisContext<T> engine) {
+        super(engine);
         this.fetch = new ListScripts.Fetch(engine);
     }
 

@@ -1,11 +1,9 @@
 package io.queuekit.redis.list;
 
-import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
-import io.queuekit.internal.Codecs;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
 import io.queuekit.internal.QueueStore;
@@ -45,7 +43,6 @@ abstract class ListMode<T> implements QueueStore<T> {
     final byte[] lease;
     final byte[] maxAttempts;
     final byte[] retention;
-    private final Codec<T> codec;
     private final Envelope.Ids ids = new Envelope.Ids();
     private final ListScripts.Retry retry;
     private final ListScripts.Renew renew;
@@ -59,11 +56,10 @@ abstract class ListMode<T> implements QueueStore<T> {
     /** When (System.nanoTime) the next upkeep is due. */
     private final AtomicLong nextUpkeep = new AtomicLong(System.nanoTime());
 
-    ListMode(UnifiedJedis jedis, RedisContext<T> engine, Codec<T> codec) {
-        this.jedis = jedis;
+    ListMode(RedisContext<T> engine) {
+        this.jedis = engine.client();
         this.engine = engine;
         this.observer = engine.runtime().observer();
-        this.codec = codec;
         RedisKeys keys = engine.settings().keys();
         this.ready = keys.keyBytes("ready");
         this.claiming = keys.keyBytes("claiming");
@@ -261,7 +257,7 @@ abstract class ListMode<T> implements QueueStore<T> {
     }
 
     final T decode(byte[] payload) {
-        return Codecs.decode(codec, payload);
+        return engine.decode(payload);
     }
 
     final String label() {

@@ -116,10 +116,10 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         this.engine = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
                 ListScripts.STORAGE);
         if (b.guarantee == Guarantee.AT_MOST_ONCE) {
-            this.mode = new AtMostOnce<>(jedis, engine, setup.codec());
+            this.mode = new AtMostOnce<>(engine);
             this.semantics = AT_MOST_ONCE;
         } else {
-            this.mode = new AtLeastOnce<>(jedis, engine, setup.codec());
+            this.mode = new AtLeastOnce<>(engine);
             this.semantics = AT_LEAST_ONCE;
         }
         engine.runtime().attach(mode);
