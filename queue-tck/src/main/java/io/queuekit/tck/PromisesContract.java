@@ -71,11 +71,7 @@ interface PromisesContract extends QueueContract {
         assumeTrue(q.semantics().fanOut(), "no fan-out: " + q.semantics());
         List<String> first = new CopyOnWriteArrayList<>();
         List<String> second = new CopyOnWriteArrayList<>();
-        closeLater(q.consume(d -> first.add(d.payload()), quickOptions(1, Duration.ZERO)));
-        closeLater(q.consume(d -> second.add(d.payload()), quickOptions(1, Duration.ZERO)));
-        List<String> sent = IntStream.range(0, 20).mapToObj(i -> "m" + i).collect(Collectors.toList());
-
-        q.sendAll(sent);
+        List<String> sent = twoConsumersAndTwentyMessages(q, first, second);
 
         await().untilAsserted(() -> {
             assertThat(first).containsExactlyInAnyOrderElementsOf(sent);
@@ -89,16 +85,21 @@ interface PromisesContract extends QueueContract {
         assumeTrue(!q.semantics().fanOut(), "fan-out: " + q.semantics());
         List<String> first = new CopyOnWriteArrayList<>();
         List<String> second = new CopyOnWriteArrayList<>();
-        closeLater(q.consume(d -> first.add(d.payload()), quickOptions(1, Duration.ZERO)));
-        closeLater(q.consume(d -> second.add(d.payload()), quickOptions(1, Duration.ZERO)));
-        List<String> sent = IntStream.range(0, 20).mapToObj(i -> "m" + i).collect(Collectors.toList());
-
-        q.sendAll(sent);
+        List<String> sent = twoConsumersAndTwentyMessages(q, first, second);
 
         await().until(() -> first.size() + second.size() >= sent.size());
         assertThat(q.poll(quietPeriod().toMillis(), MILLISECONDS)).isNull();
         List<String> all = new ArrayList<>(first);
         all.addAll(second);
         assertThat(all).as("each message to exactly one consumer").containsExactlyInAnyOrderElementsOf(sent);
+    }
+
+    /** Starts two consumers recording into {@code first} and {@code second}, then sends twenty messages. */
+    private List<String> twoConsumersAndTwentyMessages(MessageQueue<String> q, List<String> first, List<String> second) {
+        closeLater(q.consume(d -> first.add(d.payload()), quickOptions(1, Duration.ZERO)));
+        closeLater(q.consume(d -> second.add(d.payload()), quickOptions(1, Duration.ZERO)));
+        List<String> sent = IntStream.range(0, 20).mapToObj(i -> "m" + i).collect(Collectors.toList());
+        q.sendAll(sent);
+        return sent;
     }
 }
