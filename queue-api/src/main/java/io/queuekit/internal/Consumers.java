@@ -29,7 +29,7 @@ public final class Consumers {
     private final String queueName;
     private final int maxAttempts;
     private final QueueMetrics.Observer observer;
-    private final Supplier<LeaseKeeper> leases;
+    private final Supplier<? extends QueueStore<?>> store;
     private final AtomicInteger threadNumbers = new AtomicInteger();
     private final Workers.Logs logs = new Workers.Logs();
     private final Set<Workers> running = new LinkedHashSet<>(); // guarded by this
@@ -41,14 +41,15 @@ public final class Consumers {
      *     from 1 across every {@code consume} call of the queue
      * @param maxAttempts a handler failure on this attempt dead-letters the message
      * @param observer where handler times are reported
-     * @param leases makes the lease keeper of each {@code consume} call; closed when it stops
+     * @param store the queue's store, once attached: it makes the lease keeper of each
+     *     {@code consume} call (closed when it stops) and may ack with a fetch
      */
     public Consumers(String queueName, int maxAttempts, QueueMetrics.Observer observer,
-            Supplier<LeaseKeeper> leases) {
+            Supplier<? extends QueueStore<?>> store) {
         this.queueName = Objects.requireNonNull(queueName, "queueName");
         this.maxAttempts = maxAttempts;
         this.observer = Objects.requireNonNull(observer, "observer");
-        this.leases = Objects.requireNonNull(leases, "leases");
+        this.store = Objects.requireNonNull(store, "store");
     }
 
     /**
@@ -68,11 +69,17 @@ public final class Consumers {
             if (closing) {
                 throw new QueueClosedException(queueName);
             }
-            w = new Workers(this, queue, handler, options, leases.get());
+            QueueStore<T> s = storeOf(queue);
+            w = new Workers(this, queue, handler, options, s.leaseKeeper(), s.ackingFetch());
             running.add(w);
         }
         w.start();
         return w;
+    }
+
+    @SuppressWarnings("unchecked") // the store is the queue's own, of its payload type
+    private <T> QueueStore<T> storeOf(MessageQueue<T> queue) {
+        return (QueueStore<T>) store.get();
     }
 
     /**

@@ -53,7 +53,7 @@ public final class QueueRuntime<T> {
             QueueStore<T> s = store;
             return s == null ? new QueueStats(0, 0, 0, 0) : s.stats();
         });
-        this.consumers = new Consumers(name, maxAttempts, observer, () -> store().leaseKeeper());
+        this.consumers = new Consumers(name, maxAttempts, observer, this::store);
     }
 
     /** Attaches the queue's store; once, before the queue is used. */

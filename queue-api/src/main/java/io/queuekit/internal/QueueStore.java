@@ -23,6 +23,15 @@ public interface QueueStore<T> {
     LeaseKeeper leaseKeeper();
 
     /**
+     * How this store's managed consumers of batch size one ack what they finished together with
+     * their next fetch; null where a store has nothing better than an ack followed by a poll,
+     * which the consumer then makes itself.
+     */
+    default AckingFetch<T> ackingFetch() {
+        return null;
+    }
+
+    /**
      * Closing has begun and receiving is refused: wake the receivers blocked in the store, so they
      * see it. A store whose receivers block on the server notices within its block timeout and
      * has nothing to do here.

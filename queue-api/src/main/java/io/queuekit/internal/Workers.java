@@ -72,15 +72,16 @@ final class Workers implements Subscription {
         long oldestToAck;
     }
 
+    /** @param ackingFetch the store's, or null: the worker acks, then fetches */
     <T> Workers(Consumers owner, MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options,
-            LeaseKeeper leases) {
+            LeaseKeeper leases, AckingFetch<T> ackingFetch) {
         this.owner = owner;
         this.queue = queue;
         this.options = options;
         this.leases = leases;
         for (int i = 0; i < options.concurrency(); i++) {
             Worker w = new Worker();
-            w.thread = new Thread(() -> run(w, queue, handler), owner.threadName());
+            w.thread = new Thread(() -> run(w, queue, handler, ackingFetch), owner.threadName());
             w.thread.setDaemon(true);
             workers.add(w);
         }
@@ -92,72 +93,98 @@ final class Workers implements Subscription {
 
     // ---- the worker loop
 
-    private <T> void run(Worker self, MessageQueue<T> q, MessageHandler<T> handler) {
+    private <T> void run(Worker self, MessageQueue<T> q, MessageHandler<T> handler, AckingFetch<T> ackingFetch) {
         long failures = 0;
-        while (true) {
-            synchronized (self) {
-                if (!active) {
-                    return;
-                }
-                self.fetching = true;
-            }
-            Delivery<T> single = null;
-            List<Delivery<T>> batch = List.of();
-            Throwable failure = null;
-            try {
-                if (options.batchSize() == 1) {
-                    single = q.poll(options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
-                } else {
-                    batch = q.pollBatch(options.batchSize(), options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
-                }
-                failures = 0;
-                owner.logs().fetch.recovered("queuekit {}: fetching works again", q.name());
-            } catch (QueueClosedException e) {
-                return; // the queue is closing: it waits for what this worker already handled
-            } catch (InterruptedException e) {
-                // stop() interrupts a fetch, or the handler of an earlier message left the flag set
-            } catch (Throwable e) {
-                failure = e;
-            } finally {
+        Finished<T> finished = null; // handled alone and to be acked with the next fetch
+        try {
+            while (true) {
                 synchronized (self) {
-                    self.fetching = false;
-                    // an interrupt from stop() that came after the fetch returned is for no one
-                    Thread.interrupted();
+                    if (!active) {
+                        return;
+                    }
+                    self.fetching = true;
+                }
+                Finished<T> toAck = finished;
+                finished = null;
+                Delivery<T> single = null;
+                List<Delivery<T>> batch = List.of();
+                Throwable failure = null;
+                try {
+                    if (toAck != null) {
+                        try {
+                            single = ackingFetch.ackThenPoll(toAck.delivery(), options.pollTimeout().toNanos());
+                        } finally {
+                            toAck.hold().release();
+                        }
+                    } else if (options.batchSize() == 1) {
+                        single = q.poll(options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                    } else {
+                        batch = q.pollBatch(options.batchSize(), options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                    }
+                    failures = 0;
+                    owner.logs().fetch.recovered("queuekit {}: fetching works again", q.name());
+                } catch (QueueClosedException e) {
+                    return; // the queue is closing: it waits for what this worker already handled
+                } catch (InterruptedException e) {
+                    // stop() interrupts a fetch, or the handler of an earlier message left the flag set
+                } catch (Throwable e) {
+                    failure = e;
+                } finally {
+                    synchronized (self) {
+                        self.fetching = false;
+                        // an interrupt from stop() that came after the fetch returned is for no one
+                        Thread.interrupted();
+                    }
+                }
+                if (failure != null) {
+                    failures++;
+                    owner.logs().fetch.failed("queuekit " + q.name() + ": fetch failed, retrying", failure);
+                    pause(Math.min(5_000, 50L << Math.min(failures, 7)));
+                    continue;
+                }
+                try {
+                    if (single != null) {
+                        finished = handleSingle(single, q, handler, ackingFetch != null);
+                    } else {
+                        handle(self, batch, q, handler);
+                    }
+                } catch (Throwable e) {
+                    // not the handler's (handle catches those): a metrics observer or the lease keeper
+                    owner.logs().batch.failed("queuekit " + q.name() + ": handling a batch failed", e);
                 }
             }
-            if (failure != null) {
-                failures++;
-                owner.logs().fetch.failed("queuekit " + q.name() + ": fetch failed, retrying", failure);
-                pause(Math.min(5_000, 50L << Math.min(failures, 7)));
-                continue;
-            }
-            try {
-                if (single != null) {
-                    handleSingle(single, q, handler);
-                } else {
-                    handle(self, batch, q, handler);
-                }
-            } catch (Throwable e) {
-                // not the handler's (handle catches those): a metrics observer or the lease keeper
-                owner.logs().batch.failed("queuekit " + q.name() + ": handling a batch failed", e);
+        } finally {
+            if (finished != null) { // stopping: ack it alone
+                Finished<T> last = finished;
+                settleQuietly(() -> last.delivery().ack(), last.delivery().id().value());
+                last.hold().release();
             }
         }
     }
 
+    /** A delivery whose handler returned, to be acked with the next fetch, and its lease's hold. */
+    private record Finished<T>(Delivery<T> delivery, LeaseKeeper.Hold hold) {}
+
     /**
-     * Runs the handler on a delivery fetched alone and settles it, acked at once, holding its lease
-     * meanwhile: what {@link #handle} does for a batch of one, without its lists and locks, since
-     * a consumer of batch size 1 (the default) does this for every message.
+     * Runs the handler on a delivery fetched alone and settles it, holding its lease meanwhile:
+     * what {@link #handle} does for a batch of one, without its lists and locks, since a consumer
+     * of batch size 1 (the default) does this for every message. A plain ack is left to the next
+     * fetch when {@code ackWithFetch}: then it returns the delivery, still held; else null.
      */
-    private <T> void handleSingle(Delivery<T> d, MessageQueue<T> q, MessageHandler<T> handler) {
+    private <T> Finished<T> handleSingle(Delivery<T> d, MessageQueue<T> q, MessageHandler<T> handler,
+            boolean ackWithFetch) {
         LeaseKeeper.Hold hold = leases.hold(d, options.leaseRenewalLimit());
+        boolean keep = false;
         try {
             if (!terminated) {
-                handleOne(d, handler, q, false);
+                keep = handleOne(d, handler, q, ackWithFetch);
             }
         } finally {
-            hold.release();
+            if (!keep) {
+                hold.release();
+            }
         }
+        return keep ? new Finished<>(d, hold) : null;
     }
 
     /**

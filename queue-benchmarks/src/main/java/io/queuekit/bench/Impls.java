@@ -13,6 +13,7 @@ import redis.clients.jedis.RedisClient;
 /** The implementations under test, by name: ours and the peers of the issue. */
 final class Impls {
     static final String LIST_ALO = "queuekit-list-alo";
+    static final String LIST_ALO_POLL = "queuekit-list-alo-poll";
     static final String LIST_AMO = "queuekit-list-amo";
     static final String JEDIS_LIST = "jedis-list";
     static final String REDISSON_QUEUE = "redisson-blockingqueue";
@@ -27,13 +28,18 @@ final class Impls {
     static final String INMEMORY_ALO = "queuekit-inmemory-alo";
     static final String INMEMORY_AMO = "queuekit-inmemory-amo";
 
-    static final List<String> NAMES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE, ZSET, REDISSON_DELAYED,
+    static final List<String> NAMES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE, ZSET, REDISSON_DELAYED,
             ZSET_POLLING, ZSET_LUA, ZSET_EACH, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO);
 
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
-    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, ZSET, ZSET_EACH, INMEMORY_ALO);
+    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO);
 
     private Impls() {
+    }
+
+    /** Ours that run in this JVM, with no Redis to measure. */
+    static boolean inMemory(String impl) {
+        return impl.equals(INMEMORY_ALO) || impl.equals(INMEMORY_AMO);
     }
 
     static boolean atLeastOnce(String impl) {
@@ -44,13 +50,13 @@ final class Impls {
         return switch (impl) {
             case JEDIS_LIST -> new JedisListPeer(uri, name);
             case REDISSON_QUEUE -> new RedissonQueuePeer(uri, name);
-            case LIST_ALO, LIST_AMO -> {
+            case LIST_ALO, LIST_ALO_POLL, LIST_AMO -> {
                 RedisClient client = Clients.jedis(uri);
                 RedisListQueue.Builder<String> b = RedisListQueue.builder(client, name, Codec.utf8());
                 if (impl.equals(LIST_AMO)) {
                     b.guarantee(Semantics.Guarantee.AT_MOST_ONCE);
                 }
-                yield new QueuekitQueue(b.build(), client);
+                yield new QueuekitQueue(b.build(), client, impl.equals(LIST_ALO_POLL));
             }
             case INMEMORY_ALO, INMEMORY_AMO -> new QueuekitQueue(InMemoryMessageQueue.<String>builder(name)
                     .guarantee(impl.equals(INMEMORY_ALO) ? Semantics.Guarantee.AT_LEAST_ONCE

@@ -5,6 +5,7 @@ import static io.queuekit.bench.Impls.INMEMORY_AMO;
 import static io.queuekit.bench.Impls.JEDIS_LIST;
 import static io.queuekit.bench.Impls.JEDIS_PUBSUB;
 import static io.queuekit.bench.Impls.LIST_ALO;
+import static io.queuekit.bench.Impls.LIST_ALO_POLL;
 import static io.queuekit.bench.Impls.LIST_AMO;
 import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
@@ -36,7 +37,7 @@ final class Scenarios {
     static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_LOAD_5S, DELAY_BACKLOG,
             DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K);
 
-    private static final List<String> QUEUES = List.of(LIST_ALO, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
+    private static final List<String> QUEUES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
     private static final List<String> DELAYS = List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA);
 
     private Scenarios() {
@@ -45,7 +46,8 @@ final class Scenarios {
     static List<Scenario> all() {
         return List.of(
                 new WorkQueueScenario(WORK_QUEUE,
-                        "1 producer, 4 consumers, 200,000 messages of 100 B, one per call; end-to-end latency",
+                        "1 producer, 4 consumers, 200,000 messages of 100 B, one per call; end-to-end latency; -poll: poll and"
+                        + " ack by hand instead of consume()",
                         QUEUES, 200_000, 4, 1),
                 new WorkQueueScenario(WORK_QUEUE_BATCH,
                         "as work-queue, sent 100 per call and fetched up to 100 per round trip",

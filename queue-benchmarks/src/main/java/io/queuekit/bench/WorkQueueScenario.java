@@ -39,8 +39,10 @@ final class WorkQueueScenario extends Scenario {
         String note = "";
         String commands;
         long start;
+        double cpu;
         try (QueueUnderTest q = Impls.queue(impl, ctx.uri(), ctx.freshName(name()))) {
             Map<String, long[]> before = ctx.probe().commandStats();
+            long cpuBefore = ctx.probe().cpuMicros();
             q.startConsumers(consumers, batch, t::received);
             start = System.nanoTime();
             long deadline = ctx.deadlineNanos();
@@ -68,11 +70,13 @@ final class WorkQueueScenario extends Scenario {
                 note = incomplete(t, complete, deadline);
             }
             q.stopConsumers();
+            cpu = ctx.cpuSince(cpuBefore, System.nanoTime() - start);
             commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), n, 6);
         } finally {
             ctx.probe().flushAll();
         }
-        return result(impl, n, t, 1, start, OptionalLong.empty(), OptionalDouble.empty(), note)
+        return result(impl, n, t, 1, start, OptionalLong.empty(),
+                Impls.inMemory(impl) ? OptionalDouble.empty() : OptionalDouble.of(cpu / n), note)
                 .withCommands(commands);
     }
 }

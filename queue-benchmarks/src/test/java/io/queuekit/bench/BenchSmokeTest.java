@@ -63,6 +63,6 @@ class BenchSmokeTest {
                 assertThat(r.lost()).as("lost by %s %s", r.scenario(), r.impl()).isZero();
             }
         }
-        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(20);
+        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(22);
     }
 }

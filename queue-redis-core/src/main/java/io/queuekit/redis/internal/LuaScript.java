@@ -15,7 +15,10 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -235,6 +238,28 @@ public final class LuaScript {
         } catch (JedisNoScriptException e) {
             return jedis.eval(source, keys, args);
         }
+    }
+
+    /** The call {@link #eval} makes first ({@code EVALSHA}), to send with other commands. */
+    CommandArguments evalsha(List<byte[]> keys, List<byte[]> args) {
+        CommandArguments c = new CommandArguments(Protocol.Command.EVALSHA).add(sha).add(keys.size());
+        keys.forEach(c::key);
+        args.forEach(c::add);
+        return c;
+    }
+
+    /**
+     * The reply of {@link #evalsha}'s call as {@link #eval} returns it: if the server did not know
+     * the script (restarted, flushed), it runs now with its source; a Redis error is thrown.
+     */
+    Object reply(Object raw, UnifiedJedis jedis, List<byte[]> keys, List<byte[]> args) {
+        if (raw instanceof JedisNoScriptException) {
+            return jedis.eval(source, keys, args);
+        }
+        if (raw instanceof JedisDataException e) {
+            throw e;
+        }
+        return raw;
     }
 
     /** The file name of the operation, for messages. */

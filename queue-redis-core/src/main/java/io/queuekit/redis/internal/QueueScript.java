@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import redis.clients.jedis.CommandArguments;
 
 /**
  * One Lua script of one queue, bound to the keys it declares: what a typed script wrapper holds.
@@ -47,6 +48,20 @@ public final class QueueScript {
     /** Runs the script even on a closed queue: to give back what a closing receiver took. */
     public Object runEvenIfClosed(List<byte[]> args) {
         return RedisCalls.call(queue.label() + ": " + what, () -> lua.eval(queue.client(), keys, args));
+    }
+
+    /**
+     * The script's call, to send with other commands in {@link OneRoundTrip}; refused once the
+     * queue is closed. Pass the reply, with the same {@code args}, to {@link #reply}.
+     */
+    public CommandArguments command(List<byte[]> args) {
+        queue.runtime().checkOpen();
+        return lua.evalsha(keys, args);
+    }
+
+    /** The reply of {@link #command}'s call as {@link #run} returns it, errors translated alike. */
+    public Object reply(Object raw, List<byte[]> args) {
+        return RedisCalls.call(queue.label() + ": " + what, () -> lua.reply(raw, queue.client(), keys, args));
     }
 
     @Override

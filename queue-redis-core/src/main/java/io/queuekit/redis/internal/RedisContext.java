@@ -34,6 +34,7 @@ public final class RedisContext<T> {
     private final Payloads<T> payloads;
     private final Class<?> anchor;
     private final List<String> shared;
+    private final OneRoundTrip oneRoundTrip;
 
     /**
      * @param transport the transport's name, for messages ({@code redis-list})
@@ -50,6 +51,7 @@ public final class RedisContext<T> {
         this.payloads = runtime.payloads();
         this.anchor = anchor;
         this.shared = List.of(CORE_LUA + "common.lua", storage);
+        this.oneRoundTrip = OneRoundTrip.of(jedis);
     }
 
     /** The queue's lifecycle, consumers, metrics and dead letters; its store attaches to it. */
@@ -84,6 +86,14 @@ public final class RedisContext<T> {
     /** The caller's client, which the queue never closes. */
     public UnifiedJedis client() {
         return jedis;
+    }
+
+    /**
+     * Sends several commands in one round trip on this queue's client; null if the client cannot
+     * (see {@link OneRoundTrip}), and the caller sends them one after another.
+     */
+    public OneRoundTrip oneRoundTrip() {
+        return oneRoundTrip;
     }
 
     /** "transport name", for messages and logs. */

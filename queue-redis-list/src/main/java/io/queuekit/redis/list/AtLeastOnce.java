@@ -2,15 +2,20 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
+import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.redis.internal.OneRoundTrip;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.args.ListDirection;
 
 /**
@@ -54,23 +59,64 @@ final class AtLeastOnce<T> extends ListMode<T> {
 
     @Override
     List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
-        if (timeoutNanos > 0 && Thread.interrupted()) {
-            throw new InterruptedException();
+        return receive(max, timeoutNanos, null);
+    }
+
+    /**
+     * A managed consumer's next fetch, one message, with the ack of the one it finished ({@code
+     * done}) written in the same round trip as the BLMOVE: see {@link AckingFetch}. Only where the
+     * client can send them together ({@link RedisContext#oneRoundTrip()}).
+     */
+    @Override
+    public AckingFetch<T> ackingFetch() {
+        OneRoundTrip trip = engine.oneRoundTrip();
+        if (trip == null) {
+            return null;
         }
-        engine.runtime().checkReceiving();
-        long deadline = System.nanoTime() + timeoutNanos;
-        upkeep();
-        int n = Math.min(max, claimBatch);
-        if (n > 1) {
-            List<Delivery<T>> got = takeBatch(n);
-            if (!got.isEmpty() || timeoutNanos == 0) {
-                return got;
+        return (done, timeoutNanos) -> {
+            if (done instanceof LeasedDelivery<T> ld && ld.mode() == this) {
+                // past its deadline or settled already: nothing to ack, as ack() would find
+                return RedisListQueue.first(receive(1, timeoutNanos, ld.claimSettlement() ? ld : null));
             }
-        } else if (timeoutNanos == 0) {
-            byte[] e = RedisCalls.call(engine.label() + ": receive",
-                    () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
-            return e == null ? List.of() : deliveries(e, System.nanoTime());
+            done.ack();
+            return RedisListQueue.first(receive(1, timeoutNanos, null));
+        };
+    }
+
+    /**
+     * {@link #receive(int, long)}, acking {@code toAck} (a delivery whose settling its caller
+     * claimed, or null) with the first fetch, or alone before any exit that makes none.
+     */
+    private List<Delivery<T>> receive(int max, long timeoutNanos, LeasedDelivery<T> toAck)
+            throws InterruptedException {
+        Pending pending = new Pending(toAck);
+        try {
+            if (timeoutNanos > 0 && Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            engine.runtime().checkReceiving();
+            long deadline = System.nanoTime() + timeoutNanos;
+            upkeep();
+            int n = Math.min(max, claimBatch);
+            if (n > 1) {
+                pending.ackAlone();
+                List<Delivery<T>> got = takeBatch(n);
+                if (!got.isEmpty() || timeoutNanos == 0) {
+                    return got;
+                }
+            } else if (timeoutNanos == 0) {
+                byte[] e = pending.with(new CommandArguments(Protocol.Command.LMOVE).key(ready).key(claiming)
+                        .add(ListDirection.RIGHT).add(ListDirection.LEFT), "receive",
+                        () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
+                return e == null ? List.of() : deliveries(e, System.nanoTime());
+            }
+            return await(deadline, pending);
+        } finally {
+            pending.ackAlone();
         }
+    }
+
+    private List<Delivery<T>> await(long deadline, Pending pending) throws InterruptedException {
         while (true) {
             long now = System.nanoTime();
             long left = deadline - now;
@@ -86,11 +132,14 @@ final class AtLeastOnce<T> extends ListMode<T> {
             byte[] e;
             if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
                 Thread.sleep(millis);
-                e = RedisCalls.call(engine.label() + ": receive",
+                e = pending.with(new CommandArguments(Protocol.Command.LMOVE).key(ready).key(claiming)
+                        .add(ListDirection.RIGHT).add(ListDirection.LEFT), "receive",
                         () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
             } else {
-                e = RedisCalls.call(engine.label() + ": wait", () -> jedis.blmove(ready, claiming,
-                        ListDirection.RIGHT, ListDirection.LEFT, RedisCalls.blockSeconds(millis)));
+                double seconds = RedisCalls.blockSeconds(millis);
+                e = pending.with(new CommandArguments(Protocol.Command.BLMOVE).key(ready).key(claiming)
+                        .add(ListDirection.RIGHT).add(ListDirection.LEFT).add(seconds).blocking(), "wait",
+                        () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, seconds));
             }
             long received = System.nanoTime();
             if (e != null) {
@@ -177,6 +226,67 @@ final class AtLeastOnce<T> extends ListMode<T> {
         }
         engine.runtime().checkReceiving();
         throw new InterruptedException();
+    }
+
+    /**
+     * The ack of one delivery whose settling was claimed, to be written with the next fetch: once,
+     * with a fetch ({@link #with}) or, where none comes, alone ({@link #ackAlone}).
+     */
+    private final class Pending {
+        private LeasedDelivery<T> delivery;
+
+        Pending(LeasedDelivery<T> delivery) {
+            this.delivery = delivery;
+        }
+
+        /** Runs {@code fetch}, a LMOVE or BLMOVE; with the ack in the same round trip if one waits. */
+        byte[] with(CommandArguments fetch, String what, Supplier<byte[]> alone) {
+            if (delivery == null) {
+                return RedisCalls.call(engine.label() + ": " + what, alone);
+            }
+            LeasedDelivery<T> d = delivery;
+            delivery = null;
+            List<byte[]> args = ack.args(List.of(d.envelope()));
+            List<Object> replies;
+            try {
+                replies = RedisCalls.call(engine.label() + ": " + what,
+                        () -> engine.oneRoundTrip().run(List.of(ack.command(args), fetch)));
+            } catch (RuntimeException e) {
+                d.releaseSettlement();
+                throw e;
+            }
+            Object fetched = replies.get(1);
+            try {
+                if (ack.reply(replies.get(0), args) == 1) {
+                    observer.acked();
+                }
+            } catch (RuntimeException e) {
+                // what the fetch took stays in 'claiming' and comes back after its lease
+                d.releaseSettlement();
+                throw e;
+            }
+            return (byte[]) RedisCalls.call(engine.label() + ": " + what, () -> {
+                if (fetched instanceof RuntimeException failed) {
+                    throw failed;
+                }
+                return fetched;
+            });
+        }
+
+        /** Acks alone, if the ack still waits: no fetch is coming. */
+        void ackAlone() {
+            if (delivery == null) {
+                return;
+            }
+            LeasedDelivery<T> d = delivery;
+            delivery = null;
+            try {
+                ack(d.envelope());
+            } catch (RuntimeException e) {
+                d.releaseSettlement();
+                throw e;
+            }
+        }
     }
 
     /** Removes a delivery's element from flight; false if it was no longer there. */

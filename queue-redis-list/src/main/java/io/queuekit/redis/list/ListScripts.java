@@ -11,6 +11,7 @@ import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
+import redis.clients.jedis.CommandArguments;
 
 /**
  * The list queue's own scripts ({@code list.lua} describes the storage), each a typed wrapper that
@@ -154,12 +155,26 @@ final class ListScripts {
 
         /** Returns how many were still in flight. */
         int run(List<Envelope> envelopes) {
+            return (int) integer(script.run(args(envelopes)));
+        }
+
+        List<byte[]> args(List<Envelope> envelopes) {
             List<byte[]> args = new ArrayList<>(envelopes.size() * 2);
             for (Envelope e : envelopes) {
                 args.add(e.element());
                 args.add(text(e.id.value()));
             }
-            return (int) integer(script.run(args));
+            return args;
+        }
+
+        /** The call of {@link #run}'s script on {@code args}, to send with a fetch. */
+        CommandArguments command(List<byte[]> args) {
+            return script.command(args);
+        }
+
+        /** The reply of {@link #command}'s call: as {@link #run} returns. */
+        int reply(Object raw, List<byte[]> args) {
+            return (int) integer(script.reply(raw, args));
         }
     }
 

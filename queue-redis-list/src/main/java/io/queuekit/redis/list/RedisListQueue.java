@@ -198,7 +198,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return mode.receive(maxMessages, nanos);
     }
 
-    private static <T> Delivery<T> first(List<Delivery<T>> deliveries) {
+    static <T> Delivery<T> first(List<Delivery<T>> deliveries) {
         return deliveries.isEmpty() ? null : deliveries.get(0);
     }
 

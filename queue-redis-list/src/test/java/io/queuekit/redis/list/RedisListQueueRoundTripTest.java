@@ -1,0 +1,77 @@
+package io.queuekit.redis.list;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.Subscription;
+import io.queuekit.testing.RedisServerTest;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.RedisClient;
+
+/** Round trips a managed consumer makes per message, counted by the server. */
+@RedisServerTest
+class RedisListQueueRoundTripTest {
+    private static final int COUNT = 500;
+    private final RedisClient client;
+
+    RedisListQueueRoundTripTest(RedisClient client) {
+        this.client = client;
+    }
+
+    @Test
+    @Timeout(60)
+    void aManagedConsumer_acksWithItsNextFetch_inOneRoundTrip() {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("trips"), Codec.utf8()).build()) {
+            q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+            AtomicInteger handled = new AtomicInteger();
+            long before = readsProcessed();
+
+            Subscription consumer = q.consume(d -> handled.incrementAndGet(),
+                    ConsumeOptions.builder().concurrency(1).build());
+            await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
+            consumer.close();
+            long reads = readsProcessed() - before;
+
+            assertThat(q.stats().total()).as("every message acked").isZero();
+            // an ack of its own would make it two reads per message, one with the fetch one
+            assertThat(reads).as("commands read by the server, one read per round trip")
+                    .isLessThan(COUNT * 5 / 4);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void anAckTravellingWithAFetch_stillAcks_whenTheServerForgotTheScript() {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("flushed"), Codec.utf8()).build()) {
+            AtomicInteger handled = new AtomicInteger();
+            Subscription consumer = q.consume(d -> {
+                if (handled.incrementAndGet() == 1) {
+                    client.scriptFlush(); // the ack of this message is sent as EVALSHA of a script now gone
+                }
+            }, ConsumeOptions.builder().concurrency(1).build());
+
+            q.send("first");
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1);
+            q.send("second");
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 2);
+            consumer.close();
+
+            assertThat(q.stats().total()).as("both acked, none waits for its lease").isZero();
+            assertThat(handled).hasValue(2);
+        }
+    }
+
+    /** Read events the server processed so far: one per round trip whose commands arrive together. */
+    private long readsProcessed() {
+        return client.info("stats").lines().filter(l -> l.startsWith("total_reads_processed:"))
+                .map(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst()
+                .orElseThrow(() -> new AssertionError("INFO stats has no total_reads_processed"));
+    }
+}
