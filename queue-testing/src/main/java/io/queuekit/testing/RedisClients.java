@@ -91,6 +91,14 @@ public final class RedisClients {
     }
 
     /**
+     * Read events the server has processed ({@code total_reads_processed} of INFO stats): one per
+     * round trip whose commands arrive together, so a test can count a client's round trips.
+     */
+    public static long readsProcessed(UnifiedJedis client) {
+        return Long.parseLong(Readiness.infoField(client.info("stats"), "total_reads_processed"));
+    }
+
+    /**
      * Settings for one or more clients. Setters validate eagerly; {@link #build()} and
      * {@link #buildPlain()} may be called more than once, each returning a new client.
      */

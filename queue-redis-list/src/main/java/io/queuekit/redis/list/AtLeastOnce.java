@@ -5,13 +5,13 @@ import io.queuekit.QueueStats;
 import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.redis.internal.OneRoundTrip;
+import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
@@ -89,7 +89,9 @@ final class AtLeastOnce<T> extends ListMode<T> {
      */
     private List<Delivery<T>> receive(int max, long timeoutNanos, LeasedDelivery<T> toAck)
             throws InterruptedException {
-        Pending pending = new Pending(toAck);
+        PendingAck pending = toAck == null ? PendingAck.none()
+                : PendingAck.of(engine, ack.queueScript(), ack.args(List.of(toAck.envelope())), this::acked,
+                        toAck::releaseSettlement);
         try {
             if (timeoutNanos > 0 && Thread.interrupted()) {
                 throw new InterruptedException();
@@ -105,9 +107,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
                     return got;
                 }
             } else if (timeoutNanos == 0) {
-                byte[] e = pending.with(new CommandArguments(Protocol.Command.LMOVE).key(ready).key(claiming)
-                        .add(ListDirection.RIGHT).add(ListDirection.LEFT), "receive",
-                        () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
+                byte[] e = fetch(pending, 0);
                 return e == null ? List.of() : deliveries(e, System.nanoTime());
             }
             return await(deadline, pending);
@@ -116,7 +116,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         }
     }
 
-    private List<Delivery<T>> await(long deadline, Pending pending) throws InterruptedException {
+    private List<Delivery<T>> await(long deadline, PendingAck pending) throws InterruptedException {
         while (true) {
             long now = System.nanoTime();
             long left = deadline - now;
@@ -129,18 +129,10 @@ final class AtLeastOnce<T> extends ListMode<T> {
             upkeep();
             long millis = Math.min(Math.min(capMillis, ceilMillis(left)),
                     Math.max(1, ceilMillis(untilUpkeep(System.nanoTime()))));
-            byte[] e;
             if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
                 Thread.sleep(millis);
-                e = pending.with(new CommandArguments(Protocol.Command.LMOVE).key(ready).key(claiming)
-                        .add(ListDirection.RIGHT).add(ListDirection.LEFT), "receive",
-                        () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
-            } else {
-                double seconds = RedisCalls.blockSeconds(millis);
-                e = pending.with(new CommandArguments(Protocol.Command.BLMOVE).key(ready).key(claiming)
-                        .add(ListDirection.RIGHT).add(ListDirection.LEFT).add(seconds).blocking(), "wait",
-                        () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, seconds));
             }
+            byte[] e = fetch(pending, millis < RedisCalls.MIN_BLOCK_MILLIS ? 0 : millis);
             long received = System.nanoTime();
             if (e != null) {
                 stopIfAsked(e);
@@ -229,63 +221,28 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     /**
-     * The ack of one delivery whose settling was claimed, to be written with the next fetch: once,
-     * with a fetch ({@link #with}) or, where none comes, alone ({@link #ackAlone}).
+     * Moves the oldest ready element into 'claiming': with LMOVE, or BLMOVE waiting up to
+     * {@code millis} (0: not at all); with the pending ack in the same round trip.
      */
-    private final class Pending {
-        private LeasedDelivery<T> delivery;
-
-        Pending(LeasedDelivery<T> delivery) {
-            this.delivery = delivery;
+    private byte[] fetch(PendingAck pending, long millis) {
+        String what = engine.label() + (millis == 0 ? ": receive" : ": wait");
+        Object raw;
+        if (millis == 0) {
+            raw = pending.with(new CommandArguments(Protocol.Command.LMOVE).key(ready).key(claiming)
+                    .add(ListDirection.RIGHT).add(ListDirection.LEFT), what,
+                    () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
+        } else {
+            double seconds = RedisCalls.blockSeconds(millis);
+            raw = pending.with(new CommandArguments(Protocol.Command.BLMOVE).key(ready).key(claiming)
+                    .add(ListDirection.RIGHT).add(ListDirection.LEFT).add(seconds).blocking(), what,
+                    () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, seconds));
         }
+        return (byte[]) PendingAck.checked(raw, what);
+    }
 
-        /** Runs {@code fetch}, a LMOVE or BLMOVE; with the ack in the same round trip if one waits. */
-        byte[] with(CommandArguments fetch, String what, Supplier<byte[]> alone) {
-            if (delivery == null) {
-                return RedisCalls.call(engine.label() + ": " + what, alone);
-            }
-            LeasedDelivery<T> d = delivery;
-            delivery = null;
-            List<byte[]> args = ack.args(List.of(d.envelope()));
-            List<Object> replies;
-            try {
-                replies = RedisCalls.call(engine.label() + ": " + what,
-                        () -> engine.oneRoundTrip().run(List.of(ack.command(args), fetch)));
-            } catch (RuntimeException e) {
-                d.releaseSettlement();
-                throw e;
-            }
-            Object fetched = replies.get(1);
-            try {
-                if (ack.reply(replies.get(0), args) == 1) {
-                    observer.acked();
-                }
-            } catch (RuntimeException e) {
-                // what the fetch took stays in 'claiming' and comes back after its lease
-                d.releaseSettlement();
-                throw e;
-            }
-            return (byte[]) RedisCalls.call(engine.label() + ": " + what, () -> {
-                if (fetched instanceof RuntimeException failed) {
-                    throw failed;
-                }
-                return fetched;
-            });
-        }
-
-        /** Acks alone, if the ack still waits: no fetch is coming. */
-        void ackAlone() {
-            if (delivery == null) {
-                return;
-            }
-            LeasedDelivery<T> d = delivery;
-            delivery = null;
-            try {
-                ack(d.envelope());
-            } catch (RuntimeException e) {
-                d.releaseSettlement();
-                throw e;
-            }
+    private void acked(int count) {
+        for (int i = 0; i < count; i++) {
+            observer.acked();
         }
     }
 
@@ -297,9 +254,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
     /** Removes deliveries' elements from flight in one script; returns how many were still there. */
     int ack(List<Envelope> envelopes) {
         int acked = ack.run(envelopes);
-        for (int i = 0; i < acked; i++) {
-            observer.acked();
-        }
+        acked(acked);
         return acked;
     }
 

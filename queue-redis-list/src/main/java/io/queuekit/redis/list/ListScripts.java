@@ -11,7 +11,6 @@ import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
-import redis.clients.jedis.CommandArguments;
 
 /**
  * The list queue's own scripts ({@code list.lua} describes the storage), each a typed wrapper that
@@ -167,14 +166,9 @@ final class ListScripts {
             return args;
         }
 
-        /** The call of {@link #run}'s script on {@code args}, to send with a fetch. */
-        CommandArguments command(List<byte[]> args) {
-            return script.command(args);
-        }
-
-        /** The reply of {@link #command}'s call: as {@link #run} returns. */
-        int reply(Object raw, List<byte[]> args) {
-            return (int) integer(script.reply(raw, args));
+        /** The script, to send with a fetch ({@link io.queuekit.redis.internal.PendingAck}). */
+        QueueScript queueScript() {
+            return script;
         }
     }
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.Subscription;
+import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,13 +32,13 @@ class RedisListQueueRoundTripTest {
         try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("trips"), Codec.utf8()).build()) {
             q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
             AtomicInteger handled = new AtomicInteger();
-            long before = readsProcessed();
+            long before = RedisClients.readsProcessed(client);
 
             Subscription consumer = q.consume(d -> handled.incrementAndGet(),
                     ConsumeOptions.builder().concurrency(1).build());
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
             consumer.close();
-            long reads = readsProcessed() - before;
+            long reads = RedisClients.readsProcessed(client) - before;
 
             assertThat(q.stats().total()).as("every message acked").isZero();
             // an ack of its own would make it two reads per message, one with the fetch one
@@ -66,12 +67,5 @@ class RedisListQueueRoundTripTest {
             assertThat(q.stats().total()).as("both acked, none waits for its lease").isZero();
             assertThat(handled).hasValue(2);
         }
-    }
-
-    /** Read events the server processed so far: one per round trip whose commands arrive together. */
-    private long readsProcessed() {
-        return client.info("stats").lines().filter(l -> l.startsWith("total_reads_processed:"))
-                .map(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst()
-                .orElseThrow(() -> new AssertionError("INFO stats has no total_reads_processed"));
     }
 }

@@ -141,7 +141,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         this.jedis = setup.client();
         this.queue = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
                 ZsetScripts.STORAGE);
-        this.store = new ZsetStore<>(queue);
+        this.store = new ZsetStore<>(queue, this::await);
         queue.runtime().attach(store);
         this.signalKey = queue.settings().keys().key("signal");
         this.blockMillis = queue.settings().blockTimeout().toMillis();
@@ -285,14 +285,14 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        List<Delivery<T>> d = store.receive(1, Checks.timeoutNanos(timeout, unit), this::await);
+        List<Delivery<T>> d = store.receive(1, Checks.timeoutNanos(timeout, unit));
         return d.isEmpty() ? null : d.get(0);
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
         while (true) {
-            List<Delivery<T>> d = store.receive(1, TimeUnit.DAYS.toNanos(1), this::await);
+            List<Delivery<T>> d = store.receive(1, TimeUnit.DAYS.toNanos(1));
             if (!d.isEmpty()) {
                 return d.get(0);
             }
@@ -302,7 +302,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
         Checks.batchSize(maxMessages);
-        return store.receive(maxMessages, Checks.timeoutNanos(timeout, unit), this::await);
+        return store.receive(maxMessages, Checks.timeoutNanos(timeout, unit));
     }
 
     /**

@@ -106,7 +106,21 @@ final class ZsetScripts {
         record Result(long nowMillis, long nextEventMillis, long reaped, long buried, List<Claimed> claimed) {}
 
         Result run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
-            List<?> r = array(script.run(num(max), leaseMillis, maxAttempts, retention));
+            return parse(script.run(args(max, leaseMillis, maxAttempts, retention)));
+        }
+
+        List<byte[]> args(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+            return List.of(num(max), leaseMillis, maxAttempts, retention);
+        }
+
+        /** The script, to send with an ack ({@link io.queuekit.redis.internal.PendingAck}). */
+        QueueScript queueScript() {
+            return script;
+        }
+
+        /** What the script's reply says. */
+        Result parse(Object reply) {
+            List<?> r = array(reply);
             List<Claimed> claimed = new ArrayList<>((r.size() - 4) / 4);
             for (int i = 4; i < r.size(); i += 4) {
                 claimed.add(new Claimed(MessageId.of(str(r.get(i))), (int) integer(r.get(i + 1)), integer(r.get(i + 2)),
@@ -130,12 +144,21 @@ final class ZsetScripts {
 
         /** Returns how many were deleted; one whose hand-out no longer holds the lease is skipped. */
         int run(List<Lease> leases) {
+            return (int) integer(script.run(args(leases)));
+        }
+
+        List<byte[]> args(List<Lease> leases) {
             List<byte[]> args = new ArrayList<>(leases.size() * 2);
             for (Lease l : leases) {
                 args.add(text(l.id().value()));
                 args.add(num(l.token()));
             }
-            return (int) integer(script.run(args));
+            return args;
+        }
+
+        /** The script, to send with a fetch ({@link io.queuekit.redis.internal.PendingAck}). */
+        QueueScript queueScript() {
+            return script;
         }
     }
 

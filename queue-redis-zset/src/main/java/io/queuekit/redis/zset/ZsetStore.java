@@ -4,11 +4,13 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
+import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.QueueStore;
 import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
@@ -47,6 +49,7 @@ final class ZsetStore<T> implements QueueStore<T> {
     }
 
     private final RedisContext<T> queue;
+    private final Waiter waiter;
     private final QueueMetrics.Observer observer;
     private final byte[] lease;
     private final byte[] maxAttempts;
@@ -67,8 +70,10 @@ final class ZsetStore<T> implements QueueStore<T> {
     /** What the latest claim of this object found: nothing else claimable before a time; or null. */
     private volatile Quiet quiet;
 
-    ZsetStore(RedisContext<T> queue) {
+    /** @param waiter how consumers wait between claims */
+    ZsetStore(RedisContext<T> queue, Waiter waiter) {
         this.queue = queue;
+        this.waiter = waiter;
         this.observer = queue.runtime().observer();
         this.leaseMillis = queue.settings().visibilityTimeout().toMillis();
         this.lease = QueueScript.num(leaseMillis);
@@ -143,8 +148,16 @@ final class ZsetStore<T> implements QueueStore<T> {
 
     /** One claim: up to {@code max} deliveries, and when to look again. */
     ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into) {
+        return claim(max, into, PendingAck.none());
+    }
+
+    /** {@link #claim(int, List)}, with {@code pending} in the same round trip. */
+    private ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into, PendingAck pending) {
         queue.runtime().checkReceiving();
-        ZsetScripts.Claim.Result r = claim.run(max, lease, maxAttempts, retention);
+        List<byte[]> args = claim.args(max, lease, maxAttempts, retention);
+        String what = queue.label() + ": claim";
+        Object raw = pending.with(claim.queueScript().command(args), what, () -> claim.queueScript().run(args));
+        ZsetScripts.Claim.Result r = claim.parse(claim.queueScript().reply(raw, args));
         Clock server = new Clock(r.nowMillis(), System.nanoTime());
         quiet = r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null;
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
@@ -168,13 +181,52 @@ final class ZsetStore<T> implements QueueStore<T> {
     }
 
     /**
-     * Claims up to {@code max}, waiting up to {@code timeoutNanos} with {@code waiter} between
+     * Claims up to {@code max}, waiting up to {@code timeoutNanos} with the waiter between
      * claims. Each wait lasts until the next delayed message or lease falls due, capped by the
      * block timeout and the caller's deadline.
      *
      * @throws InterruptedException if interrupted on entry or noticed between blocking calls
      */
-    List<Delivery<T>> receive(int max, long timeoutNanos, Waiter waiter) throws InterruptedException {
+    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+        return receive(max, timeoutNanos, PendingAck.none());
+    }
+
+    /**
+     * A managed consumer's next fetch, one message, with the ack of the one it finished written
+     * in the same round trip as its first claim (see {@link AckingFetch}); alone before a first
+     * wait, since the signal a wait blocks on may come from that ack's own queue's sends. Only
+     * where the client can send them together ({@link RedisContext#oneRoundTrip()}).
+     */
+    @Override
+    public AckingFetch<T> ackingFetch() {
+        if (queue.oneRoundTrip() == null) {
+            return null;
+        }
+        return (done, timeoutNanos) -> {
+            PendingAck pending = PendingAck.none();
+            if (done instanceof ZsetDelivery<T> zd && zd.store() == this) {
+                if (zd.settled().claim()) { // else settled already: nothing to ack, as ack() would find
+                    pending = PendingAck.of(queue, ack.queueScript(), ack.args(List.of(zd.lease())), this::acked,
+                            zd.settled()::release);
+                }
+            } else {
+                done.ack();
+            }
+            List<Delivery<T>> got = receive(1, timeoutNanos, pending);
+            return got.isEmpty() ? null : got.get(0);
+        };
+    }
+
+    private List<Delivery<T>> receive(int max, long timeoutNanos, PendingAck pending) throws InterruptedException {
+        try {
+            return receiveAcking(max, timeoutNanos, pending);
+        } finally {
+            pending.ackAlone();
+        }
+    }
+
+    private List<Delivery<T>> receiveAcking(int max, long timeoutNanos, PendingAck pending)
+            throws InterruptedException {
         int n = Math.min(Checks.batchSize(max), queue.settings().claimBatch());
         long deadline = System.nanoTime() + timeoutNanos;
         long cap = queue.settings().blockTimeout().toMillis();
@@ -198,7 +250,7 @@ final class ZsetStore<T> implements QueueStore<T> {
             }
             if (claimNow) {
                 List<Delivery<T>> got = new ArrayList<>();
-                ZsetScripts.Claim.Result c = claim(n, got);
+                ZsetScripts.Claim.Result c = claim(n, got, pending);
                 if (!got.isEmpty()) {
                     return got;
                 }
@@ -217,6 +269,7 @@ final class ZsetStore<T> implements QueueStore<T> {
                 claimNow = true;
                 continue;
             }
+            pending.ackAlone();
             long signal = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline));
             queue.runtime().checkReceiving();
             if (signal < 0) {
@@ -272,11 +325,15 @@ final class ZsetStore<T> implements QueueStore<T> {
     // ---- settling (called by ZsetDelivery)
 
     boolean ack(ZsetScripts.Lease l) {
-        boolean done = ack.run(List.of(l)) == 1;
-        if (done) {
+        int done = ack.run(List.of(l));
+        acked(done);
+        return done == 1;
+    }
+
+    private void acked(int count) {
+        for (int i = 0; i < count; i++) {
             observer.acked();
         }
-        return done;
     }
 
     /**
@@ -307,9 +364,7 @@ final class ZsetStore<T> implements QueueStore<T> {
             mine.forEach(zd -> zd.settled().release());
             throw e;
         }
-        for (int i = 0; i < acked; i++) {
-            observer.acked();
-        }
+        acked(acked);
         return acked + others;
     }
 

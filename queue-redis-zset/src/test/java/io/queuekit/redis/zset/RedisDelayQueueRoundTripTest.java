@@ -1,0 +1,74 @@
+package io.queuekit.redis.zset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.Subscription;
+import io.queuekit.testing.RedisClients;
+import io.queuekit.testing.RedisServerTest;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.RedisClient;
+
+/** Round trips a managed consumer makes per message, counted by the server. */
+@RedisServerTest
+class RedisDelayQueueRoundTripTest {
+    private static final int COUNT = 500;
+    private final RedisClient client;
+
+    RedisDelayQueueRoundTripTest(RedisClient client) {
+        this.client = client;
+    }
+
+    @Test
+    @Timeout(60)
+    void aManagedConsumer_acksWithItsNextClaim_inOneRoundTrip() {
+        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "trips-" + UUID.randomUUID(), Codec.utf8())
+                .build()) {
+            q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+            AtomicInteger handled = new AtomicInteger();
+            long before = RedisClients.readsProcessed(client);
+
+            Subscription consumer = q.consume(d -> handled.incrementAndGet(),
+                    ConsumeOptions.builder().concurrency(1).build());
+            await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
+            consumer.close();
+            long reads = RedisClients.readsProcessed(client) - before;
+
+            assertThat(q.stats().total()).as("every message acked").isZero();
+            // an ack of its own would make it two reads per message, one with the claim one
+            assertThat(reads).as("commands read by the server, one read per round trip")
+                    .isLessThan(COUNT * 5 / 4);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void anAckTravellingWithAClaim_stillAcks_whenTheServerForgotTheScripts() {
+        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "flushed-" + UUID.randomUUID(), Codec.utf8())
+                .build()) {
+            AtomicInteger handled = new AtomicInteger();
+            Subscription consumer = q.consume(d -> {
+                if (handled.incrementAndGet() == 1) {
+                    client.scriptFlush(); // this message's ack and the next claim are sent as EVALSHA of scripts now gone
+                }
+            }, ConsumeOptions.builder().concurrency(1).build());
+
+            q.send("first");
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1);
+            q.send("second");
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 2);
+            consumer.close();
+
+            assertThat(q.stats().total()).as("both acked, none waits for its lease").isZero();
+            assertThat(handled).hasValue(2);
+        }
+    }
+}
