@@ -1,5 +1,6 @@
 package io.queuekit.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -21,7 +22,13 @@ final class DelayScenario extends Scenario {
         /** Messages all due before any consumer starts; measures how fast consumers drain them. */
         BACKLOG,
         /** One message per interval, each due a random 50-2000 ms later. */
-        LIGHT
+        LIGHT,
+        /**
+         * Messages scheduled one per call, due at once, by one producer (its time is measured),
+         * then drained by consumers started after; with {@code preload} messages due in an hour
+         * waiting throughout, stored before the measuring starts.
+         */
+        SCHEDULE_THEN_DRAIN
     }
 
     private static final int CONSUMERS = 10;
@@ -31,6 +38,7 @@ final class DelayScenario extends Scenario {
     private final int baseCount;
     private final int batch;
     private final long windowMillis;
+    private final int preload;
 
     /** @param batch most messages a consumer fetches per round trip, where the implementation can */
     DelayScenario(String name, String summary, List<String> impls, Mode mode, int baseCount, int batch) {
@@ -40,11 +48,18 @@ final class DelayScenario extends Scenario {
     /** @param windowMillis in {@link Mode#LOAD}, the span over which messages fall due after sending */
     DelayScenario(String name, String summary, List<String> impls, Mode mode, int baseCount, int batch,
             long windowMillis) {
+        this(name, summary, impls, mode, baseCount, batch, windowMillis, 0);
+    }
+
+    /** @param preload in {@link Mode#SCHEDULE_THEN_DRAIN}, messages waiting (due in an hour) throughout */
+    DelayScenario(String name, String summary, List<String> impls, Mode mode, int baseCount, int batch,
+            long windowMillis, int preload) {
         super(name, summary, impls);
         this.mode = mode;
         this.baseCount = baseCount;
         this.batch = batch;
         this.windowMillis = windowMillis;
+        this.preload = preload;
     }
 
     @Override
@@ -65,7 +80,16 @@ final class DelayScenario extends Scenario {
         long start;
         double cpu;
         String commands;
+        double producerSeconds = Double.NaN;
         try (DelayUnderTest q = Impls.delay(impl, ctx.uri(), ctx.freshName(name()))) {
+            int waiting = m == Mode.SCHEDULE_THEN_DRAIN ? ctx.config().count(preload, 0) : 0;
+            if (waiting > 0) {
+                List<String> later = new ArrayList<>(waiting);
+                for (int i = 0; i < waiting; i++) {
+                    later.add(Body.of(n + i)); // never due in the run, so never received
+                }
+                q.load(later, System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1));
+            }
             Map<String, long[]> before = ctx.probe().commandStats();
             long cpuBefore = ctx.probe().cpuMicros();
             long began = System.nanoTime();
@@ -84,6 +108,7 @@ final class DelayScenario extends Scenario {
                             break;
                         }
                     }
+                    producerSeconds = (System.nanoTime() - start) / 1e9;
                 }
                 case BACKLOG -> {
                     long due = System.currentTimeMillis();
@@ -95,6 +120,17 @@ final class DelayScenario extends Scenario {
                     while (System.currentTimeMillis() <= due) {
                         Thread.sleep(1);
                     }
+                    start = System.nanoTime();
+                    q.startConsumers(CONSUMERS, batch, t::received);
+                }
+                case SCHEDULE_THEN_DRAIN -> {
+                    long began2 = System.nanoTime();
+                    for (; sent < n; sent++) {
+                        long due = System.currentTimeMillis();
+                        t.due(sent, due * 1000);
+                        q.schedule(bodies.get(sent), due);
+                    }
+                    producerSeconds = (System.nanoTime() - began2) / 1e9;
                     start = System.nanoTime();
                     q.startConsumers(CONSUMERS, batch, t::received);
                 }
@@ -128,7 +164,8 @@ final class DelayScenario extends Scenario {
         } finally {
             ctx.probe().flushAll();
         }
-        return result(impl, n, t, 1, start, OptionalLong.of(t.early()), OptionalDouble.of(cpu / n), note)
+        Result r = result(impl, n, t, 1, start, OptionalLong.of(t.early()), OptionalDouble.of(cpu / n), note)
                 .withCommands(commands);
+        return Double.isNaN(producerSeconds) ? r : r.withProducerSeconds(producerSeconds);
     }
 }

@@ -23,13 +23,14 @@ final class Impls {
     static final String REDISSON_DELAYED = "redisson-delayedqueue";
     static final String ZSET_POLLING = "zset-polling";
     static final String ZSET_LUA = "zset-lua-claim";
+    static final String ZSET_BATCH = "zset-batch-claim";
     static final String PUBSUB = "queuekit-pubsub";
     static final String JEDIS_PUBSUB = "jedis-pubsub";
     static final String INMEMORY_ALO = "queuekit-inmemory-alo";
     static final String INMEMORY_AMO = "queuekit-inmemory-amo";
 
     static final List<String> NAMES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE, ZSET, REDISSON_DELAYED,
-            ZSET_POLLING, ZSET_LUA, ZSET_EACH, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO);
+            ZSET_POLLING, ZSET_LUA, ZSET_BATCH, ZSET_EACH, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO);
 
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
     private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO);
@@ -71,6 +72,7 @@ final class Impls {
             case REDISSON_DELAYED -> new RedissonDelayedPeer(uri, name);
             case ZSET_POLLING -> new ZsetRecipePeer(uri, name, ZsetRecipePeer.Claim.POLLING);
             case ZSET_LUA -> new ZsetRecipePeer(uri, name, ZsetRecipePeer.Claim.LUA);
+            case ZSET_BATCH -> new ZsetBatchPeer(uri, name);
             case ZSET -> {
                 RedisClient client = Clients.jedis(uri);
                 yield new QueuekitDelay(RedisDelayQueue.builder(client, name, Codec.utf8()).build(), client);

@@ -18,6 +18,7 @@ import java.util.OptionalLong;
  * @param atLeastOnce whether the implementation promises not to lose messages
  * @param note why a run was cut short, or empty
  * @param commands the Redis commands the measured run cost per message, or empty
+ * @param producerSeconds delay load scenarios only: how long the producer took to send them all
  */
 record Result(
         String scenario,
@@ -34,7 +35,15 @@ record Result(
         OptionalDouble bytesPerMsg,
         boolean atLeastOnce,
         String note,
-        String commands) {
+        String commands,
+        OptionalDouble producerSeconds) {
+
+    Result(String scenario, String impl, long msgs, double msgsPerS, double p50Ms, double p99Ms, double maxMs,
+            long dupes, long lost, OptionalLong early, OptionalDouble redisCpuUsPerMsg, OptionalDouble bytesPerMsg,
+            boolean atLeastOnce, String note, String commands) {
+        this(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg, bytesPerMsg,
+                atLeastOnce, note, commands, OptionalDouble.empty());
+    }
 
     /** The result's line in results.txt. */
     String line() {
@@ -51,12 +60,18 @@ record Result(
         early.ifPresent(e -> sb.append(" early=").append(e));
         redisCpuUsPerMsg.ifPresent(c -> sb.append(" redis_cpu_us_per_msg=").append(fmt("%.2f", c)));
         bytesPerMsg.ifPresent(b -> sb.append(" bytes_per_msg=").append(fmt("%.1f", b)));
+        producerSeconds.ifPresent(p -> sb.append(" producer_s=").append(fmt("%.2f", p)));
         return sb.toString();
     }
 
     Result withCommands(String c) {
         return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
-                bytesPerMsg, atLeastOnce, note, c);
+                bytesPerMsg, atLeastOnce, note, c, producerSeconds);
+    }
+
+    Result withProducerSeconds(double seconds) {
+        return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
+                bytesPerMsg, atLeastOnce, note, commands, OptionalDouble.of(seconds));
     }
 
     static String fmt(String format, double value) {

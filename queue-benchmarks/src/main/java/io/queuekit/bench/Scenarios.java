@@ -12,6 +12,7 @@ import static io.queuekit.bench.Impls.REDISSON_DELAYED;
 import static io.queuekit.bench.Impls.REDISSON_QUEUE;
 import static io.queuekit.bench.Impls.ZSET;
 import static io.queuekit.bench.Impls.ZSET_EACH;
+import static io.queuekit.bench.Impls.ZSET_BATCH;
 import static io.queuekit.bench.Impls.ZSET_LUA;
 import static io.queuekit.bench.Impls.ZSET_POLLING;
 
@@ -25,6 +26,9 @@ final class Scenarios {
     static final String DELAY_LOAD = "delay-load";
     static final String DELAY_LOAD_5S = "delay-load-5s";
     static final String DELAY_BACKLOG = "delay-backlog";
+    static final String DELAY_BACKLOG_ONE = "delay-backlog-one";
+    static final String DELAY_WAITING_0 = "delay-waiting-0";
+    static final String DELAY_WAITING_1M = "delay-waiting-1m";
     static final String DELAY_LIGHT = "delay-light";
     static final String DELAY_SCHEDULE = "delay-schedule";
     static final String PUBSUB_FANOUT = "pubsub";
@@ -35,7 +39,7 @@ final class Scenarios {
     static final String IN_FLIGHT_50K = "inflight-50k";
 
     static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_LOAD_5S, DELAY_BACKLOG,
-            DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K);
+            DELAY_BACKLOG_ONE, DELAY_WAITING_0, DELAY_WAITING_1M, DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K);
 
     private static final List<String> QUEUES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
     private static final List<String> DELAYS = List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA);
@@ -60,8 +64,20 @@ final class Scenarios {
                                 + " was published; Redis CPU per message",
                         List.of(ZSET, ZSET_LUA), DelayScenario.Mode.LOAD, 100_000, 1, 5_000),
                 new DelayScenario(DELAY_BACKLOG,
-                        "100,000 messages all due before 10 consumers start; drain rate (queuekit fetches up to 100 per claim)",
-                        DELAYS, DelayScenario.Mode.BACKLOG, 100_000, 100),
+                        "100,000 messages all due before 10 consumers start; drain rate (queuekit and the batch-claim"
+                                + " prototype fetch up to 100 per claim)",
+                        List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA, ZSET_BATCH), DelayScenario.Mode.BACKLOG,
+                        100_000, 100),
+                new DelayScenario(DELAY_BACKLOG_ONE,
+                        "as delay-backlog, queuekit fetching one per claim (consume() with defaults)",
+                        List.of(ZSET, ZSET_LUA), DelayScenario.Mode.BACKLOG, 100_000, 1),
+                new DelayScenario(DELAY_WAITING_0,
+                        "20,000 messages scheduled one per call, due at once, then drained by 10 consumers; producer"
+                                + " time, drain rate, Redis CPU per message",
+                        List.of(ZSET), DelayScenario.Mode.SCHEDULE_THEN_DRAIN, 20_000, 1, 0, 0),
+                new DelayScenario(DELAY_WAITING_1M,
+                        "as delay-waiting-0, with 1,000,000 messages due in an hour waiting throughout",
+                        List.of(ZSET), DelayScenario.Mode.SCHEDULE_THEN_DRAIN, 20_000, 1, 0, 1_000_000),
                 new DelayScenario(DELAY_LIGHT,
                         "200 messages, one every 20 ms, each due 50-2000 ms later, 10 consumers; lateness",
                         DELAYS, DelayScenario.Mode.LIGHT, 200, 1),

@@ -11,9 +11,13 @@ import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
 import static io.queuekit.bench.Impls.REDISSON_QUEUE;
 import static io.queuekit.bench.Impls.ZSET;
+import static io.queuekit.bench.Impls.ZSET_BATCH;
 import static io.queuekit.bench.Impls.ZSET_LUA;
 import static io.queuekit.bench.Impls.ZSET_POLLING;
 import static io.queuekit.bench.Scenarios.DELAY_BACKLOG;
+import static io.queuekit.bench.Scenarios.DELAY_BACKLOG_ONE;
+import static io.queuekit.bench.Scenarios.DELAY_WAITING_0;
+import static io.queuekit.bench.Scenarios.DELAY_WAITING_1M;
 import static io.queuekit.bench.Scenarios.DELAY_LIGHT;
 import static io.queuekit.bench.Scenarios.DELAY_LOAD;
 import static io.queuekit.bench.Scenarios.DELAY_LOAD_5S;
@@ -59,10 +63,16 @@ final class Targets {
         t.below(DELAY_LOAD, ZSET, 10.0, "delay under load: lateness p99 < 10 ms, none early");
         t.ratio(DELAY_BACKLOG, ZSET, DELAY_BACKLOG, ZSET_POLLING, 10.0, "delay backlog drain vs polling ZSET");
         t.ratio(DELAY_BACKLOG, ZSET, DELAY_BACKLOG, ZSET_LUA, 3.0, "delay backlog drain vs Lua-claim ZSET");
+        t.ratio(DELAY_BACKLOG, ZSET, DELAY_BACKLOG, ZSET_BATCH, 0.7, "delay backlog, 100 per claim, vs the batch-claim prototype");
+        t.cpuAgainst(DELAY_BACKLOG, ZSET, ZSET_BATCH, "the batch-claim prototype", 1.5, "delay backlog, 100 per claim");
+        t.ratio(DELAY_BACKLOG_ONE, ZSET, DELAY_BACKLOG_ONE, ZSET_LUA, 1.5, "delay backlog, one per claim, vs Lua-claim ZSET");
+        t.ratio(DELAY_WAITING_1M, ZSET, DELAY_WAITING_0, ZSET, 1 / 1.5, "delay drain with 1,000,000 waiting vs none");
+        t.deep(1.5);
         for (String s : List.of(DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT)) {
             t.cpu(s);
         }
         t.cpuAgainstRecipe(DELAY_LOAD_5S);
+        t.producer(DELAY_LOAD_5S, 1.2);
         t.below(DELAY_LIGHT, ZSET, 5.0, "light load: lateness p99 < 5 ms, none early");
         t.ratio(PUBSUB_FANOUT, PUBSUB, PUBSUB_FANOUT, JEDIS_PUBSUB, 0.8, "pub/sub vs plain Jedis");
         t.atLeast(IN_MEMORY, INMEMORY_ALO, 1_000_000, "in-memory at-least-once >= 1,000,000 msgs/s");
@@ -106,6 +116,31 @@ final class Targets {
         compare(scenario, ours, scenario, peer, target, cpu, (a, b) -> new Check(target,
                 fmt(b == 0 ? Double.POSITIVE_INFINITY : a / b) + "x (" + Result.fmt("%.2f", a) + " vs "
                         + Result.fmt("%.2f", b) + " us/msg)", a <= max * b));
+    }
+
+    /** Producer time and Redis CPU per message with 1,000,000 waiting within {@code max} times those with none. */
+    private void deep(double max) {
+        String target = "delay with 1,000,000 waiting: producer time and Redis CPU per message <= " + max + "x with none";
+        Optional<Result> a = find(DELAY_WAITING_1M, ZSET);
+        Optional<Result> b = find(DELAY_WAITING_0, ZSET);
+        if (a.isEmpty() || b.isEmpty() || !usable(a.get()) || !usable(b.get())) {
+            checks.add(new Check(target, "not measured", null));
+            return;
+        }
+        double send = a.get().producerSeconds().orElse(Double.NaN) / b.get().producerSeconds().orElse(Double.NaN);
+        double cpu = a.get().redisCpuUsPerMsg().orElse(Double.NaN) / b.get().redisCpuUsPerMsg().orElse(Double.NaN);
+        checks.add(new Check(target, "producer " + fmt(send) + "x, CPU " + fmt(cpu) + "x (" + Result.fmt("%.2f",
+                a.get().redisCpuUsPerMsg().orElse(Double.NaN)) + " vs " + Result.fmt("%.2f",
+                b.get().redisCpuUsPerMsg().orElse(Double.NaN)) + " us/msg)", send <= max && cpu <= max));
+    }
+
+    /** Our producer's time to send every message within {@code max} times the Lua-claim recipe's. */
+    private void producer(String scenario, double max) {
+        String target = scenario + ": producer's time <= " + max + "x the Lua-claim recipe's";
+        ToDoubleFunction<Result> secs = r -> r.producerSeconds().orElse(Double.NaN);
+        compare(scenario, ZSET, scenario, ZSET_LUA, target, secs, (a, b) -> new Check(target,
+                fmt(b == 0 ? Double.POSITIVE_INFINITY : a / b) + "x (" + Result.fmt("%.2f", a) + " vs "
+                        + Result.fmt("%.2f", b) + " s)", a <= max * b));
     }
 
     private void memory(String impl) {

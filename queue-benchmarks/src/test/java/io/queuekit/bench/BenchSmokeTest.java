@@ -24,9 +24,14 @@ class BenchSmokeTest {
     private static final String NUM = "-?\\d+\\.\\d{3}";
     private static final Pattern LINE = Pattern.compile("BENCH scenario=(\\S+) impl=(\\S+) msgs=(\\d+)"
             + " msgs_per_s=\\d+ p50_ms=" + NUM + " p99_ms=" + NUM + " max_ms=" + NUM
-            + " dupes=(\\d+) lost=(\\d+)( early=\\d+)?( redis_cpu_us_per_msg=\\d+\\.\\d{2})?( bytes_per_msg=-?\\d+\\.\\d)?");
+            + " dupes=(\\d+) lost=(\\d+)( early=\\d+)?( redis_cpu_us_per_msg=\\d+\\.\\d{2})?"
+            + "( bytes_per_msg=-?\\d+\\.\\d)?( producer_s=\\d+\\.\\d{2})?");
     private static final Set<String> DELAYS = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S,
-            Scenarios.DELAY_BACKLOG, Scenarios.DELAY_LIGHT);
+            Scenarios.DELAY_BACKLOG, Scenarios.DELAY_BACKLOG_ONE, Scenarios.DELAY_WAITING_0, Scenarios.DELAY_WAITING_1M,
+            Scenarios.DELAY_LIGHT);
+    private static final Set<String> PRODUCER_TIMED = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S,
+            Scenarios.DELAY_WAITING_0, Scenarios.DELAY_WAITING_1M);
+    private static final Set<String> WORK_QUEUES = Set.of(Scenarios.WORK_QUEUE, Scenarios.WORK_QUEUE_BATCH);
     private static final Set<String> IN_FLIGHT = Set.of(Scenarios.IN_FLIGHT_1K, Scenarios.IN_FLIGHT_10K,
             Scenarios.IN_FLIGHT_50K);
 
@@ -50,10 +55,13 @@ class BenchSmokeTest {
             String scenario = m.group(1);
             assertThat(m.group(6) != null).as("early exactly on delay lines: %s", line)
                     .isEqualTo(DELAYS.contains(scenario));
-            assertThat(m.group(7) != null).as("cpu exactly on delay and in-flight lines: %s", line)
-                    .isEqualTo(DELAYS.contains(scenario) || IN_FLIGHT.contains(scenario));
+            assertThat(m.group(7) != null).as("cpu exactly on delay, in-flight and Redis work-queue lines: %s", line)
+                    .isEqualTo(DELAYS.contains(scenario) || IN_FLIGHT.contains(scenario)
+                            || WORK_QUEUES.contains(scenario));
             assertThat(m.group(8) != null).as("bytes exactly on memory lines: %s", line)
                     .isEqualTo(scenario.equals(Scenarios.MEMORY));
+            assertThat(m.group(9) != null).as("producer time exactly on delay lines with one producer: %s", line)
+                    .isEqualTo(PRODUCER_TIMED.contains(scenario));
             assertThat(Long.parseLong(m.group(3))).as("msgs: %s", line).isPositive();
         }
         for (Result r : results) {
@@ -63,6 +71,6 @@ class BenchSmokeTest {
                 assertThat(r.lost()).as("lost by %s %s", r.scenario(), r.impl()).isZero();
             }
         }
-        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(22);
+        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(28);
     }
 }

@@ -10,29 +10,57 @@ local K_SEQ, K_SIGNAL = KEYS[11], KEYS[12]
 check_layout()
 local n, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = now_ms()
-local returned, buried = reap(now, tonumber(ARGV[3]), tonumber(ARGV[4]), 100)
+-- the earliest lease: reap if it expired; else it is the lease part of the next event
+local first_lease = redis.call('ZRANGE', K_INFLIGHT, 0, 0, 'WITHSCORES')
+local returned, buried = 0, 0
+if first_lease[2] and tonumber(first_lease[2]) <= now then
+  returned, buried = reap(now, tonumber(ARGV[3]), tonumber(ARGV[4]), 100)
+  first_lease = redis.call('ZRANGE', K_INFLIGHT, 0, 0, 'WITHSCORES')
+end
+local next_lease = tonumber(first_lease[2] or -1)
 
-local ids = pop_ready(n, now)
+local ids, next = pop_ready(n, now)
 
 local out = {now, -1, returned, buried}
 if #ids > 0 then
   local token = redis.call('INCRBY', K_SEQ, #ids) - #ids
-  for _, id in ipairs(ids) do
-    local body = redis.call('HGET', K_BODY, id)
-    if body then
-      token = token + 1
-      local att = redis.call('HINCRBY', K_ATT, id, 1)
-      redis.call('ZADD', K_INFLIGHT, now + lease, id)
-      redis.call('HSET', K_LEASE, id, int(token))
-      out[#out + 1] = id
-      out[#out + 1] = att
-      out[#out + 1] = token
-      out[#out + 1] = body
+  local leases, tokens = {}, {}
+  for _, part in ipairs(slices(ids)) do
+    local bodies = redis.call('HMGET', K_BODY, unpack(part))
+    for i, id in ipairs(part) do
+      local body = bodies[i]
+      if body then
+        token = token + 1
+        leases[#leases + 1] = now + lease
+        leases[#leases + 1] = id
+        tokens[#tokens + 1] = id
+        tokens[#tokens + 1] = int(token)
+        out[#out + 1] = id
+        out[#out + 1] = redis.call('HINCRBY', K_ATT, id, 1)
+        out[#out + 1] = token
+        out[#out + 1] = body
+      end
     end
   end
+  -- two values per id: slices of 1000 values keep whole pairs
+  for _, part in ipairs(slices(leases)) do
+    redis.call('ZADD', K_INFLIGHT, unpack(part))
+  end
+  for _, part in ipairs(slices(tokens)) do
+    redis.call('HSET', K_LEASE, unpack(part))
+  end
+  if #leases > 0 and (next_lease < 0 or now + lease < next_lease) then
+    next_lease = now + lease
+  end
 end
-out[2] = next_event(now)
+if not next then
+  next = next_due(now)
+end
+if next < 0 or (next_lease >= 0 and next_lease < next) then
+  next = next_lease
+end
+out[2] = next
 if #ids > 0 then
-  after_claim(now, out[2])
+  after_claim(now, next)
 end
 return out

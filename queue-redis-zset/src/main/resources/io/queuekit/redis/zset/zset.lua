@@ -22,14 +22,17 @@ local function max_score(now)
 end
 
 -- Wakes one blocked consumer for the time at (ms): at once if that is now or past. A pending
--- signal for an earlier time stands: it wakes a consumer sooner.
+-- signal for an earlier time stands: it wakes a consumer sooner (one that is not a number, as an
+-- older version pushed, means now). A later one is overwritten in place: while a signal is
+-- pending no consumer is blocked on the list, so there is no one to wake; the list holds one
+-- signal at most.
 local function wake(at)
-  local pending = tonumber(redis.call('LRANGE', K_SIGNAL, 0, 0)[1] or '')
-  if pending and pending <= at then
-    return
+  local pending = redis.call('LINDEX', K_SIGNAL, 0)
+  if not pending then
+    redis.call('LPUSH', K_SIGNAL, int(at))
+  elseif (tonumber(pending) or 0) > at then
+    redis.call('LSET', K_SIGNAL, 0, int(at))
   end
-  redis.call('LPUSH', K_SIGNAL, int(at))
-  redis.call('LTRIM', K_SIGNAL, 0, 0)
 end
 
 -- make id ready at due (ms)
@@ -48,13 +51,29 @@ push_ready = function(id, now)
   push_delayed(id, now, now)
 end
 
--- remove and return up to n due ids, in delivery order
+-- Removes and returns up to n due ids, in delivery order, and the due time (ms) of the first
+-- message still waiting: -1 if none, nil if not looked up. For a few, one ZRANGE reads both.
 local function pop_ready(n, now)
-  local ids = redis.call('ZRANGEBYSCORE', K_READY, '-inf', max_score(now), 'LIMIT', 0, n)
+  local max = max_score(now)
+  local ids, next = {}, nil
+  if n <= 4 then
+    local head = redis.call('ZRANGE', K_READY, 0, n, 'WITHSCORES')
+    next = -1
+    for i = 1, #head, 2 do
+      if #ids < n and tonumber(head[i + 1]) <= max then
+        ids[#ids + 1] = head[i]
+      else
+        next = ms_of(head[i + 1])
+        break
+      end
+    end
+  else
+    ids = redis.call('ZRANGEBYSCORE', K_READY, '-inf', max, 'LIMIT', 0, n)
+  end
   for _, part in ipairs(slices(ids)) do
     redis.call('ZREM', K_READY, unpack(part))
   end
-  return ids
+  return ids, next
 end
 
 -- remove id if it waits (due or not); true if it did
