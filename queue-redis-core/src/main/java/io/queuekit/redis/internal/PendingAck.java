@@ -2,6 +2,8 @@ package io.queuekit.redis.internal;
 
 import java.util.List;
 import java.util.function.IntConsumer;
+import java.util.function.IntSupplier;
+import java.util.function.ToIntFunction;
 import java.util.function.Supplier;
 import redis.clients.jedis.CommandArguments;
 
@@ -12,21 +14,25 @@ import redis.clients.jedis.CommandArguments;
  * made whatever becomes of the fetch.
  */
 public final class PendingAck {
-    private static final PendingAck NONE = new PendingAck(null, null, List.of(), n -> { }, () -> { });
+    private static final PendingAck NONE = new PendingAck(null, null, raw -> 0, () -> 0, n -> { }, () -> { });
 
     private final OneRoundTrip trip;
-    private final QueueScript script;
+    private final CommandArguments command;
+    private final ToIntFunction<Object> settle;
+    private final IntSupplier alone;
     private final IntConsumer acked;
     private final Runnable failed;
-    private List<byte[]> args;
+    private boolean waiting;
 
-    private PendingAck(OneRoundTrip trip, QueueScript script, List<byte[]> args, IntConsumer acked,
-            Runnable failed) {
+    private PendingAck(OneRoundTrip trip, CommandArguments command, ToIntFunction<Object> settle, IntSupplier alone,
+            IntConsumer acked, Runnable failed) {
         this.trip = trip;
-        this.script = script;
-        this.args = args;
+        this.command = command;
+        this.settle = settle;
+        this.alone = alone;
         this.acked = acked;
         this.failed = failed;
+        this.waiting = trip != null;
     }
 
     /** No ack waits: {@link #with} runs the fetch alone. */
@@ -35,17 +41,28 @@ public final class PendingAck {
     }
 
     /**
-     * An ack to send: {@code script} on {@code args}, whose integer reply (how many were acked) goes
-     * to {@code acked}; {@code failed} runs if it could not be made (the delivery may settle again).
-     * The queue's client must send in one round trip ({@link RedisContext#oneRoundTrip()}).
+     * An ack made by {@code script} on {@code args}, whose integer reply (how many were acked) goes
+     * to {@code acked}; {@code failed} runs if it could not be made (the delivery may settle
+     * again). The queue's client must send in one round trip ({@link RedisContext#oneRoundTrip()}).
      */
     public static PendingAck of(RedisContext<?> queue, QueueScript script, List<byte[]> args, IntConsumer acked,
             Runnable failed) {
+        return of(queue, script.command(args), raw -> (int) QueueScript.integer(script.reply(raw, args)),
+                () -> (int) QueueScript.integer(script.run(args)), acked, failed);
+    }
+
+    /**
+     * An ack made by {@code command}, whose reply {@code settle} reads (it may finish the ack with a
+     * call of its own) into how many were acked; {@code alone} makes the same ack where no fetch
+     * comes. As {@link #of(RedisContext, QueueScript, List, IntConsumer, Runnable)} otherwise.
+     */
+    public static PendingAck of(RedisContext<?> queue, CommandArguments command, ToIntFunction<Object> settle,
+            IntSupplier alone, IntConsumer acked, Runnable failed) {
         OneRoundTrip trip = queue.oneRoundTrip();
         if (trip == null) {
             throw new IllegalStateException(queue.label() + ": its client cannot send an ack with a fetch");
         }
-        return new PendingAck(trip, script, args, acked, failed);
+        return new PendingAck(trip, command, settle, alone, acked, failed);
     }
 
     /**
@@ -58,41 +75,39 @@ public final class PendingAck {
      * @param what the queue and the fetch, for error messages ({@code "redis-list orders: wait"})
      */
     public Object with(CommandArguments fetch, String what, Supplier<?> alone) {
-        if (args.isEmpty()) {
+        if (!waiting) {
             return RedisCalls.call(what, alone);
         }
-        List<byte[]> sent = args;
-        args = List.of();
+        waiting = false;
         List<Object> replies;
         try {
-            replies = RedisCalls.call(what, () -> trip.run(List.of(script.command(sent), fetch)));
+            replies = RedisCalls.call(what, () -> trip.run(List.of(command, fetch)));
         } catch (RuntimeException e) {
             failed.run();
             throw e;
         }
-        settled(() -> script.reply(replies.get(0), sent));
+        settled(() -> settle.applyAsInt(replies.get(0)));
         return replies.get(1);
     }
 
     /** Sends the ack alone, if it still waits: no fetch is coming. */
     public void ackAlone() {
-        if (args.isEmpty()) {
+        if (!waiting) {
             return;
         }
-        List<byte[]> sent = args;
-        args = List.of();
-        settled(() -> script.run(sent));
+        waiting = false;
+        settled(alone);
     }
 
-    private void settled(Supplier<Object> reply) {
-        long n;
+    private void settled(IntSupplier reply) {
+        int n;
         try {
-            n = QueueScript.integer(reply.get());
+            n = reply.getAsInt();
         } catch (RuntimeException e) {
             failed.run();
             throw e;
         }
-        acked.accept((int) n);
+        acked.accept(n);
     }
 
     /** A fetch's raw reply from {@link #with}, thrown if it is an error, as {@code what} failing. */

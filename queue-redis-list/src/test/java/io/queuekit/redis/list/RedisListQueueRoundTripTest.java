@@ -68,4 +68,28 @@ class RedisListQueueRoundTripTest {
             assertThat(handled).hasValue(2);
         }
     }
+
+    @Test
+    @Timeout(60)
+    void anAckTravellingWithAFetch_stillAcks_whatTheUpkeepHeldMeanwhile() {
+        String name = Queues.unique("held");
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .blockTimeout(Duration.ofMillis(100)).build()) {
+            AtomicInteger handled = new AtomicInteger();
+            Subscription consumer = q.consume(d -> {
+                handled.incrementAndGet();
+                // an upkeep (stats runs one when due) moves this message from 'claiming' into 'held'
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> q.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
+            }, ConsumeOptions.builder().concurrency(1).build());
+
+            q.send("slow");
+            await().atMost(Duration.ofSeconds(15)).until(() -> handled.get() == 1 && q.stats().total() == 0);
+            consumer.close();
+
+            assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
+            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left").isZero();
+            assertThat(handled).as("acked once, never handed out again").hasValue(1);
+        }
+    }
 }
