@@ -45,13 +45,14 @@ class AclTest {
             "evalsha", "eval",
             // the list queue's sends and takes (BLMOVE/LMOVE at-least-once, BRPOP/RPOP at-most-once);
             // the delay queue's wait (BLPOP)
+            // (and LREM: the list queue's ack that travels with a take)
             "lpush", "rpush", "blmove", "lmove", "brpop", "rpop", "blpop",
             // broadcasts
             "publish", "subscribe", "unsubscribe",
             // called from the scripts
-            "time", "incr", "incrby", "get", "set", "type", "exists", "hset", "hget", "hdel", "hexists", "hincrby",
-            "llen", "lrange", "lrem", "ltrim", "lpos", "hlen",
-            "zadd", "zrem", "zcard", "zcount", "zscore", "zrange", "zrangebyscore", "zrevrangebyscore");
+            "time", "incr", "incrby", "get", "set", "type", "exists", "hset", "hget", "hmget", "hdel", "hexists",
+            "hincrby", "llen", "lrange", "lindex", "lset", "lrem", "ltrim", "lpos", "hlen",
+            "zadd", "zrem", "zcard", "zcount", "zscore", "zmscore", "zrange", "zrangebyscore", "zrevrangebyscore");
 
     /** The rules of the user {@code orders}, as one redis.conf / ACL file line after "user orders". */
     static final String ORDERS_RULES = "on >orders-secret resetkeys ~queuekit:{orders}:* resetchannels "

@@ -47,7 +47,7 @@ class LuaKeyDisciplineTest {
         KEY_POSITIONS.put("TYPE", List.of(1));
         for (String c : List.of("GET", "SET", "DEL", "EXISTS", "INCR", "INCRBY", "GETDEL", "PEXPIRE", "EXPIRE",
                 "HSET", "HGET", "HDEL", "HEXISTS", "HINCRBY", "HLEN", "HMGET", "HKEYS", "HGETALL",
-                "LPUSH", "RPUSH", "LPOP", "RPOP", "LREM", "LRANGE", "LLEN", "LTRIM", "LINDEX", "LPOS",
+                "LPUSH", "RPUSH", "LPOP", "RPOP", "LREM", "LRANGE", "LLEN", "LTRIM", "LINDEX", "LSET", "LPOS",
                 "ZADD", "ZREM", "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZCARD", "ZCOUNT", "ZSCORE",
                 "ZRANK", "ZPOPMIN", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZMSCORE",
                 "SADD", "SREM", "SISMEMBER", "SCARD")) {
