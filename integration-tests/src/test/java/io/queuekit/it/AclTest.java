@@ -45,7 +45,6 @@ class AclTest {
             "evalsha", "eval",
             // the list queue's sends and takes (BLMOVE/LMOVE at-least-once, BRPOP/RPOP at-most-once);
             // the delay queue's wait (BLPOP)
-            // (and LREM: the list queue's ack that travels with a take)
             "lpush", "rpush", "blmove", "lmove", "brpop", "rpop", "blpop",
             // broadcasts
             "publish", "subscribe", "unsubscribe",

@@ -18,8 +18,9 @@ public interface AckingFetch<T> {
      * settled yet, and fetches the next delivery, waiting up to {@code timeoutNanos} (more than
      * zero); null if none came. The ack is made whatever becomes of the fetch: where the fetch
      * cannot be made (the queue is closing, the thread was interrupted) the ack is made alone,
-     * before the exception. A failure of the ack is this call's failure; the message then comes
-     * back when its lease expires, as after any failed ack.
+     * before the exception. An ack that fails is logged, or thrown where it was made alone, and
+     * its message comes back when its lease expires, as after any failed ack; a message the fetch
+     * took is returned all the same.
      *
      * @throws io.queuekit.QueueClosedException if the queue is closing (after acking {@code done})
      * @throws InterruptedException if the thread was interrupted (after acking {@code done})

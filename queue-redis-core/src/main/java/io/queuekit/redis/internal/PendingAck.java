@@ -5,6 +5,8 @@ import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 import java.util.function.ToIntFunction;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
 
 /**
@@ -14,6 +16,7 @@ import redis.clients.jedis.CommandArguments;
  * made whatever becomes of the fetch.
  */
 public final class PendingAck {
+    private static final Logger LOG = LoggerFactory.getLogger(PendingAck.class);
     private static final PendingAck NONE = new PendingAck(null, null, raw -> 0, () -> 0, n -> { }, () -> { });
 
     private final OneRoundTrip trip;
@@ -47,30 +50,21 @@ public final class PendingAck {
      */
     public static PendingAck of(RedisContext<?> queue, QueueScript script, List<byte[]> args, IntConsumer acked,
             Runnable failed) {
-        return of(queue, script.command(args), raw -> (int) QueueScript.integer(script.reply(raw, args)),
-                () -> (int) QueueScript.integer(script.run(args)), acked, failed);
-    }
-
-    /**
-     * An ack made by {@code command}, whose reply {@code settle} reads (it may finish the ack with a
-     * call of its own) into how many were acked; {@code alone} makes the same ack where no fetch
-     * comes. As {@link #of(RedisContext, QueueScript, List, IntConsumer, Runnable)} otherwise.
-     */
-    public static PendingAck of(RedisContext<?> queue, CommandArguments command, ToIntFunction<Object> settle,
-            IntSupplier alone, IntConsumer acked, Runnable failed) {
         OneRoundTrip trip = queue.oneRoundTrip();
         if (trip == null) {
             throw new IllegalStateException(queue.label() + ": its client cannot send an ack with a fetch");
         }
-        return new PendingAck(trip, command, settle, alone, acked, failed);
+        return new PendingAck(trip, script.command(args), raw -> (int) QueueScript.integer(script.reply(raw, args)),
+                () -> (int) QueueScript.integer(script.run(args)), acked, failed);
     }
 
     /**
      * Runs a fetch: {@code fetch}, after the ack in the same round trip if it still waits, else
      * {@code alone}. Returns the fetch's reply as Jedis reads it: a Redis error in the reply of a
      * fetch sent with the ack is returned, not thrown, for the caller to read as its own call's.
-     * If the ack failed, what the fetch took is still returned to no one: it comes back after its
-     * lease, and the ack's failure is thrown.
+     * If the ack's reply is an error while the fetch's is not, what the fetch took is still
+     * returned: the failed ack is logged and its message comes back after its lease, as after
+     * any failed ack. If the round trip itself fails, that is thrown.
      *
      * @param what the queue and the fetch, for error messages ({@code "redis-list orders: wait"})
      */
@@ -86,7 +80,12 @@ public final class PendingAck {
             failed.run();
             throw e;
         }
-        settled(() -> settle.applyAsInt(replies.get(0)));
+        try {
+            settled(() -> settle.applyAsInt(replies.get(0)));
+        } catch (RuntimeException e) {
+            // the fetch took something (or found nothing) all the same: hand it on
+            LOG.warn("{}: the ack sent with this fetch failed; its message comes back after its lease", what, e);
+        }
         return replies.get(1);
     }
 

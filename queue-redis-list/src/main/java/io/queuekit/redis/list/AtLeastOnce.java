@@ -239,23 +239,18 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     /**
-     * The ack of {@code d} to send with a fetch. One whose lease was never extended and that the
-     * upkeep has not moved to 'held' waits in 'claiming' with no lease: a plain LREM of its exact
-     * element acks it, a command instead of a script; only if that finds nothing (the upkeep held
-     * it since) does the ack script follow, in a round trip of its own. A lease renewal racing this
-     * ack may leave a lease for an element no longer in flight; it expires within one lease and the
-     * upkeep then drops it, finding nothing held under it.
+     * The ack of {@code d} to send with a fetch: the ack script, which finds the element in
+     * 'held' or in 'claiming' atomically, wherever an upkeep of any consumer has moved it. The
+     * settling claim is released if the ack cannot even be prepared (the queue closed).
      */
     private PendingAck pendingAck(LeasedDelivery<T> d) {
-        List<Envelope> one = List.of(d.envelope());
-        if (d.extended()) {
-            return PendingAck.of(engine, ack.queueScript(), ack.args(one), this::acked, d::releaseSettlement);
+        try {
+            return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(d.envelope())), this::acked,
+                    d::releaseSettlement);
+        } catch (RuntimeException e) {
+            d.releaseSettlement();
+            throw e;
         }
-        String what = engine.label() + ": ack";
-        return PendingAck.of(engine,
-                new CommandArguments(Protocol.Command.LREM).key(claiming).add(1).add(d.envelope().element()),
-                raw -> (Long) PendingAck.checked(raw, what) == 1 ? 1 : ack.run(one),
-                () -> ack.run(one), this::acked, d::releaseSettlement);
     }
 
     private void acked(int count) {

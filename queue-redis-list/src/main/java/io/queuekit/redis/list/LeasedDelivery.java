@@ -18,7 +18,6 @@ import java.time.Duration;
 final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     private final AtLeastOnce<T> mode;
     private volatile long deadlineNanos;
-    private volatile boolean extended;
     private final SettleOnce settled = new SettleOnce();
 
     LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long deadlineNanos) {
@@ -51,7 +50,6 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
         if (settled.isSettled() || start - deadlineNanos >= 0) {
             return false;
         }
-        extended = true; // from here the server may hold a lease for it, even if this call fails
         if (!mode.extendLease(envelope.element(), envelope, duration)) {
             return false;
         }
@@ -72,11 +70,6 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     boolean claimSettlement() {
         mode.checkOpen();
         return System.nanoTime() - deadlineNanos < 0 && settled.claim();
-    }
-
-    /** Whether its lease was ever extended: then the server may hold a lease for it while it waits in 'claiming'. */
-    boolean extended() {
-        return extended;
     }
 
     /** Undoes {@link #claimSettlement()} after the settling call failed. */

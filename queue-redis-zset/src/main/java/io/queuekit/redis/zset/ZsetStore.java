@@ -206,8 +206,13 @@ final class ZsetStore<T> implements QueueStore<T> {
             PendingAck pending = PendingAck.none();
             if (done instanceof ZsetDelivery<T> zd && zd.store() == this) {
                 if (zd.settled().claim()) { // else settled already: nothing to ack, as ack() would find
-                    pending = PendingAck.of(queue, ack.queueScript(), ack.args(List.of(zd.lease())), this::acked,
-                            zd.settled()::release);
+                    try {
+                        pending = PendingAck.of(queue, ack.queueScript(), ack.args(List.of(zd.lease())), this::acked,
+                                zd.settled()::release);
+                    } catch (RuntimeException e) { // the queue closed: no ack can be made
+                        zd.settled().release();
+                        throw e;
+                    }
                 }
             } else {
                 done.ack();
