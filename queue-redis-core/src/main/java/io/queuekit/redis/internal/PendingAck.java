@@ -2,8 +2,6 @@ package io.queuekit.redis.internal;
 
 import java.util.List;
 import java.util.function.IntConsumer;
-import java.util.function.IntSupplier;
-import java.util.function.ToIntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,22 +15,22 @@ import redis.clients.jedis.CommandArguments;
  */
 public final class PendingAck {
     private static final Logger LOG = LoggerFactory.getLogger(PendingAck.class);
-    private static final PendingAck NONE = new PendingAck(null, null, raw -> 0, () -> 0, n -> { }, () -> { });
+    private static final PendingAck NONE = new PendingAck(null, null, List.of(), null, n -> { }, () -> { });
 
     private final OneRoundTrip trip;
+    private final QueueScript script;
+    private final List<byte[]> args;
     private final CommandArguments command;
-    private final ToIntFunction<Object> settle;
-    private final IntSupplier alone;
     private final IntConsumer acked;
     private final Runnable failed;
     private boolean waiting;
 
-    private PendingAck(OneRoundTrip trip, CommandArguments command, ToIntFunction<Object> settle, IntSupplier alone,
+    private PendingAck(OneRoundTrip trip, QueueScript script, List<byte[]> args, CommandArguments command,
             IntConsumer acked, Runnable failed) {
         this.trip = trip;
+        this.script = script;
+        this.args = args;
         this.command = command;
-        this.settle = settle;
-        this.alone = alone;
         this.acked = acked;
         this.failed = failed;
         this.waiting = trip != null;
@@ -46,16 +44,21 @@ public final class PendingAck {
     /**
      * An ack made by {@code script} on {@code args}, whose integer reply (how many were acked) goes
      * to {@code acked}; {@code failed} runs if it could not be made (the delivery may settle
-     * again). The queue's client must send in one round trip ({@link RedisContext#oneRoundTrip()}).
+     * again), also when it cannot even be prepared (the queue closed), before the exception. The
+     * queue's client must send in one round trip ({@link RedisContext#oneRoundTrip()}).
      */
     public static PendingAck of(RedisContext<?> queue, QueueScript script, List<byte[]> args, IntConsumer acked,
             Runnable failed) {
         OneRoundTrip trip = queue.oneRoundTrip();
-        if (trip == null) {
-            throw new IllegalStateException(queue.label() + ": its client cannot send an ack with a fetch");
+        try {
+            if (trip == null) {
+                throw new IllegalStateException(queue.label() + ": its client cannot send an ack with a fetch");
+            }
+            return new PendingAck(trip, script, args, script.command(args), acked, failed);
+        } catch (RuntimeException e) {
+            failed.run();
+            throw e;
         }
-        return new PendingAck(trip, script.command(args), raw -> (int) QueueScript.integer(script.reply(raw, args)),
-                () -> (int) QueueScript.integer(script.run(args)), acked, failed);
     }
 
     /**
@@ -81,7 +84,7 @@ public final class PendingAck {
             throw e;
         }
         try {
-            settled(() -> settle.applyAsInt(replies.get(0)));
+            settled(() -> script.reply(replies.get(0), args));
         } catch (RuntimeException e) {
             // the fetch took something (or found nothing) all the same: hand it on
             LOG.warn("{}: the ack sent with this fetch failed; its message comes back after its lease", what, e);
@@ -95,13 +98,13 @@ public final class PendingAck {
             return;
         }
         waiting = false;
-        settled(alone);
+        settled(() -> script.run(args));
     }
 
-    private void settled(IntSupplier reply) {
+    private void settled(Supplier<Object> reply) {
         int n;
         try {
-            n = reply.getAsInt();
+            n = (int) QueueScript.integer(reply.get());
         } catch (RuntimeException e) {
             failed.run();
             throw e;

@@ -4,7 +4,6 @@ import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
 import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.LeaseKeeper;
-import io.queuekit.redis.internal.OneRoundTrip;
 import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
@@ -47,6 +46,8 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private final ListScripts.Release release;
     private final ListScripts.Take take;
     private final long leaseNanos;
+    private final String receiveLabel;
+    private final String waitLabel;
 
     AtLeastOnce(RedisContext<T> engine) {
         super(engine);
@@ -55,6 +56,8 @@ final class AtLeastOnce<T> extends ListMode<T> {
         this.release = new ListScripts.Release(engine);
         this.take = new ListScripts.Take(engine);
         this.leaseNanos = engine.settings().visibilityTimeout().toNanos();
+        this.receiveLabel = engine.label() + ": receive";
+        this.waitLabel = engine.label() + ": wait";
     }
 
     @Override
@@ -69,8 +72,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      */
     @Override
     public AckingFetch<T> ackingFetch() {
-        OneRoundTrip trip = engine.oneRoundTrip();
-        if (trip == null) {
+        if (engine.oneRoundTrip() == null) {
             return null;
         }
         return (done, timeoutNanos) -> {
@@ -223,7 +225,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      * {@code millis} (0: not at all); with the pending ack in the same round trip.
      */
     private byte[] fetch(PendingAck pending, long millis) {
-        String what = engine.label() + (millis == 0 ? ": receive" : ": wait");
+        String what = millis == 0 ? receiveLabel : waitLabel;
         Object raw;
         if (millis == 0) {
             raw = pending.with(new CommandArguments(Protocol.Command.LMOVE).key(ready).key(claiming)
@@ -240,17 +242,11 @@ final class AtLeastOnce<T> extends ListMode<T> {
 
     /**
      * The ack of {@code d} to send with a fetch: the ack script, which finds the element in
-     * 'held' or in 'claiming' atomically, wherever an upkeep of any consumer has moved it. The
-     * settling claim is released if the ack cannot even be prepared (the queue closed).
+     * 'held' or in 'claiming' atomically, wherever an upkeep of any consumer has moved it.
      */
     private PendingAck pendingAck(LeasedDelivery<T> d) {
-        try {
-            return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(d.envelope())), this::acked,
-                    d::releaseSettlement);
-        } catch (RuntimeException e) {
-            d.releaseSettlement();
-            throw e;
-        }
+        return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(d.envelope())), this::acked,
+                d::releaseSettlement);
     }
 
     private void acked(int count) {

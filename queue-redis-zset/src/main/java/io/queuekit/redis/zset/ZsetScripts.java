@@ -105,10 +105,6 @@ final class ZsetScripts {
          */
         record Result(long nowMillis, long nextEventMillis, long reaped, long buried, List<Claimed> claimed) {}
 
-        Result run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
-            return parse(script.run(args(max, leaseMillis, maxAttempts, retention)));
-        }
-
         List<byte[]> args(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             return List.of(num(max), leaseMillis, maxAttempts, retention);
         }

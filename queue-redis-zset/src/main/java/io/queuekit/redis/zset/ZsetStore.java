@@ -50,6 +50,7 @@ final class ZsetStore<T> implements QueueStore<T> {
 
     private final RedisContext<T> queue;
     private final Waiter waiter;
+    private final String claimLabel;
     private final QueueMetrics.Observer observer;
     private final byte[] lease;
     private final byte[] maxAttempts;
@@ -74,6 +75,7 @@ final class ZsetStore<T> implements QueueStore<T> {
     ZsetStore(RedisContext<T> queue, Waiter waiter) {
         this.queue = queue;
         this.waiter = waiter;
+        this.claimLabel = queue.label() + ": claim";
         this.observer = queue.runtime().observer();
         this.leaseMillis = queue.settings().visibilityTimeout().toMillis();
         this.lease = QueueScript.num(leaseMillis);
@@ -155,8 +157,7 @@ final class ZsetStore<T> implements QueueStore<T> {
     private ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into, PendingAck pending) {
         queue.runtime().checkReceiving();
         List<byte[]> args = claim.args(max, lease, maxAttempts, retention);
-        String what = queue.label() + ": claim";
-        Object raw = pending.with(claim.queueScript().command(args), what, () -> claim.queueScript().run(args));
+        Object raw = pending.with(claim.queueScript().command(args), claimLabel, () -> claim.queueScript().run(args));
         ZsetScripts.Claim.Result r = claim.parse(claim.queueScript().reply(raw, args));
         Clock server = new Clock(r.nowMillis(), System.nanoTime());
         quiet = r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null;
@@ -194,8 +195,8 @@ final class ZsetStore<T> implements QueueStore<T> {
     /**
      * A managed consumer's next fetch, one message, with the ack of the one it finished written
      * in the same round trip as its first claim (see {@link AckingFetch}); alone before a first
-     * wait, since the signal a wait blocks on may come from that ack's own queue's sends. Only
-     * where the client can send them together ({@link RedisContext#oneRoundTrip()}).
+     * wait instead (the {@link Waiter}'s blocking call is not one this store sends). Only where
+     * the client can send them together ({@link RedisContext#oneRoundTrip()}).
      */
     @Override
     public AckingFetch<T> ackingFetch() {
@@ -206,13 +207,8 @@ final class ZsetStore<T> implements QueueStore<T> {
             PendingAck pending = PendingAck.none();
             if (done instanceof ZsetDelivery<T> zd && zd.store() == this) {
                 if (zd.settled().claim()) { // else settled already: nothing to ack, as ack() would find
-                    try {
-                        pending = PendingAck.of(queue, ack.queueScript(), ack.args(List.of(zd.lease())), this::acked,
-                                zd.settled()::release);
-                    } catch (RuntimeException e) { // the queue closed: no ack can be made
-                        zd.settled().release();
-                        throw e;
-                    }
+                    pending = PendingAck.of(queue, ack.queueScript(), ack.args(List.of(zd.lease())), this::acked,
+                            zd.settled()::release);
                 }
             } else {
                 done.ack();
