@@ -21,6 +21,7 @@ final class Heartbeat {
 
     private final String threadName;
     private ScheduledThreadPoolExecutor executor; // guarded by this
+    private Thread thread; // the latest the executor started; guarded by this
     private boolean closed; // guarded by this
 
     Heartbeat(String threadName) {
@@ -40,6 +41,9 @@ final class Heartbeat {
             executor = new ScheduledThreadPoolExecutor(1, r -> {
                 Thread t = new Thread(r, threadName);
                 t.setDaemon(true); // a forgotten broadcaster must not keep the JVM alive
+                synchronized (this) {
+                    thread = t;
+                }
                 return t;
             });
             executor.setRemoveOnCancelPolicy(true);
@@ -60,12 +64,18 @@ final class Heartbeat {
         return executor.scheduleWithFixedDelay(guarded, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** Stops the thread and waits for it until {@code deadlineNanos} at most. Idempotent. */
+    /**
+     * Stops the thread and waits for it to end, until {@code deadlineNanos} at most. Idempotent.
+     * The executor reports termination from its last thread before that thread has ended, so the
+     * thread itself is joined too: once this returns in time, no keep-alive thread is left.
+     */
     void close(long deadlineNanos) {
         ScheduledThreadPoolExecutor e;
+        Thread t;
         synchronized (this) {
             closed = true;
             e = executor;
+            t = thread;
         }
         if (e == null) {
             return;
@@ -73,6 +83,10 @@ final class Heartbeat {
         e.shutdownNow();
         try {
             e.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            long left = deadlineNanos - System.nanoTime();
+            if (t != null && t != Thread.currentThread() && left > 0) {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
         }
