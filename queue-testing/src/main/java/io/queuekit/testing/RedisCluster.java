@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
@@ -119,9 +120,19 @@ public final class RedisCluster implements AutoCloseable {
 
     /** A cluster client on every node with the timeouts of {@link RedisClients}; the caller closes it. */
     public RedisClusterClient client() {
+        return client(settings -> { });
+    }
+
+    /**
+     * A cluster client on every node whose connections have the settings {@code settings} gives a
+     * {@link RedisClients.Builder} (timeouts, protocol); the caller closes it.
+     */
+    public RedisClusterClient client(Consumer<RedisClients.Builder> settings) {
+        RedisClients.Builder config = RedisClients.builder(nodes.get(0));
+        settings.accept(config);
         return RedisClusterClient.builder()
                 .nodes(addresses())
-                .clientConfig(RedisClients.builder(nodes.get(0)).clientConfig())
+                .clientConfig(config.clientConfig())
                 .poolConfig(RedisClients.poolConfig(RedisClients.POOL_SIZE))
                 .maxTotalRetriesDuration(nodeTimeout.multipliedBy(5))
                 .build();
