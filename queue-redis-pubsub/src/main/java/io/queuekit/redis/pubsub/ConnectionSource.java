@@ -66,6 +66,31 @@ final class ConnectionSource {
         return null;
     }
 
+    /**
+     * The source for a sharded channel in {@code slot}: the pool of the master serving it, looked up
+     * afresh (the client's view of the cluster refreshed first) each time, so that a subscription
+     * lost to a failover or a slot moved away subscribes again where the slot is now.
+     */
+    static ConnectionSource forSlot(RedisClusterClient client, int slot) {
+        return new ConnectionSource(() -> {
+            try {
+                client.refreshClusterTopology();
+            } catch (JedisException e) {
+                log.debug("could not refresh the cluster's topology: {}", e.toString()); // the borrow says more
+            }
+            String owner;
+            try (Connection c = client.getConnectionFromSlot(slot)) {
+                owner = c.getHostAndPort().toString();
+            }
+            Pool<Connection> pool = client.getClusterNodes().get(owner);
+            if (pool == null) {
+                throw new JedisConnectionException("the cluster client has no pool for " + owner
+                        + ", which serves slot " + slot);
+            }
+            return List.of(pool);
+        });
+    }
+
     private static List<Pool<Connection>> shuffled(Iterable<? extends Pool<Connection>> pools) {
         List<Pool<Connection>> list = new ArrayList<>();
         pools.forEach(list::add);

@@ -28,9 +28,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.ClusterPipeline;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.JedisClusterCRC16;
+import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * A {@link Broadcaster} on Redis PUB/SUB: {@code PUBLISH} to one channel, each subscription on a
@@ -73,8 +80,10 @@ import redis.clients.jedis.exceptions.JedisException;
  * after they return is received. Each subscription holds one connection of the client you passed
  * for as long as it runs. It borrows that connection itself from the client's pools: the pool of a
  * {@code RedisClient}; the current master's pool of a {@code RedisSentinelClient} (so a
- * resubscription after a failover reaches the new master); any node's pool of a
- * {@code RedisClusterClient} (classic PUB/SUB messages reach subscribers on every node). A borrowed
+ * resubscription after a failover reaches the new master); for a {@code RedisClusterClient}, the
+ * pool of the master that serves the channel's slot, looked up afresh on every (re)subscription, so
+ * a subscription follows a failover or a slot migration (see <a href="#cluster">Redis Cluster</a>;
+ * a classic channel takes any node's pool). A borrowed
  * connection must answer PING first, so a stale one left in the pool by a Redis restart is
  * discarded rather than failing the subscription, and the wait for a free connection ends after
  * {@code subscribeTimeout} (or when the subscription is closed) whatever the pool's
@@ -98,6 +107,22 @@ import redis.clients.jedis.exceptions.JedisException;
  * ({@link RedisSubscription#listenerFailures()}) and receives the next message; a listener that
  * leaves its thread interrupted has the flag cleared before the next call; other subscriptions are
  * never affected.
+ *
+ * <h2 id="cluster">Redis Cluster</h2>
+ * With a {@code RedisClusterClient} on Redis 7 or later the channel is <b>sharded</b> (unless the
+ * broadcaster is built with {@link Builder#sharded(boolean) sharded(false)}): {@code SPUBLISH} and
+ * {@code SSUBSCRIBE} on the master that serves the channel's slot, so a message travels to that one
+ * shard rather than to every node, and {@link #publish} counts every subscription of the channel
+ * wherever its publisher and subscribers are connected. When that master fails over or the slot
+ * moves, Redis ends the sharded subscriptions; each subscribes again on the slot's new master and
+ * reports the gap as above. Sharded pub/sub has no patterns, so {@link #subscribePattern} throws
+ * {@link UnsupportedOperationException} on a sharded channel.
+ *
+ * <p>On Redis 6.2 (no sharded pub/sub), or with {@code sharded(false)}, the channel is classic:
+ * {@code PUBLISH} is copied to every node of the cluster and a subscription may sit on any node, so
+ * delivery is the same but <b>the count {@code publish} returns covers only the subscriptions
+ * connected to the node that received the message</b>; 0 there does not mean no one received it.
+ * All publishers and subscribers of a channel must agree: sharded and classic messages never meet.
  *
  * <h2>Slow listeners</h2>
  * When a listener cannot keep up and its buffer is full (by count or by bytes, whichever comes
@@ -169,10 +194,18 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     private final AtomicInteger subscriberNumbers = new AtomicInteger();
     private final Set<Subscriber<T>> subscribers = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The client when it is a cluster client that may shard this channel; else null. */
+    private final RedisClusterClient cluster;
+    /** Whether the channel is sharded; null until the cluster's version was read. */
+    private volatile Boolean sharded;
 
     private RedisBroadcaster(Builder<T> b) {
         this.client = b.client;
         this.connections = ConnectionSource.of(b.client);
+        this.cluster = b.sharded && b.client instanceof RedisClusterClient c ? c : null;
+        if (cluster == null) {
+            this.sharded = false;
+        }
         this.name = b.channel;
         this.heartbeat = new Heartbeat("queuekit-" + name + "-keepalive");
         this.keyPrefix = b.keyPrefix;
@@ -222,7 +255,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * any other. Blocks for one round trip to Redis.
      *
      * @return how many subscribed connections received it, as Redis counts them (pattern
-     *     subscriptions included); 0 means no one did and the message is gone
+     *     subscriptions included); 0 means no one did and the message is gone. On a classic
+     *     channel of a Redis Cluster (Redis 6.2, or {@code sharded(false)}) only the subscriptions
+     *     on the node that received it are counted: see <a href="#cluster">Redis Cluster</a>
      * @throws NullPointerException if {@code message} is null
      * @throws IllegalArgumentException if the encoded message is larger than
      *     {@link Builder#maxPayloadBytes(int)}
@@ -236,8 +271,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         Objects.requireNonNull(message, "message");
         checkOpen();
         byte[] body = encode(message);
+        boolean spublish = shardedOrFail("publish");
         try {
-            long received = client.publish(channelKeyBytes, body);
+            long received = spublish ? cluster.spublish(channelKeyBytes, body) : client.publish(channelKeyBytes, body);
             settings.observer().sent(1);
             return received;
         } catch (JedisException e) {
@@ -271,10 +307,12 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         if (bodies.isEmpty()) {
             return new long[0];
         }
+        boolean spublish = shardedOrFail("publish");
         try (AbstractPipeline pipeline = client.pipelined()) {
             List<Response<Long>> replies = new ArrayList<>(bodies.size());
             for (byte[] body : bodies) {
-                replies.add(pipeline.publish(channelKeyBytes, body));
+                replies.add(spublish ? ((ClusterPipeline) pipeline).spublish(channelKeyBytes, body)
+                        : pipeline.publish(channelKeyBytes, body));
             }
             pipeline.sync();
             settings.observer().sent(bodies.size());
@@ -303,7 +341,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     @Override
     public RedisSubscription subscribe(MessageListener<? super T> listener) {
         Objects.requireNonNull(listener, "listener");
-        return start(channelKeyBytes, false, name, (channel, message) -> listener.onMessage(message),
+        checkOpen();
+        Subscriber.Kind kind = shardedOrFail("subscribe") ? Subscriber.Kind.SHARDED : Subscriber.Kind.CHANNEL;
+        return start(channelKeyBytes, kind, name, (channel, message) -> listener.onMessage(message),
                 key -> name);
     }
 
@@ -330,22 +370,32 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * @throws IllegalArgumentException if the pattern holds anything else, or leaves a set open or
      *     closes one it did not open
      * @throws TransportException as for {@link #subscribe}
+     * @throws UnsupportedOperationException on a sharded channel of a Redis Cluster (see
+     *     <a href="#cluster">Redis Cluster</a>)
      * @throws QueueClosedException after {@link #close()}
      */
     public RedisSubscription subscribePattern(String pattern, PatternListener<? super T> listener) {
         checkPattern(pattern);
         Objects.requireNonNull(listener, "listener");
+        checkOpen();
+        if (shardedOrFail("subscribePattern")) {
+            throw new UnsupportedOperationException(channelKey + " is a sharded channel (SSUBSCRIBE, Redis 7+ on a "
+                    + "cluster), and sharded pub/sub has no patterns: subscribe to each channel, or build every "
+                    + "broadcaster of the cluster with sharded(false) for classic pub/sub, whose publish() counts "
+                    + "only the subscribers connected to the node that received the message");
+        }
         String head = keyPrefix + ":{";
         byte[] key = (head + pattern + "}").getBytes(StandardCharsets.UTF_8);
-        return start(key, true, pattern, listener,
+        return start(key, Subscriber.Kind.PATTERN, pattern, listener,
                 channelBytes -> channelName(head, new String(channelBytes, StandardCharsets.UTF_8)));
     }
 
-    private RedisSubscription start(byte[] target, boolean pattern, String channel,
+    private RedisSubscription start(byte[] target, Subscriber.Kind kind, String channel,
             PatternListener<? super T> listener, Function<byte[], String> channelNames) {
-        checkOpen();
         String threadName = "queuekit-" + name + "-subscriber-" + subscriberNumbers.incrementAndGet();
-        Subscriber<T> s = new Subscriber<>(client, connections, heartbeat, target, pattern, channel, threadName, closedName, codec,
+        ConnectionSource source = kind == Subscriber.Kind.SHARDED
+                ? ConnectionSource.forSlot(cluster, JedisClusterCRC16.getSlot(channelKeyBytes)) : connections;
+        Subscriber<T> s = new Subscriber<>(client, source, heartbeat, target, kind, channel, threadName, closedName, codec,
                 listener, channelNames, settings, new Counters(totals), subscribers::remove);
         subscribers.add(s);
         if (closed.get()) {
@@ -406,6 +456,49 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     @Override
     public String toString() {
         return "RedisBroadcaster[" + channelKey + "]";
+    }
+
+    /**
+     * Whether this channel is sharded: a cluster client (unless built with {@code sharded(false)})
+     * on Redis 7 or later. Read from the server once, on the first publish or subscribe.
+     */
+    private boolean sharded() {
+        Boolean known = sharded;
+        if (known != null) {
+            return known;
+        }
+        int slot = JedisClusterCRC16.getSlot(channelKeyBytes);
+        String info;
+        try (Connection c = cluster.getConnectionFromSlot(slot)) {
+            info = String.valueOf(SafeEncoder.encodeObject(
+                    c.executeCommand(new CommandArguments(Protocol.Command.INFO).add("server"))));
+        }
+        known = majorVersion(info) >= 7;
+        sharded = known;
+        return known;
+    }
+
+    private boolean shardedOrFail(String what) {
+        try {
+            return sharded();
+        } catch (JedisException e) {
+            throw new TransportException("could not " + what + " to " + channelKey
+                    + ": could not read the Redis version of the cluster: " + e.getMessage(), e);
+        }
+    }
+
+    /** The major version in an {@code INFO server} reply; 0 if it does not say. */
+    static int majorVersion(String info) {
+        int at = info.indexOf("redis_version:");
+        if (at < 0) {
+            return 0;
+        }
+        int from = at + "redis_version:".length();
+        int to = from;
+        while (to < info.length() && Character.isDigit(info.charAt(to))) {
+            to++;
+        }
+        return to == from ? 0 : Integer.parseInt(info.substring(from, to));
     }
 
     private void checkOpen() {
@@ -632,11 +725,28 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         private Consumer<? super GapEvent> onGap;
         private Clock clock = Clock.systemUTC();
         private QueueMetrics metrics = QueueMetrics.NONE;
+        private boolean sharded = true;
 
         private Builder(UnifiedJedis client, String channel, Codec<T> codec) {
             this.client = Objects.requireNonNull(client, "client");
             this.channel = Checks.name(channel);
             this.codec = Objects.requireNonNull(codec, "codec");
+        }
+
+        /**
+         * Whether a {@code RedisClusterClient} on Redis 7 or later shards the channel (true by
+         * default): {@code SPUBLISH} goes to the one master that serves the channel's slot and
+         * {@code publish} returns how many subscriptions received the message there, which is every
+         * subscription of the channel, since each {@code SSUBSCRIBE}s on that master. With
+         * {@code false}, or on Redis 6.2, classic {@code PUBLISH} is copied to every node of the
+         * cluster and the count covers only subscriptions connected to the node that received it
+         * (a message counted 0 may still have been received on other nodes). Every publisher and
+         * subscriber of a channel must agree: sharded and classic messages never meet. Pattern
+         * subscriptions need classic pub/sub. Ignored for other clients.
+         */
+        public Builder<T> sharded(boolean sharded) {
+            this.sharded = sharded;
+            return this;
         }
 
         /**

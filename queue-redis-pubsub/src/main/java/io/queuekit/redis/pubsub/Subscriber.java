@@ -30,13 +30,14 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.BinaryJedisPubSub;
+import redis.clients.jedis.BinaryJedisShardedPubSub;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * One subscription's machinery. An I/O thread holds one of the client's connections in SUBSCRIBE
- * (or PSUBSCRIBE) and subscribes again after the connection is lost; a delivery thread decodes
+ * (or PSUBSCRIBE, or SSUBSCRIBE on the master that serves a sharded channel) and subscribes again after the connection is lost; a delivery thread decodes
  * and runs the listener; the broadcaster's keep-alive thread sends keep-alives and watches for a
  * subscription that Redis never confirms. A bounded buffer sits between the I/O and delivery
  * threads, so no listener runs on the thread that reads the socket. When the listener falls behind
@@ -66,7 +67,7 @@ final class Subscriber<T> {
     private final Heartbeat heartbeat;
     private final byte[] target;
     private final String targetText;
-    private final boolean pattern;
+    private final Kind kind;
     private final String channel;
     private final String name;
     private final String owner;
@@ -93,7 +94,7 @@ final class Subscriber<T> {
     private final Thread deliveryThread;
 
     private volatile boolean closing;
-    private PubSub current; // guarded by writeLock
+    private Attempt current; // guarded by writeLock
     private Future<?> keepAliveChecks; // guarded by writeLock
     private volatile boolean connected;
     private volatile boolean ioWaitingForBuffer;
@@ -105,7 +106,7 @@ final class Subscriber<T> {
             ConnectionSource source,
             Heartbeat heartbeat,
             byte[] target,
-            boolean pattern,
+            Kind kind,
             String channel,
             String name,
             String owner,
@@ -120,7 +121,7 @@ final class Subscriber<T> {
         this.heartbeat = heartbeat;
         this.target = target;
         this.targetText = new String(target, StandardCharsets.UTF_8);
-        this.pattern = pattern;
+        this.kind = kind;
         this.channel = channel;
         this.name = name;
         this.owner = owner;
@@ -147,7 +148,7 @@ final class Subscriber<T> {
     }
 
     boolean isPattern() {
-        return pattern;
+        return kind == Kind.PATTERN;
     }
 
     boolean isActive() {
@@ -265,7 +266,7 @@ final class Subscriber<T> {
     }
 
     private String describe() {
-        return (pattern ? "pattern " : "channel ") + channel + " (" + targetText + ")";
+        return kind.text + " " + channel + " (" + targetText + ")";
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -282,7 +283,7 @@ final class Subscriber<T> {
         Throwable lostCause = null;
         try {
             while (!closing) {
-                PubSub ps = new PubSub(lostAt, lostCause);
+                Attempt ps = new Attempt(lostAt, lostCause);
                 Throwable failure = source != null ? runOnOwnConnection(ps) : runOnLentConnection(ps);
                 boolean wasConfirmed;
                 synchronized (writeLock) {
@@ -355,7 +356,7 @@ final class Subscriber<T> {
      * One subscription attempt on a connection borrowed from the client's pools; returns its
      * failure, or null if it ended with UNSUBSCRIBE (or closing stopped it before it began).
      */
-    private Throwable runOnOwnConnection(PubSub ps) {
+    private Throwable runOnOwnConnection(Attempt ps) {
         ConnectionSource.Lease lease;
         try {
             lease = source.borrow(settings.subscribeTimeout(), settings.deadAfterMillis(), () -> closing);
@@ -378,11 +379,7 @@ final class Subscriber<T> {
         }
         Throwable failure = null;
         try {
-            if (pattern) {
-                ps.proceedWithPatterns(connection, target);
-            } else {
-                ps.proceed(connection, target);
-            }
+            ps.proceed(connection);
         } catch (Throwable e) {
             // anything: a lost connection, an error reply, an OutOfMemoryError for a huge message
             failure = e;
@@ -410,16 +407,12 @@ final class Subscriber<T> {
     }
 
     /** One subscription attempt on a connection Jedis lends; returns as {@link #runOnOwnConnection}. */
-    private Throwable runOnLentConnection(PubSub ps) {
+    private Throwable runOnLentConnection(Attempt ps) {
         synchronized (writeLock) {
             current = ps;
         }
         try {
-            if (pattern) {
-                client.psubscribe(ps, target);
-            } else {
-                client.subscribe(ps, target);
-            }
+            ps.subscribeThrough(client);
             return null;
         } catch (Throwable e) {
             if (ps.confirmed && !(e instanceof JedisConnectionException)) {
@@ -458,7 +451,7 @@ final class Subscriber<T> {
     }
 
     /** Called with writeLock held: closes the socket under a blocked read, which then fails. */
-    private void forceDisconnect(PubSub ps) {
+    private void forceDisconnect(Attempt ps) {
         try {
             ps.connection.forceDisconnect();
         } catch (IOException | RuntimeException e) {
@@ -472,8 +465,8 @@ final class Subscriber<T> {
         return nanos - nanos / 5 + ThreadLocalRandom.current().nextLong(nanos / 5 * 2 + 1);
     }
 
-    /** Called on the I/O thread when Redis confirms SUBSCRIBE or PSUBSCRIBE. */
-    private void subscribed(PubSub ps) {
+    /** Called on the I/O thread when Redis confirms SUBSCRIBE, PSUBSCRIBE or SSUBSCRIBE. */
+    private void subscribed(Attempt ps) {
         lastReadNanos = System.nanoTime();
         Connection own;
         synchronized (writeLock) {
@@ -558,13 +551,9 @@ final class Subscriber<T> {
     }
 
     /** Called with writeLock held. */
-    private void unsubscribe(PubSub ps) {
+    private void unsubscribe(Attempt ps) {
         try {
-            if (pattern) {
-                ps.punsubscribe();
-            } else {
-                ps.unsubscribe();
-            }
+            ps.unsubscribe();
         } catch (RuntimeException e) {
             // the read on the I/O thread fails too and ends the subscription
             log.debug("{}: UNSUBSCRIBE failed: {}", name, e.toString());
@@ -690,7 +679,7 @@ final class Subscriber<T> {
     private void checkConnection() {
         long now = System.nanoTime();
         synchronized (writeLock) {
-            PubSub ps = current;
+            Attempt ps = current;
             if (ps == null || closing) {
                 return;
             }
@@ -714,11 +703,7 @@ final class Subscriber<T> {
                         Duration.ofNanos(now - lastReadNanos));
             }
             try {
-                if (pattern) {
-                    ps.psubscribe(target);
-                } else {
-                    ps.subscribe(target);
-                }
+                ps.subscribeAgain();
             } catch (RuntimeException ex) {
                 // the read on the I/O thread fails too and replaces the connection
                 log.debug("{}: keep-alive failed: {}", name, ex.toString());
@@ -733,8 +718,27 @@ final class Subscriber<T> {
         }
     }
 
-    /** Jedis's callbacks for one connection attempt. They never throw, for the reason above. */
-    private final class PubSub extends BinaryJedisPubSub {
+    /** What a subscription listens to, and so which commands it speaks. */
+    enum Kind {
+        /** One channel: SUBSCRIBE, reached by PUBLISH from any node of a cluster. */
+        CHANNEL("channel"),
+        /** The channels a glob matches: PSUBSCRIBE. */
+        PATTERN("pattern"),
+        /** One sharded channel (Redis 7+ on a cluster): SSUBSCRIBE on the master serving its slot. */
+        SHARDED("shard channel");
+
+        final String text;
+
+        Kind(String text) {
+            this.text = text;
+        }
+    }
+
+    /**
+     * One subscription attempt: its state, and the Jedis callbacks that read its connection (the
+     * classic or the sharded ones: Jedis keeps them in two unrelated classes).
+     */
+    private final class Attempt {
         final Instant lostAt;
         final Throwable lostCause;
         boolean confirmed; // guarded by writeLock
@@ -743,20 +747,68 @@ final class Subscriber<T> {
         long startedNanos; // guarded by writeLock
         /** When the I/O thread saw the subscription on its own connection end; I/O thread only. */
         Instant endedAt;
+        private final Classic classic;
+        private final Sharded sharded;
 
-        PubSub(Instant lostAt, Throwable lostCause) {
+        Attempt(Instant lostAt, Throwable lostCause) {
             this.lostAt = lostAt;
             this.lostCause = lostCause;
+            this.classic = kind == Kind.SHARDED ? null : new Classic(this);
+            this.sharded = kind == Kind.SHARDED ? new Sharded(this) : null;
+        }
+
+        /** Subscribes on {@code c} and reads it until the subscription ends. */
+        void proceed(Connection c) {
+            switch (kind) {
+                case CHANNEL -> classic.proceed(c, target);
+                case PATTERN -> classic.proceedWithPatterns(c, target);
+                case SHARDED -> sharded.proceed(c, target);
+            }
+        }
+
+        /** As {@link #proceed}, on a connection Jedis lends; never sharded (see RedisBroadcaster). */
+        void subscribeThrough(UnifiedJedis jedis) {
+            switch (kind) {
+                case CHANNEL -> jedis.subscribe(classic, target);
+                case PATTERN -> jedis.psubscribe(classic, target);
+                case SHARDED -> throw new IllegalStateException("a sharded subscription borrows its own connection");
+            }
+        }
+
+        /** The keep-alive: the subscription repeated, which Redis answers with a confirmation. */
+        void subscribeAgain() {
+            switch (kind) {
+                case CHANNEL -> classic.subscribe(target);
+                case PATTERN -> classic.psubscribe(target);
+                case SHARDED -> sharded.ssubscribe(target);
+            }
+        }
+
+        void unsubscribe() {
+            switch (kind) {
+                case CHANNEL -> classic.unsubscribe();
+                case PATTERN -> classic.punsubscribe();
+                case SHARDED -> sharded.sunsubscribe();
+            }
+        }
+    }
+
+    /** Jedis's callbacks for classic PUB/SUB. */
+    private final class Classic extends BinaryJedisPubSub {
+        private final Attempt attempt;
+
+        Classic(Attempt attempt) {
+            this.attempt = attempt;
         }
 
         @Override
         public void onSubscribe(byte[] channel, int subscribedChannels) {
-            subscribed(this);
+            subscribed(attempt);
         }
 
         @Override
         public void onPSubscribe(byte[] pattern, int subscribedChannels) {
-            subscribed(this);
+            subscribed(attempt);
         }
 
         @Override
@@ -767,6 +819,25 @@ final class Subscriber<T> {
         @Override
         public void onPMessage(byte[] pattern, byte[] channel, byte[] message) {
             received(channel, message);
+        }
+    }
+
+    /** Jedis's callbacks for sharded PUB/SUB. */
+    private final class Sharded extends BinaryJedisShardedPubSub {
+        private final Attempt attempt;
+
+        Sharded(Attempt attempt) {
+            this.attempt = attempt;
+        }
+
+        @Override
+        public void onSSubscribe(byte[] channel, int subscribedChannels) {
+            subscribed(attempt);
+        }
+
+        @Override
+        public void onSMessage(byte[] channel, byte[] message) {
+            received(null, message);
         }
     }
 }
