@@ -6,6 +6,7 @@ import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
+import io.queuekit.redis.internal.Replicas;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.internal.DeadLetterRetention;
 import java.time.Duration;
@@ -37,6 +38,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     private Duration blockTimeout = Duration.ofSeconds(1);
     private int claimBatch = 100;
     private QueueMetrics metrics = QueueMetrics.NONE;
+    private Replicas replicas = Replicas.NONE;
 
     protected RedisQueueBuilder(UnifiedJedis client, String name, Codec<T> codec) {
         this.client = Objects.requireNonNull(client, "client");
@@ -115,8 +117,39 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
         return self();
     }
 
+    /**
+     * Makes the writes that decide whether a message is kept or done wait until {@code replicas}
+     * replicas hold them (Redis {@code WAIT}): a send, a schedule, an ack, a retry, a dead-letter
+     * and a cancel return only once that many replicas acknowledged them within {@code timeout},
+     * so that one which returned survives a failover to one of them (Sentinel or Cluster
+     * promoting a replica after its primary died). When fewer acknowledge in time it throws
+     * {@link io.queuekit.TransportException} saying so; the write is then on the primary, and is
+     * lost only if the primary fails before it reaches a replica, so a retried send may duplicate.
+     *
+     * <p>Off by default ({@code 0}): Redis replicates asynchronously, and a failover may lose writes
+     * the old primary acknowledged. Each waited write costs one round trip that lasts until the
+     * replicas answer, and a managed consumer's ack no longer travels with its next fetch. Reads,
+     * claims and lease renewals never wait: losing one of those in a failover redelivers a message,
+     * which at-least-once allows. {@code WAIT} does not make Redis strongly consistent: a write
+     * can still be lost if a replica that did not acknowledge it is promoted. Keep {@code timeout}
+     * below the client's socket timeout ({@code socketTimeoutMillis}), which bounds how long the
+     * reply may take: a wait cut short by it throws as a lost connection does, the write stored or
+     * not.
+     *
+     * @param replicas 0 (off) to 100
+     * @param timeout longest wait for them, 1 ms to 60 s; ignored when {@code replicas} is 0
+     */
+    public B replicas(int replicas, Duration timeout) {
+        Checks.inRange(replicas, 0, 100, "replicas");
+        this.replicas = replicas == 0 ? Replicas.NONE
+                : new Replicas(replicas, Checks.between(timeout, Duration.ofMillis(1), Duration.ofSeconds(60),
+                        "replica timeout"));
+        return self();
+    }
+
     private QueueSetup<T> setup() {
         return new QueueSetup<>(client, codec, new RedisQueueSettings(RedisKeys.of(keyPrefix, name),
-                visibilityTimeout, maxAttempts, deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch, metrics));
+                visibilityTimeout, maxAttempts, deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch, metrics,
+                replicas));
     }
 }

@@ -240,6 +240,21 @@ public final class LuaScript {
         }
     }
 
+    /**
+     * Runs the script as {@link #eval} does, and returns once {@code replicas} hold what it wrote
+     * (see {@link Replicas#write}).
+     */
+    public Object eval(UnifiedJedis jedis, Replicas replicas, List<byte[]> keys, List<byte[]> args) {
+        if (!replicas.waited()) {
+            return eval(jedis, keys, args);
+        }
+        try {
+            return replicas.write(jedis, keys.get(0), p -> p.evalsha(sha, keys, args));
+        } catch (JedisNoScriptException e) {
+            return replicas.write(jedis, keys.get(0), p -> p.eval(source, keys, args));
+        }
+    }
+
     /** The call {@link #eval} makes first ({@code EVALSHA}), to send with other commands. */
     CommandArguments evalsha(List<byte[]> keys, List<byte[]> args) {
         CommandArguments c = new CommandArguments(Protocol.Command.EVALSHA).add(sha).add(keys.size());

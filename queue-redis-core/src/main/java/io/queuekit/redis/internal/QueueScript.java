@@ -18,8 +18,13 @@ public final class QueueScript {
     private final String what;
     private final LuaScript lua;
     private final List<byte[]> keys;
+    private final Replicas replicas;
 
     QueueScript(RedisContext<?> queue, String what, LuaScript lua, String... parts) {
+        this(queue, what, lua, Replicas.NONE, parts);
+    }
+
+    private QueueScript(RedisContext<?> queue, String what, LuaScript lua, Replicas replicas, String... parts) {
         if (!lua.keys().equals(List.of(parts))) {
             throw new IllegalStateException(lua.name() + " declares the keys " + lua.keys() + ", but is passed "
                     + Arrays.toString(parts));
@@ -32,6 +37,16 @@ public final class QueueScript {
             k.add(queue.settings().keys().keyBytes(p));
         }
         this.keys = List.copyOf(k);
+        this.replicas = replicas;
+    }
+
+    /**
+     * This script as a write that decides whether a message is kept or done (a send, an ack): it
+     * then returns only once the replicas the queue asks for hold it
+     * ({@code RedisQueueBuilder.replicas}).
+     */
+    public QueueScript replicated() {
+        return new QueueScript(queue, what, lua, queue.settings().replicas(), lua.keys().toArray(String[]::new));
     }
 
     /** Runs the script; refused once the queue is closed. The reply is as Jedis returns it. */
@@ -47,7 +62,7 @@ public final class QueueScript {
 
     /** Runs the script even on a closed queue: to give back what a closing receiver took. */
     public Object runEvenIfClosed(List<byte[]> args) {
-        return RedisCalls.call(queue.label() + ": " + what, () -> lua.eval(queue.client(), keys, args));
+        return RedisCalls.call(queue.label() + ": " + what, () -> lua.eval(queue.client(), replicas, keys, args));
     }
 
     /**

@@ -51,7 +51,8 @@ public final class RedisContext<T> {
         this.payloads = runtime.payloads();
         this.anchor = anchor;
         this.shared = List.of(CORE_LUA + "common.lua", storage);
-        this.oneRoundTrip = OneRoundTrip.of(jedis);
+        // an ack sent with a fetch could not wait for replicas before the fetch blocks
+        this.oneRoundTrip = settings.replicas().waited() ? null : OneRoundTrip.of(jedis);
     }
 
     /** The queue's lifecycle, consumers, metrics and dead letters; its store attaches to it. */

@@ -16,6 +16,8 @@ import java.time.Duration;
  *     interrupt or a close goes unnoticed
  * @param claimBatch most messages one fetch script returns
  * @param metrics where the queue reports what it does
+ * @param replicas replicas that must hold a send, schedule, ack, retry, dead-letter or cancel
+ *     before it returns
  */
 public record RedisQueueSettings(
         RedisKeys keys,
@@ -25,4 +27,5 @@ public record RedisQueueSettings(
         int maxPayloadBytes,
         Duration blockTimeout,
         int claimBatch,
-        QueueMetrics metrics) {}
+        QueueMetrics metrics,
+        Replicas replicas) {}

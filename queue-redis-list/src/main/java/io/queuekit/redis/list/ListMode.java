@@ -12,6 +12,7 @@ import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.internal.RedisKeys;
+import io.queuekit.redis.internal.Replicas;
 import io.queuekit.redis.internal.StoredBody;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +102,10 @@ abstract class ListMode<T> implements QueueStore<T> {
             elements[i] = Envelope.encode(id.getBytes(StandardCharsets.US_ASCII), 1, now, encoded.get(i));
             out.add(MessageId.of(id));
         }
-        RedisCalls.call(engine.label() + ": send", () -> jedis.lpush(ready, elements));
+        Replicas replicas = engine.settings().replicas();
+        RedisCalls.call(engine.label() + ": send", () -> replicas.waited()
+                ? replicas.write(jedis, ready, p -> p.lpush(ready, elements))
+                : jedis.lpush(ready, elements));
         observer.sent(elements.length);
         return out;
     }

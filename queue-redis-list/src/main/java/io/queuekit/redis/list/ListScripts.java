@@ -53,7 +53,7 @@ final class ListScripts {
 
         Bury(RedisContext<?> queue) {
             script = queue.script("dead-letter", LUA + "bury.lua",
-                    checked("inflight", "body", "att", "dead", "reason", "held"));
+                    checked("inflight", "body", "att", "dead", "reason", "held")).replicated();
         }
 
         /**
@@ -149,7 +149,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Ack(RedisContext<?> queue) {
-            script = queue.script("ack", LUA + "ack.lua", "claiming", "inflight", "held");
+            script = queue.script("ack", LUA + "ack.lua", "claiming", "inflight", "held").replicated();
         }
 
         /** Returns how many were still in flight. */
@@ -205,7 +205,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Retry(RedisContext<?> queue) {
-            script = queue.script("retry", LUA + "retry.lua", "claiming", "inflight", "held", "ready", "delayed");
+            script = queue.script("retry", LUA + "retry.lua", "claiming", "inflight", "held", "ready", "delayed").replicated();
         }
 
         /**

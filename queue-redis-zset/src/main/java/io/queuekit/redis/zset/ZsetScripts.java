@@ -33,7 +33,7 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Enqueue(RedisContext<?> queue) {
-            script = script(queue, "send", "enqueue.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal");
+            script = script(queue, "send", "enqueue.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal").replicated();
         }
 
         /**
@@ -135,7 +135,7 @@ final class ZsetScripts {
 
         Ack(RedisContext<?> queue) {
             script = script(queue, "ack", "ack.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease", "body",
-                    "att");
+                    "att").replicated();
         }
 
         /** Returns how many were deleted; one whose hand-out no longer holds the lease is skipped. */
@@ -164,7 +164,7 @@ final class ZsetScripts {
 
         Retry(RedisContext<?> queue) {
             script = script(queue, "retry", "retry.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
-                    "signal");
+                    "signal").replicated();
         }
 
         /** False if that hand-out no longer holds the lease. */
@@ -194,7 +194,7 @@ final class ZsetScripts {
 
         DeadLetter(RedisContext<?> queue) {
             script = script(queue, "dead-letter", "deadletter.lua", "layout", "ready", "claiming", "delayed", "inflight",
-                    "lease", "dead", "reason", "body", "att");
+                    "lease", "dead", "reason", "body", "att").replicated();
         }
 
         /** False if that hand-out no longer holds the lease. */
@@ -224,7 +224,7 @@ final class ZsetScripts {
 
         Cancel(RedisContext<?> queue) {
             script = script(queue, "cancel", "cancel.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
-                    "body", "att", "dead", "reason", "signal");
+                    "body", "att", "dead", "reason", "signal").replicated();
         }
 
         /** True if it waited and is deleted. */
