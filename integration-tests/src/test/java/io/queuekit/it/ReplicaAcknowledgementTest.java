@@ -49,7 +49,7 @@ class ReplicaAcknowledgementTest {
             assertThatThrownBy(() -> q.send("on the primary only"))
                     .isInstanceOf(TransportException.class)
                     .hasMessageContaining("send")
-                    .hasMessageContaining("stored on the primary, but only 0 of 1 replica acknowledged it within 300 ms");
+                    .hasMessageContaining("written on the primary, but only 0 of 1 replica acknowledged it within 300 ms");
             if (transport.atLeastOnce()) {
                 assertThatThrownBy(held::ack)
                         .isInstanceOf(TransportException.class)
@@ -113,12 +113,15 @@ class ReplicaAcknowledgementTest {
         }
     }
 
-    /** A replica of {@code primary}, returned once its link is up and it has the primary's data. */
+    /** A replica of {@code primary}, returned once its link is up and the primary counts it. */
     private static RedisServer replicaOf(RedisServer primary) {
         RedisServer replica = RedisServer.builder().requireProcessControl()
                 .config("replicaof", primary.host() + " " + primary.port()).start();
-        try (Jedis admin = new Jedis(replica.host(), replica.port())) {
+        try (Jedis admin = new Jedis(replica.host(), replica.port());
+             Jedis primaryAdmin = new Jedis(primary.host(), primary.port())) {
             await().atMost(WAIT).until(() -> admin.info("replication").contains("master_link_status:up"));
+            // and the primary counts it: a WAIT of its own is answered
+            await().atMost(WAIT).until(() -> primaryAdmin.waitReplicas(1, 100) >= 1);
             return replica;
         } catch (RuntimeException e) {
             replica.close();

@@ -242,11 +242,12 @@ public final class LuaScript {
 
     /**
      * Runs the script as {@link #eval} does, and returns once {@code replicas} hold what it wrote
-     * (see {@link Replicas#write}).
+     * (see {@link Replicas#write}); on a cluster, runs it again while its slot moves
+     * ({@link SlotMoves}).
      */
     public Object eval(UnifiedJedis jedis, Replicas replicas, List<byte[]> keys, List<byte[]> args) {
         if (!replicas.waited()) {
-            return eval(jedis, keys, args);
+            return SlotMoves.retry(jedis, () -> eval(jedis, keys, args));
         }
         try {
             return replicas.write(jedis, keys.get(0), p -> p.evalsha(sha, keys, args));

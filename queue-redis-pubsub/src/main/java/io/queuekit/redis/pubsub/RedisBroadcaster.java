@@ -321,7 +321,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
                 received[i] = replies.get(i).get();
             }
             return received;
-        } catch (JedisException e) {
+        } catch (JedisException | IllegalStateException e) {
+            // a cluster pipeline that loses a connection logs it and leaves that node's replies unset,
+            // which Jedis reports with IllegalStateException
             throw new TransportException("could not publish " + bodies.size() + " messages to " + channelKey
                     + "; some may have been published: " + e.getMessage(), e);
         }
