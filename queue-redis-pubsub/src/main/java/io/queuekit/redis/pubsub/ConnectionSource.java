@@ -29,6 +29,11 @@ import redis.clients.jedis.util.Pool;
  * {@code RedisClusterClient} in random order (classic PUBLISH reaches subscribers on every node).
  * {@link #of} returns null for any other client; Jedis then lends the connection.
  *
+ * <p>A subscription asks {@link #isCurrent} whether its connection's pool is still where the
+ * client sends commands: after a planned Sentinel failover the old primary lives on as a replica
+ * and keeps its subscribers, who still receive through replication what the new primary
+ * publishes, but the new primary does not count them, so {@code publish} would answer 0.
+ *
  * <p>A connection is checked with PING before it is lent: an idle pooled connection may be stale
  * (Redis restarted, a NAT forgot it), and one that fails is discarded and the next one tried. The
  * wait for a free connection is bounded and gives up as soon as the borrower stops, instead of
@@ -44,26 +49,37 @@ final class ConnectionSource {
     private static final int MAX_STALE = 256;
 
     private final Supplier<List<Pool<Connection>>> pools;
+    private final boolean followsPrimary;
 
-    private ConnectionSource(Supplier<List<Pool<Connection>>> pools) {
+    private ConnectionSource(Supplier<List<Pool<Connection>>> pools, boolean followsPrimary) {
         this.pools = pools;
+        this.followsPrimary = followsPrimary;
     }
 
     /** The source for {@code client}, or null if this client's pools are not reachable. */
     static ConnectionSource of(UnifiedJedis client) {
         if (client instanceof RedisClient c) {
-            return new ConnectionSource(() -> List.of(c.getPool()));
+            return new ConnectionSource(() -> List.of(c.getPool()), false);
         }
         if (client instanceof RedisSentinelClient c) {
-            return new ConnectionSource(() -> List.copyOf(c.getPrimaryNodesConnectionMap().values()));
+            return new ConnectionSource(() -> List.copyOf(c.getPrimaryNodesConnectionMap().values()), true);
         }
         if (client instanceof RedisClusterClient c) {
-            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()));
+            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()), false);
         }
         if (client instanceof JedisCluster c) {
-            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()));
+            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()), false);
         }
         return null;
+    }
+
+    /**
+     * Whether a subscription on a connection of {@code pool} is where it should be: false once a
+     * Sentinel client has moved to another primary. Any node of a cluster serves classic PUB/SUB, and
+     * a plain client has one pool.
+     */
+    boolean isCurrent(Pool<Connection> pool) {
+        return !followsPrimary || pools.get().contains(pool);
     }
 
     private static List<Pool<Connection>> shuffled(Iterable<? extends Pool<Connection>> pools) {
