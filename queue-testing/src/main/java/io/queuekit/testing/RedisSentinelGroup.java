@@ -182,8 +182,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
      * 10 s later.
      *
      * @throws IllegalStateException if the replica is not running
-     * @throws RedisServerException if the Sentinels do not see a healthy replica, or the failover does
-     *     not complete, within the {@linkplain Builder#timeout(Duration) timeout}
+     * @throws RedisServerException if the Sentinels do not see a healthy replica within the
+     *     {@linkplain Builder#timeout(Duration) timeout}, refuse the failover, or do not complete it in time
      */
     public synchronized RedisServer failover() {
         RedisServer before = primary();
@@ -195,6 +195,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
         await(timeout, "see a healthy replica on port " + promoted.port(), () -> replicaHealthy(promoted, before));
         try (Jedis jedis = connect(runningSentinel())) {
             jedis.sentinelFailover(masterName);
+        } catch (JedisException e) {
+            throw new RedisServerException("the Sentinels of " + this + " refused to fail over: " + e.getMessage(), e);
         }
         await(timeout, "promote the replica on port " + promoted.port(), () -> writablePrimary() == promoted);
         if (before.isRunning()) {
