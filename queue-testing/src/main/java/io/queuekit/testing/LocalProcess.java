@@ -26,7 +26,9 @@ import redis.clients.jedis.Jedis;
 /**
  * A redis-server child process on 127.0.0.1 with a private temp directory; serves both the PATH and the
  * EMBEDDED source, which differ only in where the executable comes from. All configuration goes through
- * a redis.conf in that directory so multi-argument directives need no command-line quoting.
+ * a redis.conf in that directory so multi-argument directives need no command-line quoting. In sentinel
+ * mode the same file is passed with {@code --sentinel}; Sentinel rewrites it, so it is written once per
+ * start and never again on restart.
  */
 final class LocalProcess implements Backend {
 
@@ -47,6 +49,7 @@ final class LocalProcess implements Backend {
     private final int port;
     private final Duration startupTimeout;
     private final String password;
+    private final boolean sentinel;
 
     // Written under the lock, read without it by the shutdown hook, which must not wait for a start in progress.
     private volatile Process process;
@@ -57,7 +60,7 @@ final class LocalProcess implements Backend {
 
     private LocalProcess(Path executable, String description, Path dir, int port, Settings settings) {
         this.executable = executable;
-        this.description = description;
+        this.description = settings.sentinel() ? description + " in sentinel mode" : description;
         this.dir = dir;
         this.confFile = dir.resolve("redis.conf");
         this.logFile = dir.resolve("redis.log");
@@ -65,6 +68,7 @@ final class LocalProcess implements Backend {
         this.port = port;
         this.startupTimeout = settings.startupTimeout();
         this.password = settings.password();
+        this.sentinel = settings.sentinel();
     }
 
     /**
@@ -121,12 +125,15 @@ final class LocalProcess implements Backend {
         managed.add(new Directive("dir", Directive.quote(dir.toString())));
         managed.add(new Directive("logfile", Directive.quote(logFile.toString())));
         managed.add(new Directive("always-show-logo", "no"));
-        if (settings.appendOnly()) {
-            managed.add(new Directive("appendonly", "yes"));
-            managed.add(new Directive("appendfsync", "always"));
-        } else {
-            managed.add(new Directive("save", ""));
-            managed.add(new Directive("appendonly", "no"));
+        // a Sentinel keeps no dataset: what it learns, it writes into this file
+        if (!sentinel) {
+            if (settings.appendOnly()) {
+                managed.add(new Directive("appendonly", "yes"));
+                managed.add(new Directive("appendfsync", "always"));
+            } else {
+                managed.add(new Directive("save", ""));
+                managed.add(new Directive("appendonly", "no"));
+            }
         }
         try {
             Files.writeString(confFile, Directive.render(managed, settings.config()), StandardCharsets.UTF_8);
@@ -139,7 +146,11 @@ final class LocalProcess implements Backend {
     private void launch() throws StartFailure {
         logOffset = sizeOf(logFile);
         outputOffset = sizeOf(outputFile);
-        ProcessBuilder builder = new ProcessBuilder(executable.toString(), confFile.toString())
+        List<String> command = new ArrayList<>(List.of(executable.toString(), confFile.toString()));
+        if (sentinel) {
+            command.add("--sentinel");
+        }
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(outputFile.toFile()));

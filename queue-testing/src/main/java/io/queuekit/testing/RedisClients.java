@@ -214,6 +214,23 @@ public final class RedisClients {
             return config.build();
         }
 
+        /**
+         * The configuration of connections to Sentinels, for {@link RedisSentinelGroup#client(Consumer)}: this
+         * builder's connect and command timeouts, and no blocking read timeout. Jedis reads its subscription
+         * to a Sentinel's {@code +switch-master} with that timeout; a bounded one would end the idle
+         * subscription each time it ran out, log a warning and subscribe again only seconds later, so a
+         * failover in between would reach the client late. Credentials, database and {@link #configure} settings are the
+         * data nodes'; the Sentinels of {@link RedisSentinelGroup} need none.
+         */
+        JedisClientConfig sentinelClientConfig() {
+            return DefaultJedisClientConfig.builder()
+                    .autoNegotiateProtocol(false) // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+                    .connectionTimeoutMillis(millis(connectionTimeout))
+                    .socketTimeoutMillis(millis(socketTimeout))
+                    .blockingSocketTimeoutMillis(0)
+                    .build();
+        }
+
         /** A pooled {@link RedisClient}; the caller closes it. */
         public RedisClient build() {
             return RedisClient.builder()
@@ -234,7 +251,8 @@ public final class RedisClients {
             return new UnifiedJedis(provider, 3, Duration.ofSeconds(5));
         }
 
-        private ConnectionPoolConfig pool() {
+        /** The pool settings the clients get, for fixtures that build other Jedis clients. */
+        ConnectionPoolConfig pool() {
             return pool != null ? pool : poolConfig(poolSize);
         }
 

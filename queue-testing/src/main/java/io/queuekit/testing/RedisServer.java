@@ -269,6 +269,7 @@ public final class RedisServer implements AutoCloseable {
         private boolean requireProcessControl;
         private IntSupplier portChooser = FreePorts::next;
         private Settings.Platform platform;
+        private boolean sentinel;
 
         private Builder() {
         }
@@ -386,6 +387,19 @@ public final class RedisServer implements AutoCloseable {
         }
 
         /**
+         * Runs {@code redis-server redis.conf --sentinel}: a Sentinel rather than a data server, for
+         * {@link RedisSentinelGroup}; its {@code sentinel ...} directives come from {@link #config(String, String)}. A Sentinel
+         * rewrites its config file with what it learns (its id, the other Sentinels, the current primary); the
+         * file is written once per start and reused by {@link RedisServer#restart()}, so a restarted Sentinel
+         * keeps all that. Only the PATH and EMBEDDED sources run one: AUTO passes over URL and DOCKER, and
+         * forcing either fails with {@link RedisServerException}.
+         */
+        Builder sentinel() {
+            this.sentinel = true;
+            return this;
+        }
+
+        /**
          * Finds or starts the server and returns once it answers PING.
          *
          * @throws RedisServerException if no source works (the message says what was tried and why each
@@ -409,7 +423,7 @@ public final class RedisServer implements AutoCloseable {
                     requested, forcedBy, Sources.url(url), appendOnly, List.copyOf(config),
                     port == null ? OptionalInt.empty() : OptionalInt.of(port),
                     startupTimeout, requireProcessControl, portChooser,
-                    platform == null ? Settings.Platform.current() : platform);
+                    platform == null ? Settings.Platform.current() : platform, sentinel);
             SourceResolver.Started started = SourceResolver.resolve(settings);
             RedisServer server;
             try {

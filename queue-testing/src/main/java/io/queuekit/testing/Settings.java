@@ -19,7 +19,8 @@ record Settings(
         Duration startupTimeout,
         boolean requireProcessControl,
         IntSupplier portChooser,
-        Platform platform) {
+        Platform platform,
+        boolean sentinel) {
 
     /** What the resolver reads from the machine; injectable so tests can take redis-server off PATH. */
     record Platform(String pathVariable, String osName, String osArch) {
@@ -46,6 +47,9 @@ record Settings(
         }
         if (requireProcessControl) {
             sb.append("requireProcessControl() ");
+        }
+        if (sentinel) {
+            sb.append("sentinel mode ");
         }
         return sb.toString().trim();
     }

@@ -32,6 +32,10 @@ final class SourceResolver {
     private static Started forced(Settings s) {
         Source source = s.source();
         String why = "forced by " + s.forcedBy();
+        if (s.sentinel() && (source == Source.URL || source == Source.DOCKER)) {
+            throw new RedisServerException("a Sentinel runs only as a child process (source PATH or EMBEDDED);"
+                    + " the " + source + " source (" + why + ") cannot start one");
+        }
         if (s.requireProcessControl() && (source == Source.URL || source == Source.DOCKER)) {
             throw new IllegalStateException("requireProcessControl() was set but the " + source
                     + " source (" + why + ") cannot kill or restart the server; use PATH or EMBEDDED");
@@ -117,9 +121,10 @@ final class SourceResolver {
             }
         }
 
-        if (s.requireProcessControl() || s.port().isPresent()) {
+        if (s.requireProcessControl() || s.port().isPresent() || s.sentinel()) {
             passedOver.add("docker: skipped because the builder asked for "
-                    + (s.requireProcessControl() ? "requireProcessControl()" : "port(" + s.port().getAsInt() + ")"));
+                    + (s.requireProcessControl() ? "requireProcessControl()"
+                            : s.sentinel() ? "sentinel mode" : "port(" + s.port().getAsInt() + ")"));
         } else {
             String unavailable = dockerUnavailable();
             if (unavailable != null) {

@@ -10,6 +10,9 @@
  *       connection.</li>
  *   <li>{@link io.queuekit.testing.RedisServerTest} gives a JUnit 5 test class a server and such a client
  *       as parameters, and closes them after the class.</li>
+ *   <li>{@link io.queuekit.testing.RedisCluster} and {@link io.queuekit.testing.RedisSentinelGroup} start a
+ *       Redis Cluster and a Sentinel deployment of such servers, with crashes and failovers on demand,
+ *       and give a cluster or Sentinel client of them.</li>
  * </ul>
  */
 package io.queuekit.testing;

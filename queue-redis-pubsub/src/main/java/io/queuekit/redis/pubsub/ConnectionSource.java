@@ -26,8 +26,14 @@ import redis.clients.jedis.util.Pool;
  * connection's read timeout itself and decides in what state it goes back: the pool of a
  * {@code RedisClient}, the current master's pool of a {@code RedisSentinelClient} (so that a
  * resubscription after a failover reaches the new master), the nodes' pools of a
- * {@code RedisClusterClient} in random order (classic PUBLISH reaches subscribers on every node).
+ * {@code RedisClusterClient} in random order (classic PUBLISH reaches subscribers on every node), or
+ * for a sharded channel the pool of the master that serves its slot ({@link #forSlot}).
  * {@link #of} returns null for any other client; Jedis then lends the connection.
+ *
+ * <p>A subscription asks {@link #isCurrent} whether its connection's pool is still where the
+ * client sends commands: after a planned Sentinel failover the old primary lives on as a replica
+ * and keeps its subscribers, who still receive through replication what the new primary
+ * publishes, but the new primary does not count them, so {@code publish} would answer 0.
  *
  * <p>A connection is checked with PING before it is lent: an idle pooled connection may be stale
  * (Redis restarted, a NAT forgot it), and one that fails is discarded and the next one tried. The
@@ -44,24 +50,26 @@ final class ConnectionSource {
     private static final int MAX_STALE = 256;
 
     private final Supplier<List<Pool<Connection>>> pools;
+    private final boolean followsPrimary;
 
-    private ConnectionSource(Supplier<List<Pool<Connection>>> pools) {
+    private ConnectionSource(Supplier<List<Pool<Connection>>> pools, boolean followsPrimary) {
         this.pools = pools;
+        this.followsPrimary = followsPrimary;
     }
 
     /** The source for {@code client}, or null if this client's pools are not reachable. */
     static ConnectionSource of(UnifiedJedis client) {
         if (client instanceof RedisClient c) {
-            return new ConnectionSource(() -> List.of(c.getPool()));
+            return new ConnectionSource(() -> List.of(c.getPool()), false);
         }
         if (client instanceof RedisSentinelClient c) {
-            return new ConnectionSource(() -> List.copyOf(c.getPrimaryNodesConnectionMap().values()));
+            return new ConnectionSource(() -> List.copyOf(c.getPrimaryNodesConnectionMap().values()), true);
         }
         if (client instanceof RedisClusterClient c) {
-            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()));
+            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()), false);
         }
         if (client instanceof JedisCluster c) {
-            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()));
+            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()), false);
         }
         return null;
     }
@@ -88,7 +96,16 @@ final class ConnectionSource {
                         + ", which serves slot " + slot);
             }
             return List.of(pool);
-        });
+        }, false); // Redis itself ends sharded subscriptions when their slot's master changes
+    }
+
+    /**
+     * Whether a subscription on a connection of {@code pool} is where it should be: false once a
+     * Sentinel client has moved to another primary. Any node of a cluster serves classic PUB/SUB, and
+     * a plain client has one pool.
+     */
+    boolean isCurrent(Pool<Connection> pool) {
+        return !followsPrimary || pools.get().contains(pool);
     }
 
     private static List<Pool<Connection>> shuffled(Iterable<? extends Pool<Connection>> pools) {

@@ -34,6 +34,7 @@ import redis.clients.jedis.BinaryJedisShardedPubSub;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.util.Pool;
 
 /**
  * One subscription's machinery. An I/O thread holds one of the client's connections in SUBSCRIBE
@@ -374,6 +375,7 @@ final class Subscriber<T> {
                 return null;
             }
             ps.connection = connection;
+            ps.pool = lease.pool();
             ps.startedNanos = System.nanoTime();
             current = ps;
         }
@@ -674,7 +676,9 @@ final class Subscriber<T> {
      *
      * <p>Also drops a connection of our own whose subscription Redis has not confirmed within
      * {@link Settings#deadAfter()}: until the confirmation, Jedis reads it with the client's
-     * blocking timeout, which may be forever.
+     * blocking timeout, which may be forever. And drops one whose pool the client no longer sends
+     * commands to ({@link ConnectionSource#isCurrent}), so the subscription follows a Sentinel
+     * failover to the new primary; the time in between is reported as a gap.
      */
     private void checkConnection() {
         long now = System.nanoTime();
@@ -690,6 +694,12 @@ final class Subscriber<T> {
                     forceDisconnect(ps);
                     ps.startedNanos = now; // once per deadAfter at most
                 }
+                return;
+            }
+            if (ps.pool != null && !source.isCurrent(ps.pool)) {
+                log.info("{}: the client moved to another primary; subscribing to {} there", name, describe());
+                forceDisconnect(ps);
+                ps.pool = null; // once
                 return;
             }
             long interval = settings.keepAliveInterval().toNanos();
@@ -744,6 +754,8 @@ final class Subscriber<T> {
         boolean confirmed; // guarded by writeLock
         /** The connection, when borrowed by this subscription rather than lent by Jedis. */
         Connection connection; // guarded by writeLock
+        /** The pool it came from; null once the subscription was told to leave it. */
+        Pool<Connection> pool; // guarded by writeLock
         long startedNanos; // guarded by writeLock
         /** When the I/O thread saw the subscription on its own connection end; I/O thread only. */
         Instant endedAt;
