@@ -31,6 +31,8 @@ final class Traffic implements AutoCloseable {
 
     final int messages;
     final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    /** When each send was acknowledged ({@link System#nanoTime()}). */
+    final Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> byPayload = new ConcurrentHashMap<>();
     final Map<String, Set<MessageId>> idsByPayload = new ConcurrentHashMap<>();
     final Map<MessageId, AtomicInteger> byId = new ConcurrentHashMap<>();
@@ -106,6 +108,13 @@ final class Traffic implements AutoCloseable {
         return lost;
     }
 
+    /** Acknowledged payloads never received whose send returned after {@code nanos}. */
+    Set<String> lostAfter(long nanos) {
+        Set<String> lost = lost();
+        lost.removeIf(p -> acknowledgedAt.get(p) - nanos < 0);
+        return lost;
+    }
+
     long deliveries() {
         return byId.values().stream().mapToLong(AtomicInteger::get).sum();
     }
@@ -147,6 +156,8 @@ final class Traffic implements AutoCloseable {
                     } else {
                         queue.sendAll(payloads);
                     }
+                    long now = System.nanoTime();
+                    payloads.forEach(p -> acknowledgedAt.put(p, now));
                     acknowledged.addAll(payloads);
                     break;
                 } catch (RuntimeException e) {
