@@ -90,7 +90,7 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
 
     /**
      * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: not at all, and
-     * interrupts are not checked) for the first. A receive first takes, without waiting, from one
+     * interrupts are not checked) for the first; an interrupt on entry takes nothing. A receive first takes, without waiting, from one
      * shard after another, starting at a different shard on each call, until it has {@code max}
      * or has tried every shard. If it found nothing and may wait, it waits in Redis on one shard
      * for at most one block timeout (or the time left), then goes round again: so an idle receiver
@@ -102,6 +102,9 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
      * returned, never dropped. A receive that found nothing throws the first failure.
      */
     public final List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+        if (timeoutNanos > 0 && Thread.interrupted()) {
+            throw new InterruptedException();
+        }
         long deadline = System.nanoTime() + timeoutNanos;
         int start = rotation.getAndIncrement();
         for (int round = 0; ; round++) {
