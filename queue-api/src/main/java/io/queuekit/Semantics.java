@@ -15,6 +15,7 @@ import java.util.Objects;
  *   <tr><td>redis-list</td><td>at-least-once (or at-most-once, chosen)</td><td>FIFO</td><td>yes</td><td>no</td><td>no</td></tr>
  *   <tr><td>redis-zset</td><td>at-least-once</td><td>due time</td><td>yes</td><td>no</td><td>yes</td></tr>
  *   <tr><td>redis-pubsub</td><td>at-most-once</td><td>publish order</td><td>no</td><td>yes</td><td>no</td></tr>
+ *   <tr><td>redis-list or redis-zset with {@code shards(n)}</td><td>as unsharded</td><td>per key with {@code shardBy}, else none</td><td>yes</td><td>no</td><td>as unsharded</td></tr>
  *   <tr><td>in-memory</td><td colspan="5">the same as the Redis transport it stands in for</td></tr>
  * </table>
  *
@@ -68,7 +69,21 @@ public record Semantics(
         DUE_TIME,
         /** Each subscriber receives messages in publish order. */
         PUBLISH_ORDER,
-        /** No order is promised. */
+        /**
+         * Messages with the same key, as a sharded queue's {@code shardBy} function gives it, in the
+         * order the queue hands out the messages of one shard: send order for a work queue, due
+         * time for a delay queue, with the same caveats as {@link #FIFO} (with several consumers
+         * they may finish in any order; a redelivered or retried message takes its place behind
+         * those waiting). Messages with different keys come in no promised order, those sent
+         * later possibly first. One consumer taking one message at a time therefore sees each
+         * key's messages in order.
+         */
+        PER_KEY,
+        /**
+         * No order is promised: a message sent later may be handed out first (as by a queue stored
+         * in several shards and read in turn, a Redis queue built with {@code shards(n)} and no
+         * {@code shardBy}).
+         */
         NONE
     }
 

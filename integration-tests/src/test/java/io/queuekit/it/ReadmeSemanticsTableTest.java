@@ -37,7 +37,11 @@ class ReadmeSemanticsTableTest {
                 RedisListQueue.builder(client, "readme", Codec.utf8()).build(),
                 RedisListQueue.builder(client, "readme", Codec.utf8())
                         .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build(),
-                RedisDelayQueue.builder(client, "readme", Codec.utf8()).build())) {
+                RedisDelayQueue.builder(client, "readme", Codec.utf8()).build(),
+                RedisListQueue.builder(client, "readme", Codec.utf8()).shards(3).shardBy(p -> p).build(),
+                RedisListQueue.builder(client, "readme", Codec.utf8()).shards(3).build(),
+                RedisDelayQueue.builder(client, "readme", Codec.utf8()).shards(3).shardBy(p -> p).build(),
+                RedisDelayQueue.builder(client, "readme", Codec.utf8()).shards(3).build())) {
             rows.add(q.semantics());
             q.close();
         }

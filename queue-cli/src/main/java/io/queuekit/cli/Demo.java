@@ -106,6 +106,8 @@ final class Demo {
                         .keyPrefix(prefix).visibilityTimeout(LEASE).build(), semantics));
                 rows.add(queue("redis-list (at-most-once)", name -> RedisListQueue.builder(client, name, Codec.utf8())
                         .keyPrefix(prefix).guarantee(Semantics.Guarantee.AT_MOST_ONCE).build(), semantics));
+                rows.add(queue("redis-list (3 shards)", name -> RedisListQueue.builder(client, name, Codec.utf8())
+                        .keyPrefix(prefix).visibilityTimeout(LEASE).shards(3).build(), semantics));
                 Row zset = queue("redis-zset", name -> RedisDelayQueue.builder(client, name, Codec.utf8())
                         .keyPrefix(prefix).visibilityTimeout(LEASE).build(), semantics);
                 rows.add(delays(zset, name -> RedisDelayQueue.builder(client, name, Codec.utf8())

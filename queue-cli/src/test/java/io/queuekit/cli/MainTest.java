@@ -149,6 +149,8 @@ class MainTest {
         assertThat(out).contains("| transport | delivery |");
         // the at-least-once list queue redelivers what the dead consumer held: nothing lost
         assertThat(out).containsPattern("redis-list \\(at-least-once\\)\\s+at-least-once\\s+200\\s+\\d+\\s+0\\s+0");
+        // so does the list queue in three shards, whichever shard the dead consumer took from
+        assertThat(out).containsPattern("redis-list \\(3 shards\\)\\s+at-least-once\\s+200\\s+\\d+\\s+0\\s+0");
         // the at-most-once list queue loses exactly what the dead consumer held
         assertThat(out).containsPattern("redis-list \\(at-most-once\\)\\s+at-most-once\\s+175\\s+0\\s+25\\s+0");
         // the late pub/sub subscriber misses the first half

@@ -7,10 +7,12 @@ import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.redis.internal.Replicas;
+import io.queuekit.redis.internal.Sharding;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.internal.DeadLetterRetention;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Function;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -39,6 +41,8 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     private int claimBatch = 100;
     private QueueMetrics metrics = QueueMetrics.NONE;
     private Replicas replicas = Replicas.NONE;
+    private int shards = 1;
+    private Function<? super T, ?> shardBy;
 
     protected RedisQueueBuilder(UnifiedJedis client, String name, Codec<T> codec) {
         this.client = Objects.requireNonNull(client, "client");
@@ -147,9 +151,58 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
         return self();
     }
 
+    /**
+     * Spreads the queue over {@code shards} hash tags, so that Redis Cluster spreads one queue over
+     * several masters (default 1: every key in one tag, {@code <prefix>:{<name>}:<part>}, as
+     * without this setting). Shard {@code i} of {@code n} keeps a whole queue's storage (its ready
+     * messages, leases, retries and dead letters) under the tag {@code <name>~<k>}, with {@code k}
+     * the smallest number from 0 whose CRC16 slot lies in the {@code i}-th of {@code n} equal ranges
+     * of the 16384 slots (one slot clear of either end). The tags depend on the name and {@code n}
+     * alone: on a cluster whose masters own equal contiguous ranges, as
+     * {@code redis-cli --cluster create} assigns them, {@code n} equal to the number of masters puts
+     * one shard on each; {@code ~} cannot occur in a name, so no shard's keys are another queue's.
+     *
+     * <p>The shards are one queue: one lifecycle, one set of consumers and metrics; {@code stats()}
+     * sums the shards, dead letters and {@code peek} cover them all. A message goes to one shard:
+     * the next in turn, or that of its key ({@link #shardBy}); a batch send without a key goes to
+     * one shard whole. Receivers take from the shards in turn (each call starting at another) and
+     * wait on one at a time, for at most one {@linkplain #blockTimeout block timeout}, so a waiting
+     * consumer reaches a message on any shard within about one block timeout, and an idle one costs
+     * one non-blocking take per shard per block timeout. Order is kept only within a shard: the
+     * queue's {@code semantics().ordering()} is {@code PER_KEY} with {@code shardBy}, else
+     * {@code NONE}. Each shard keeps up to {@link #deadLetterRetention} dead letters of its own.
+     *
+     * <p>The number of shards is part of the queue's layout, as its name is: a queue built again
+     * with another number reads other keys, and what the old shards hold stays there unread. Drain
+     * a queue before changing it.
+     *
+     * @param shards 1 (unsharded) to 256
+     * @throws IllegalArgumentException if out of range
+     */
+    public B shards(int shards) {
+        this.shards = Checks.inRange(shards, 1, Sharding.MAX_SHARDS, "shards");
+        return self();
+    }
+
+    /**
+     * Sends each message to the shard of its key, so that messages of one key keep their order
+     * (the queue's ordering is then {@code PER_KEY}): the shard is a stable hash of the key's
+     * {@code toString()} (FNV-1a of its UTF-8, the same in every JVM and run) modulo the number of
+     * {@link #shards}. Without it, messages go to the shards in turn. The function runs in the
+     * sending thread, for every payload before anything is stored; a null key is refused with
+     * {@link NullPointerException}, storing nothing. With one shard it changes nothing: the whole
+     * queue keeps its order.
+     *
+     * @param key the key of a payload, such as an order's customer id
+     */
+    public B shardBy(Function<? super T, ?> key) {
+        this.shardBy = Objects.requireNonNull(key, "shardBy key");
+        return self();
+    }
+
     private QueueSetup<T> setup() {
         return new QueueSetup<>(client, codec, new RedisQueueSettings(RedisKeys.of(keyPrefix, name),
                 visibilityTimeout, maxAttempts, deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch, metrics,
-                replicas));
+                replicas), shards, shardBy);
     }
 }

@@ -51,7 +51,8 @@ public abstract class MessageQueueContractTest {
 
     /**
      * A new queue named {@code name} (unique to one test) with exactly the settings in
-     * {@code config}, holding strings. The suite closes it after the test.
+     * {@code config}, holding strings. The suite closes it after the test. A transport that can
+     * keep an order per key builds it with {@link QueueConfig#key()} where that is not null.
      */
     protected abstract MessageQueue<String> createQueue(String name, QueueConfig config);
 
@@ -195,6 +196,10 @@ public abstract class MessageQueueContractTest {
     @Nested
     @DisplayName("semantics() states promises the queue keeps")
     class Promises extends Part implements PromisesContract {}
+
+    @Nested
+    @DisplayName("one consumer gets each key's messages in send order where the queue keeps an order per key")
+    class KeyedOrder extends Part implements KeyedOrderContract {}
 
     @Nested
     @DisplayName("ack and retry settle a delivery once")

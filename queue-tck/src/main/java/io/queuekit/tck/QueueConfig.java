@@ -4,6 +4,7 @@ import io.queuekit.Codec;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The settings a contract test asks of the queue it creates. A transport's
@@ -17,9 +18,13 @@ import java.util.Objects;
  * @param codec how payloads are stored ({@link Codec#utf8()} unless a test needs a codec that
  *     fails); a transport that can also store objects without a codec may run the suite once
  *     without one, declaring so with {@link MessageQueueContractTest#appliesCodec()}
+ * @param key the key of a message, for a transport that can keep the order of each key's messages
+ *     ({@link io.queuekit.Semantics.Ordering#PER_KEY}): build the queue with it, as a sharded Redis
+ *     queue's {@code shardBy}; null unless the test checks the order per key, and a transport
+ *     that has no use for it ignores it
  */
 public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics,
-        Codec<String> codec) {
+        Codec<String> codec, Function<String, String> key) {
 
     public QueueConfig {
         Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
@@ -36,28 +41,39 @@ public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadL
         }
     }
 
-    /** Settings without metrics, storing payloads as UTF-8. */
+    /** Settings without a key. */
+    public QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics,
+            Codec<String> codec) {
+        this(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, null);
+    }
+
+    /** Settings without metrics or a key, storing payloads as UTF-8. */
     public QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention) {
         this(visibilityTimeout, maxAttempts, deadLetterRetention, QueueMetrics.NONE, Codec.utf8());
     }
 
     /** The same with a different visibility timeout. */
     public QueueConfig withVisibilityTimeout(Duration visibilityTimeout) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
     }
 
     /** The same with a different maximum of attempts. */
     public QueueConfig withMaxAttempts(int maxAttempts) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
     }
 
     /** The same with a different dead-letter retention. */
     public QueueConfig withDeadLetterRetention(int deadLetterRetention) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
     }
 
     /** The same with a different codec. */
     public QueueConfig withCodec(Codec<String> codec) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
+    }
+
+    /** The same with a message key (null for none). */
+    public QueueConfig withKey(Function<String, String> key) {
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
     }
 }

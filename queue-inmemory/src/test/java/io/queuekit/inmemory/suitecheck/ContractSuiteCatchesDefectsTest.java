@@ -48,6 +48,9 @@ class ContractSuiteCatchesDefectsTest {
                 Arguments.of(Mutants.FifoBroken.class, List.of(
                         "sendAll_storesInCollectionOrder_andReturnsIdsInThatOrder",
                         "ordering_messagesAreHandedOutAsPromised")),
+                Arguments.of(Mutants.PerKeyBroken.class, List.of(
+                        "perKey_oneConsumer_getsEachKeysMessagesInSendOrder",
+                        "perKey_oneManagedConsumer_handlesEachKeysMessagesInSendOrder")),
                 Arguments.of(Mutants.DroppedBroadcast.class, List.of(
                         "publish_reachesEverySubscriber_inPublishOrder")),
                 Arguments.of(Mutants.ScheduleAllByLoop.class, List.of(

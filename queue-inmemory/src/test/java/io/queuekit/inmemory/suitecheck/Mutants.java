@@ -207,6 +207,42 @@ final class Mutants {
     }
 
     /**
+     * Claims an order per key (as a queue sharded by key does), yet hands out the messages sent
+     * together last first, so that two messages of one key in a batch come in the wrong order.
+     */
+    static class PerKeyBroken extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            MessageQueue<String> inner = queue(name, config, clock).build();
+            Semantics s = inner.semantics();
+            Semantics perKey = new Semantics(s.transport(), s.guarantee(), Semantics.Ordering.PER_KEY,
+                    s.retainedWithoutConsumers(), s.fanOut(), s.delays());
+            return new Forwarding.Queue<>(inner) {
+                @Override
+                public Semantics semantics() {
+                    return perKey;
+                }
+
+                @Override
+                public List<MessageId> sendAll(Collection<? extends String> payloads) {
+                    List<String> reversed = new ArrayList<>(payloads);
+                    java.util.Collections.reverse(reversed);
+                    List<MessageId> ids = new ArrayList<>(inner.sendAll(reversed));
+                    java.util.Collections.reverse(ids);
+                    return ids;
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /**
      * The batch forms loop over the single ones, as a default method in the interface would: an
      * element refused part way leaves those before it stored.
      */

@@ -14,9 +14,12 @@ import redis.clients.jedis.UnifiedJedis;
  * @param client the caller's client, which the queue never closes
  * @param codec the payload codec
  * @param settings the validated settings
+ * @param shards how many shards hold the queue: 1 (unsharded) to {@link Sharding#MAX_SHARDS}
+ * @param shardBy the key that picks a message's shard; null to spread messages in turn
  * @param <T> the payload type
  */
-public record QueueSetup<T>(UnifiedJedis client, Codec<T> codec, RedisQueueSettings settings) {
+public record QueueSetup<T>(UnifiedJedis client, Codec<T> codec, RedisQueueSettings settings, int shards,
+        Function<? super T, ?> shardBy) {
 
     private static volatile Function<RedisQueueBuilder<?, ?>, QueueSetup<?>> reader;
 
@@ -24,6 +27,19 @@ public record QueueSetup<T>(UnifiedJedis client, Codec<T> codec, RedisQueueSetti
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(codec, "codec");
         Objects.requireNonNull(settings, "settings");
+        if (shards < 1 || shards > Sharding.MAX_SHARDS) {
+            throw new IllegalArgumentException("shards must be 1 to " + Sharding.MAX_SHARDS + ": " + shards);
+        }
+    }
+
+    /** Whether the queue is sharded: more than one shard. */
+    public boolean sharded() {
+        return shards > 1;
+    }
+
+    /** How messages go to shards; only for a sharded queue. */
+    public Sharding<T> sharding() {
+        return new Sharding<>(shards, shardBy);
     }
 
     /** Called by {@link RedisQueueBuilder}'s class initialiser, and only there. */

@@ -7,7 +7,10 @@ import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
 import io.queuekit.redis.internal.RedisContext;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -23,6 +26,10 @@ import redis.clients.jedis.UnifiedJedis;
  * {@code "<enqueued ms>:<payload>"} by id ({@link StoredBody}), attempts and reasons in hashes,
  * ids in a sorted set by time.
  *
+ * <p>A sharded queue ({@code shards(n)}) has one context per shard ({@link #shards}): each holds the
+ * keys of its shard and its own scripts bound to them, and all share the queue's client, settings
+ * and runtime, so the queue has one lifecycle, one set of consumers and one set of metrics.
+ *
  * @param <T> the payload type
  */
 public final class RedisContext<T> {
@@ -35,6 +42,10 @@ public final class RedisContext<T> {
     private final Class<?> anchor;
     private final List<String> shared;
     private final OneRoundTrip oneRoundTrip;
+    private final String label;
+    private final String idSuffix;
+    /** Scripts composed once per queue, whatever number of shards binds them to its keys. */
+    private final Map<String, LuaScript> composed;
 
     /**
      * @param transport the transport's name, for messages ({@code redis-list})
@@ -53,6 +64,47 @@ public final class RedisContext<T> {
         this.shared = List.of(CORE_LUA + "common.lua", storage);
         // an ack sent with a fetch could not wait for replicas before the fetch blocks
         this.oneRoundTrip = settings.replicas().waited() ? null : OneRoundTrip.of(jedis);
+        this.label = label;
+        this.idSuffix = "";
+        this.composed = new ConcurrentHashMap<>();
+    }
+
+    /** Shard {@code index} of {@code count} of the queue of {@code whole}. */
+    private RedisContext(RedisContext<T> whole, int index, int count) {
+        this.jedis = whole.jedis;
+        this.settings = whole.settings.withKeys(whole.settings.keys().shard(index, count));
+        this.runtime = whole.runtime;
+        this.payloads = whole.payloads;
+        this.anchor = whole.anchor;
+        this.shared = whole.shared;
+        this.oneRoundTrip = whole.oneRoundTrip;
+        this.label = whole.label + " shard " + index;
+        this.idSuffix = Sharding.idSuffix(index, count);
+        this.composed = whole.composed;
+    }
+
+    /**
+     * The contexts of the queue's {@code count} shards, in order, each with the keys of its shard
+     * ({@link RedisKeys#shard}) and all sharing this context's runtime; for one shard, this
+     * context alone, with the queue's unsharded keys.
+     */
+    public List<RedisContext<T>> shards(int count) {
+        if (count == 1) {
+            return List.of(this);
+        }
+        List<RedisContext<T>> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(new RedisContext<>(this, i, count));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * What ids this context generates end with: nothing for an unsharded queue, {@code ~<shard>}
+     * for a shard, so that a sharded queue finds a message by its id ({@link Sharding#home}).
+     */
+    public String idSuffix() {
+        return idSuffix;
     }
 
     /** The queue's lifecycle, consumers, metrics and dead letters; its store attaches to it. */
@@ -67,12 +119,15 @@ public final class RedisContext<T> {
      * @param what the operation, for error messages ({@code "dead-letter"})
      */
     public QueueScript script(String what, String operation, String... parts) {
-        return new QueueScript(this, what, LuaScript.compose(anchor, shared, operation), parts);
+        LuaScript lua = composed.computeIfAbsent(operation, op -> LuaScript.compose(anchor, shared, op));
+        return new QueueScript(this, what, lua, parts);
     }
 
     /** A script that uses no shared functions, run with the keys {@code parts} it declares. */
     public QueueScript standalone(String what, String operation, String... parts) {
-        return new QueueScript(this, what, LuaScript.compose(anchor, List.of(), operation), parts);
+        LuaScript lua = composed.computeIfAbsent("standalone " + operation,
+                op -> LuaScript.compose(anchor, List.of(), operation));
+        return new QueueScript(this, what, lua, parts);
     }
 
     /** The class-path resource of one of the scripts every Redis queue shares. */
@@ -97,9 +152,9 @@ public final class RedisContext<T> {
         return oneRoundTrip;
     }
 
-    /** "transport name", for messages and logs. */
+    /** "transport name", or "transport name shard i", for messages and logs. */
     public String label() {
-        return runtime.label();
+        return label;
     }
 
     /** Encodes and size-checks every payload before anything is sent. */

@@ -3,6 +3,7 @@ package io.queuekit.redis.internal;
 import io.queuekit.internal.Checks;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * Key names for one queue or channel: {@code <prefix>:{<name>}:<part>}. The name sits in a hash
@@ -10,17 +11,26 @@ import java.util.Objects;
  * touch them all; scripts receive every key through KEYS and never build a key name themselves.
  * Names and prefixes hold only letters, digits and {@code . _ - :}, so a name cannot break out of
  * its hash tag.
+ *
+ * <p>A queue built with {@code shards(n)} above 1 keeps each shard's keys under a tag of its own,
+ * {@code <prefix>:{<name>~<k>}:<part>} ({@link #shard}): {@code ~} cannot occur in a name, so no
+ * shard's tag is another queue's.
  */
 public final class RedisKeys {
     /** The prefix used when none is configured. */
     public static final String DEFAULT_PREFIX = "queuekit";
 
+    /** The hash slots of every Redis Cluster. */
+    static final int SLOTS = 16384;
+
     private final String prefix;
     private final String name;
+    private final String tag;
 
-    private RedisKeys(String prefix, String name) {
+    private RedisKeys(String prefix, String name, String tag) {
         this.prefix = prefix;
         this.name = name;
+        this.tag = tag;
     }
 
     /**
@@ -34,23 +44,63 @@ public final class RedisKeys {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("key prefix: " + e.getMessage(), e);
         }
-        return new RedisKeys(prefix, Checks.name(name));
+        String checked = Checks.name(name);
+        return new RedisKeys(prefix, checked, checked);
+    }
+
+    /**
+     * The keys of shard {@code index} of a queue of {@code count} shards: these keys themselves for
+     * a single shard, else those under the tag {@link #shardTag}.
+     */
+    public RedisKeys shard(int index, int count) {
+        return count == 1 ? this : new RedisKeys(prefix, name, shardTag(name, index, count));
+    }
+
+    /**
+     * The hash tag of shard {@code index} of {@code count} (2 or more): {@code <name>~<k>}, with
+     * {@code k} the smallest number from 0 whose tag hashes (CRC16, as Redis Cluster does) to a slot
+     * in the {@code index}-th of {@code count} equal ranges of the 16384 slots, keeping one slot
+     * clear of either end of the range. It depends on the name and the count alone, not on any
+     * server: a cluster whose masters own equal contiguous ranges of slots, as
+     * {@code redis-cli --cluster create} assigns them (whichever way it rounds a boundary), holds
+     * one shard on each master when {@code count} is the number of masters.
+     */
+    static String shardTag(String name, int index, int count) {
+        if (count < 2 || index < 0 || index >= count) {
+            throw new IllegalArgumentException("shard " + index + " of " + count);
+        }
+        // [first, last] inside the index-th range, one slot clear of either boundary
+        int first = (int) ((long) index * SLOTS / count) + 1;
+        int last = (int) ((long) (index + 1) * SLOTS / count) - 2;
+        for (int k = 0; ; k++) {
+            String tag = name + "~" + k;
+            int slot = JedisClusterCRC16.getSlot(tag);
+            if (slot >= first && slot <= last) {
+                return tag;
+            }
+        }
     }
 
     public String prefix() {
         return prefix;
     }
 
+    /** The queue's name, the same for all its shards. */
     public String name() {
         return name;
     }
 
-    /** {@code <prefix>:{<name>}}: the base of every key, and the channel name for pub/sub. */
-    public String base() {
-        return prefix + ":{" + name + "}";
+    /** The hash tag: the name, or for a shard of a sharded queue {@code <name>~<k>}. */
+    public String tag() {
+        return tag;
     }
 
-    /** {@code <prefix>:{<name>}:<part>}. */
+    /** {@code <prefix>:{<tag>}}: the base of every key, and the channel name for pub/sub. */
+    public String base() {
+        return prefix + ":{" + tag + "}";
+    }
+
+    /** {@code <prefix>:{<tag>}:<part>}. */
     public String key(String part) {
         return base() + ":" + part;
     }

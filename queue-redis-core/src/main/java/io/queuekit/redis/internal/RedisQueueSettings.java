@@ -7,7 +7,7 @@ import java.time.Duration;
  * The settings every Redis queue shares, as validated by
  * {@link io.queuekit.redis.RedisQueueBuilder}.
  *
- * @param keys key names of the queue
+ * @param keys key names of the queue, or of one of its shards
  * @param visibilityTimeout lease of a delivery before it is handed out again
  * @param maxAttempts deliveries of one message before an expired lease dead-letters it
  * @param deadLetterRetention most dead letters kept; the oldest are dropped beyond it
@@ -28,4 +28,11 @@ public record RedisQueueSettings(
         Duration blockTimeout,
         int claimBatch,
         QueueMetrics metrics,
-        Replicas replicas) {}
+        Replicas replicas) {
+
+    /** These settings for the keys {@code shardKeys} (one shard of the queue). */
+    public RedisQueueSettings withKeys(RedisKeys shardKeys) {
+        return new RedisQueueSettings(shardKeys, visibilityTimeout, maxAttempts, deadLetterRetention, maxPayloadBytes,
+                blockTimeout, claimBatch, metrics, replicas);
+    }
+}

@@ -61,8 +61,19 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     @Override
-    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+    public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
         return receive(max, timeoutNanos, null);
+    }
+
+    @Override
+    List<Delivery<T>> await(int max, long timeoutNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        engine.runtime().checkReceiving();
+        long deadline = System.nanoTime() + timeoutNanos;
+        upkeep();
+        return awaitUntil(deadline, PendingAck.none());
     }
 
     /**
@@ -110,13 +121,13 @@ final class AtLeastOnce<T> extends ListMode<T> {
                 byte[] e = fetch(pending, 0);
                 return e == null ? List.of() : deliveries(e, System.nanoTime());
             }
-            return await(deadline, pending);
+            return awaitUntil(deadline, pending);
         } finally {
             pending.ackAlone();
         }
     }
 
-    private List<Delivery<T>> await(long deadline, PendingAck pending) throws InterruptedException {
+    private List<Delivery<T>> awaitUntil(long deadline, PendingAck pending) throws InterruptedException {
         while (true) {
             long now = System.nanoTime();
             long left = deadline - now;
@@ -272,7 +283,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      * or already settled is skipped, as {@link LeasedDelivery#ack()} would.
      */
     @Override
-    int ackAll(Collection<? extends Delivery<T>> deliveries) {
+    public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         List<LeasedDelivery<T>> mine = new ArrayList<>(deliveries.size());
         int others = 0;
         for (Delivery<T> d : List.copyOf(deliveries)) {

@@ -33,14 +33,23 @@ final class AtMostOnce<T> extends ListMode<T> {
     }
 
     @Override
-    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+    public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+        // one message with time to wait: BRPOP alone, since it returns at once when one is ready
+        return receive(max, timeoutNanos, timeoutNanos == 0 || Math.min(max, claimBatch) > 1);
+    }
+
+    @Override
+    List<Delivery<T>> await(int max, long timeoutNanos) throws InterruptedException {
+        return receive(max, timeoutNanos, false);
+    }
+
+    /** As {@link #receive(int, long)}; {@code popFirst}: pop without waiting before a first BRPOP. */
+    private List<Delivery<T>> receive(int max, long timeoutNanos, boolean popFirst) throws InterruptedException {
         if (timeoutNanos > 0 && Thread.interrupted()) {
             throw new InterruptedException();
         }
         int n = Math.min(max, claimBatch);
         long deadline = System.nanoTime() + timeoutNanos;
-        // one message with time to wait: BRPOP alone, since it returns at once when one is ready
-        boolean popFirst = timeoutNanos == 0 || n > 1;
         while (true) {
             engine.runtime().checkReceiving();
             List<byte[]> got = null;

@@ -15,6 +15,11 @@ abstract class EnvelopeDelivery<T> implements Delivery<T> {
         this.envelope = envelope;
     }
 
+    /** The mode of the shard that handed it out, where it settles. */
+    ListMode<T> mode() {
+        return mode;
+    }
+
     @Override
     public final MessageId id() {
         return envelope.id;

@@ -6,7 +6,6 @@ import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
-import io.queuekit.internal.QueueStore;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
@@ -30,7 +29,7 @@ import redis.clients.jedis.UnifiedJedis;
  * mode), retrying, dead-lettering, counting, and scheduling the upkeep (promoting due retries,
  * sweeping leases) that receiving consumers run instead of a mover process. Subclasses receive.
  */
-abstract class ListMode<T> implements QueueStore<T> {
+abstract class ListMode<T> implements ListStorage<T> {
     static final byte[] NONE = new byte[0];
 
     final UnifiedJedis jedis;
@@ -44,7 +43,7 @@ abstract class ListMode<T> implements QueueStore<T> {
     final byte[] lease;
     final byte[] maxAttempts;
     final byte[] retention;
-    private final Envelope.Ids ids = new Envelope.Ids();
+    private final Envelope.Ids ids;
     private final ListScripts.Retry retry;
     private final ListScripts.Renew renew;
     private final ListScripts.Bury bury;
@@ -60,6 +59,7 @@ abstract class ListMode<T> implements QueueStore<T> {
     ListMode(RedisContext<T> engine) {
         this.jedis = engine.client();
         this.engine = engine;
+        this.ids = new Envelope.Ids(engine.idSuffix());
         this.observer = engine.runtime().observer();
         RedisKeys keys = engine.settings().keys();
         this.ready = keys.keyBytes("ready");
@@ -83,9 +83,14 @@ abstract class ListMode<T> implements QueueStore<T> {
      * Stores the payloads (already checked for nulls) in one LPUSH, with ids made here and the
      * sender's clock as their enqueue time.
      */
-    final List<MessageId> send(List<? extends T> payloads) {
+    @Override
+    public final List<MessageId> send(List<? extends T> payloads) {
         engine.runtime().checkOpen();
-        List<byte[]> encoded = engine.encodeAll(payloads);
+        return store(engine.encodeAll(payloads));
+    }
+
+    /** Stores encoded payloads (checked already) in one LPUSH; their ids, in order. */
+    final List<MessageId> store(List<byte[]> encoded) {
         if (encoded.isEmpty()) {
             return List.of();
         }
@@ -111,13 +116,16 @@ abstract class ListMode<T> implements QueueStore<T> {
     }
 
     /**
-     * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: not at all, and
-     * interrupts are not checked) for the first; empty if none came.
+     * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (more than zero) in Redis for
+     * the first, without first taking what is ready: the caller just did ({@link ListShards}).
+     *
+     * @throws InterruptedException if interrupted on entry or while waiting
      */
-    abstract List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException;
+    abstract List<Delivery<T>> await(int max, long timeoutNanos) throws InterruptedException;
 
     /** Acks several deliveries; by default one by one, which costs no round trip at most once. */
-    int ackAll(Collection<? extends Delivery<T>> deliveries) {
+    @Override
+    public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         int acked = 0;
         for (Delivery<T> d : List.copyOf(deliveries)) {
             if (d.ack()) {
@@ -152,8 +160,8 @@ abstract class ListMode<T> implements QueueStore<T> {
         return stats.run();
     }
 
-    /** The next {@code max} messages to be taken, oldest first; see {@link RedisListQueue#peek}. */
-    final List<WaitingMessage<T>> peek(int max) {
+    @Override
+    public final List<WaitingMessage<T>> peek(int max) {
         List<byte[]> elements = peek.run(max);
         List<WaitingMessage<T>> out = new ArrayList<>(elements.size());
         for (byte[] element : elements) {

@@ -16,6 +16,7 @@ import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisContext;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -24,8 +25,8 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A {@link MessageQueue} on a Redis LIST: producers push on one end, consumers take from the
- * other, blocking in Redis while the list is empty. Messages are handed out in send order (FIFO);
- * each goes to one consumer. Every message waits in the list as one element holding its id,
+ * other, blocking in Redis while the list is empty. Messages are handed out in send order (FIFO;
+ * a sharded queue keeps order per shard, see Shards below); each goes to one consumer. Every message waits in the list as one element holding its id,
  * attempt, enqueue time (the sender's clock) and encoded payload, so a send is one {@code LPUSH}
  * and {@link #sendAll} stores any number in one. Two modes, chosen with
  * {@link Builder#guarantee(Guarantee)} and stated by {@link #semantics()} (transport
@@ -69,6 +70,27 @@ import redis.clients.jedis.UnifiedJedis;
  * elements, so a queue switched from one mode to the other keeps its messages; anything pushed
  * onto the list by other programs is moved to the dead letters, not handed to a handler.
  *
+ * <h2>Shards</h2>
+ * Built with {@link RedisQueueBuilder#shards(int) shards(n)}, the queue keeps its messages in
+ * {@code n} shards, each a whole queue's storage as described above (its own ready list, flight,
+ * retries, dead letters and layout check) under a hash tag of its own,
+ * {@code <prefix>:{<name>~<k>}:<part>}, so that Redis Cluster spreads one queue over several
+ * masters; {@code shards(1)}, the default, is the layout above, key for key. A send goes to one
+ * shard: the next in turn or, with {@link RedisQueueBuilder#shardBy shardBy}, the shard of its
+ * key. A receive takes without waiting from one shard after another, each call starting at
+ * another shard, until it has enough or has tried them all; if it found nothing and may wait, it
+ * waits in Redis on one shard for at most one block timeout, then goes round again. So a waiting
+ * consumer gets a message sent to any shard within about one block timeout, and an idle consumer
+ * costs one non-blocking take per shard per block timeout. A delivery settles on its own shard.
+ * Order holds within a shard only: {@link #semantics()} says {@code PER_KEY} with a key (one
+ * consumer taking one message at a time sees each key's messages in send order), {@code NONE}
+ * without. {@link #stats()} sums the shards (a round trip each), {@link #peek} merges them, and
+ * {@link #deadLetters()} covers them all, each shard keeping up to the dead-letter retention.
+ * Generated ids end with {@code ~<shard>}, so a dead letter is found by its id in one round trip.
+ * A managed consumer's ack does not travel with its next fetch (the fetch may go to another
+ * shard). Changing the number of shards of a queue that holds messages leaves them where the new
+ * layout does not look: drain it first.
+ *
  * <h2>Blocking and connections</h2>
  * {@code take}, {@code poll(timeout)}, {@code pollBatch} and {@code consume}'s workers block in
  * Redis, never spinning; each blocking command lasts at most the block timeout (default 1 s), after
@@ -98,30 +120,29 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class RedisListQueue<T> implements MessageQueue<T> {
     static final String TRANSPORT = "redis-list";
-    private static final Semantics AT_LEAST_ONCE = new Semantics(TRANSPORT, Guarantee.AT_LEAST_ONCE,
-            Semantics.Ordering.FIFO, true, false, false);
-    private static final Semantics AT_MOST_ONCE = new Semantics(TRANSPORT, Guarantee.AT_MOST_ONCE,
-            Semantics.Ordering.FIFO, true, false, false);
 
     /** Most messages one {@link #peek} returns. */
     static final int PEEK_LIMIT = 10_000;
 
     private final RedisContext<T> engine;
-    private final ListMode<T> mode;
+    private final ListStorage<T> mode;
     private final Semantics semantics;
+    private final int shards;
 
     private RedisListQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
         this.engine = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
                 ListScripts.STORAGE);
-        if (b.guarantee == Guarantee.AT_MOST_ONCE) {
-            this.mode = new AtMostOnce<>(engine);
-            this.semantics = AT_MOST_ONCE;
-        } else {
-            this.mode = new AtLeastOnce<>(engine);
-            this.semantics = AT_LEAST_ONCE;
+        List<ListMode<T>> modes = new ArrayList<>();
+        for (RedisContext<T> shard : engine.shards(setup.shards())) {
+            modes.add(b.guarantee == Guarantee.AT_MOST_ONCE ? new AtMostOnce<>(shard) : new AtLeastOnce<>(shard));
         }
+        this.shards = setup.shards();
+        this.mode = setup.sharded() ? new ListShards<>(engine, modes, setup.sharding()) : modes.get(0);
+        Semantics.Ordering ordering = !setup.sharded() ? Semantics.Ordering.FIFO
+                : setup.shardBy() != null ? Semantics.Ordering.PER_KEY : Semantics.Ordering.NONE;
+        this.semantics = new Semantics(TRANSPORT, b.guarantee, ordering, true, false, false);
         engine.runtime().attach(mode);
     }
 
@@ -150,6 +171,13 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return mode.send(List.of(payload)).get(0);
     }
 
+    /**
+     * {@inheritDoc} One {@code LPUSH}, so the batch is stored whole or not at all. On a sharded
+     * queue without {@code shardBy} the whole batch goes to one shard, in one {@code LPUSH} as well;
+     * with {@code shardBy}, each shard's part goes in an {@code LPUSH} of its own, in shard order,
+     * after every payload was encoded and every key computed: a {@link io.queuekit.TransportException}
+     * midway can leave the parts of the shards before it stored.
+     */
     @Override
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
         List<T> checked = Checks.payloads(payloads);
@@ -202,7 +230,10 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return deliveries.isEmpty() ? null : deliveries.get(0);
     }
 
-    /** {@inheritDoc} At least once: one script for all of this queue's deliveries. */
+    /**
+     * {@inheritDoc} At least once: one script for all of this queue's deliveries, one per shard on a
+     * sharded queue (a failure on one shard leaves the acks of the shards before it made).
+     */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         Objects.requireNonNull(deliveries, "deliveries");
@@ -227,7 +258,10 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
      * next delivery will be, when it was sent (the sender's clock) and its payload, or null if that
      * cannot be decoded; {@link WaitingMessage#dueAt()} is null. An element pushed onto the list
      * by another program is shown as it is, with a null id (the queue dead-letters it when it
-     * reaches it).
+     * reaches it). On a sharded queue, the next {@code max} of each shard merged by the time they
+     * were sent, oldest first (one round trip per shard): each shard hands out its own in that
+     * order, but the shards are read in turn, so the order across shards is not the order of
+     * delivery.
      *
      * @param max how many at most, 1 to 10000
      * @return the messages, next to be delivered first; empty if none is ready
@@ -258,7 +292,8 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public String toString() {
-        return "RedisListQueue[" + engine.label() + ", " + semantics.guarantee() + "]";
+        return "RedisListQueue[" + engine.label() + ", " + semantics.guarantee()
+                + (shards == 1 ? "" : ", " + shards + " shards") + "]";
     }
 
     /**

@@ -16,7 +16,6 @@ import io.queuekit.internal.Delays;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueSetup;
-import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,9 +24,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.util.KeyValue;
 
 /**
  * A {@link DelayQueue} on a Redis sorted set: every waiting message's id is scored by its due time,
@@ -76,6 +73,7 @@ import redis.clients.jedis.util.KeyValue;
  * order (for up to 4096 messages per millisecond). A message scheduled in the past joins the ready
  * ones behind those already due. With several consumers messages are handed out in that order but
  * may finish in any order; a retried or returned message is scheduled anew at its new due time.
+ * A sharded queue keeps this order within each shard only (see Shards).
  *
  * <h2>Delivery</h2>
  * At-least-once, exactly as the other Redis queues: one script claims up to
@@ -104,6 +102,46 @@ import redis.clients.jedis.util.KeyValue;
  * 100 ms by default), so the last 100 ms before a due time are waited out in this JVM instead,
  * without a connection; a message sent during that stretch is claimed at its end.
  *
+ * <h2>Shards</h2>
+ * Built with {@link RedisQueueBuilder#shards(int) shards(n)}, the queue keeps its messages in
+ * {@code n} shards, each a whole delay queue's storage as described here (its own waiting set,
+ * bodies, leases, signal list and dead letters) under a hash tag of its own,
+ * {@code <prefix>:{<name>~<k>}:<part>}, so that Redis Cluster spreads one queue over several
+ * masters; {@code shards(1)}, the default, is the layout above, key for key. Each shard claims
+ * only what is due on the server's clock, so a sharded queue is never early either.
+ * <ul>
+ *   <li><b>Storing.</b> A message with a generated id goes to one shard, the next in turn or, with
+ *   {@link RedisQueueBuilder#shardBy shardBy}, the shard of its key; a batch ({@code sendAll},
+ *   {@code scheduleAll}, {@code scheduleAllAt}, {@code scheduleEach}) without a key goes whole to
+ *   one shard in one script, so it stays all or nothing; with a key, each shard's part is a script
+ *   of its own, in shard order, so a {@link io.queuekit.TransportException} midway can leave the
+ *   parts of the shards before it stored (every payload is encoded and every key computed
+ *   first).</li>
+ *   <li><b>Ids.</b> Generated ids end with {@code ~<shard>}, naming the shard that holds the
+ *   message, so {@link #cancel} and the dead letters find it in one script. A message with a
+ *   caller-chosen id goes to the shard of a stable hash of the id (FNV-1a of its UTF-8, modulo
+ *   {@code n}), so a second {@code schedule} with the same id meets the first and is ignored, and
+ *   {@code cancel} finds it in one script. With {@code shardBy} it goes to the shard of its key
+ *   instead, to keep its key's order: a second {@code schedule} of the id is then ignored only if
+ *   its payload has the same key (an id names one message, so it should), and {@code cancel} of a
+ *   chosen id looks in one shard after another until one removes it, a script per shard.</li>
+ *   <li><b>Receiving.</b> A receive claims without waiting from one shard after another, each call
+ *   starting at another shard, until it has enough or has tried them all; if it found nothing and
+ *   may wait, it waits on one shard (the one whose next message falls due first, if that is
+ *   within a block timeout) for at most one block timeout, then goes round again. So a message
+ *   sent to a shard no consumer waits on is claimed within about one block timeout of falling
+ *   due, where an unsharded queue wakes a consumer at once; and an idle consumer makes one claim
+ *   per shard per block timeout, where an unsharded queue object makes about one per ten. A
+ *   delivery settles on its own shard; {@link #ackAll} runs one script per shard.</li>
+ *   <li><b>Order and inspection.</b> Due-time order holds within a shard: {@link #semantics()} says
+ *   {@code PER_KEY} with a key, {@code NONE} without. {@link #stats()} sums the shards,
+ *   {@link #peek} merges them by due time, and {@link #deadLetters()} covers them all, each shard
+ *   keeping up to the dead-letter retention. A managed consumer's ack does not travel with its next
+ *   claim.</li>
+ * </ul>
+ * Changing the number of shards of a queue that holds messages leaves them where the new layout
+ * does not look: drain it first.
+ *
  * <h2>Connections, threads, closing</h2>
  * All methods are thread-safe. Each consumer blocked in {@code take}, {@code poll(timeout)},
  * {@code pollBatch} or a {@link #consume} worker holds one connection of the client's pool while it
@@ -113,38 +151,38 @@ import redis.clients.jedis.util.KeyValue;
  * timeout, the workers started by {@code consume} stop fetching and their running handlers finish
  * and settle (within {@link io.queuekit.ConsumeOptions#shutdownTimeout()}), then later calls
  * throw it; stored messages stay in Redis. Managed workers renew the lease of what they hold once a
- * third of the visibility timeout has passed, on one thread per {@code consume} call. Keys are {@code <prefix>:{<name>}:<part>}, all in one Redis
+ * third of the visibility timeout has passed, on one thread per {@code consume} call. Keys are
+ * {@code <prefix>:{<name>}:<part>} (a shard's {@code <prefix>:{<name>~<k>}:<part>}), all in one Redis
  * Cluster slot.
  *
  * @param <T> the payload type
  */
 public final class RedisDelayQueue<T> implements DelayQueue<T> {
     static final String TRANSPORT = "redis-zset";
-    /** The server's timer tick at its default {@code hz} of 10: how late a blocking timeout can fire. */
-    static final long TICK_MILLIS = 100;
-    private static final long NO_TIMEKEEPER = Long.MIN_VALUE;
     /** Most messages one {@link #peek} returns. */
     static final int PEEK_LIMIT = 10_000;
-    private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE,
-            Semantics.Ordering.DUE_TIME, true, false, true);
 
-    private final UnifiedJedis jedis;
     private final RedisContext<T> queue;
-    private final ZsetStore<T> store;
-    private final String signalKey;
-    private final long blockMillis;
-    /** The System.nanoTime a timekeeper of this queue waits for, or {@link #NO_TIMEKEEPER}. */
-    private final AtomicLong timekeeper = new AtomicLong(NO_TIMEKEEPER);
+    private final DelayStorage<T> store;
+    private final Semantics semantics;
+    private final int shards;
 
     private RedisDelayQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
-        this.jedis = setup.client();
+        UnifiedJedis jedis = setup.client();
         this.queue = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
                 ZsetScripts.STORAGE);
-        this.store = new ZsetStore<>(queue, this::await);
+        long blockMillis = queue.settings().blockTimeout().toMillis();
+        List<ZsetStore<T>> stores = new ArrayList<>();
+        for (RedisContext<T> shard : queue.shards(setup.shards())) {
+            stores.add(new ZsetStore<>(shard, new SignalWaiter(jedis, shard.settings().keys().key("signal"), blockMillis)));
+        }
+        this.shards = setup.shards();
+        this.store = setup.sharded() ? new ZsetShards<>(queue, stores, setup.sharding()) : stores.get(0);
+        Semantics.Ordering ordering = !setup.sharded() ? Semantics.Ordering.DUE_TIME
+                : setup.shardBy() != null ? Semantics.Ordering.PER_KEY : Semantics.Ordering.NONE;
+        this.semantics = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE, ordering, true, false, true);
         queue.runtime().attach(store);
-        this.signalKey = queue.settings().keys().key("signal");
-        this.blockMillis = queue.settings().blockTimeout().toMillis();
     }
 
     /**
@@ -210,7 +248,10 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * {@inheritDoc} The delay is counted on the Redis server's clock. One script stores the whole
      * batch, so it is stored entirely or not at all, even when the call fails with a
      * {@link io.queuekit.TransportException} (which then cannot say which). Same-millisecond order
-     * holds for up to 4096 messages (see Ordering in the class comment).
+     * holds for up to 4096 messages (see Ordering in the class comment). A sharded queue without
+     * {@code shardBy} stores the batch in one shard, by one script as well; with {@code shardBy},
+     * by one script per shard, in shard order, so a {@code TransportException} midway can leave
+     * the parts of the shards before it stored (see Shards in the class comment).
      */
     @Override
     public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
@@ -248,7 +289,11 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         return store.sendEach(payloads, millis);
     }
 
-    /** {@inheritDoc} One script: removes the id from the sorted set and deletes its body. */
+    /**
+     * {@inheritDoc} One script: removes the id from the sorted set and deletes its body. On a
+     * sharded queue, in the shard the id names; a chosen id of a queue sharded by key is looked
+     * for in one shard after another (see Shards in the class comment).
+     */
     @Override
     public boolean cancel(MessageId id) {
         Objects.requireNonNull(id, "id");
@@ -305,84 +350,6 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         return store.receive(maxMessages, Checks.timeoutNanos(timeout, unit));
     }
 
-    /**
-     * The wait between claims. A wait of the full block timeout blocks on the signal
-     * list. A shorter one ends at a due time or at the caller's deadline: it blocks until one timer
-     * tick before it, and sleeps the last tick here, since the server would end the block only at
-     * its next tick, up to 100 ms late.
-     */
-    private long await(long millis, long patienceMillis) {
-        if (millis < patienceMillis) {
-            // waiting for a due time: one consumer of this queue watches the clock and the others
-            // wait for its wake-up, so that a due message costs one claim rather than one per
-            // consumer; one that learnt of an earlier due time (from a signal) takes over watching
-            long target = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            while (true) {
-                long watched = timekeeper.get();
-                if (watched != NO_TIMEKEEPER && watched - target <= 0) {
-                    long signal = block(patienceMillis);
-                    return signal == ZsetStore.Waiter.NO_SIGNAL ? ZsetStore.Waiter.WATCHED : signal;
-                }
-                if (timekeeper.compareAndSet(watched, target)) {
-                    break;
-                }
-            }
-            try {
-                return awaitDue(millis);
-            } finally {
-                timekeeper.compareAndSet(target, NO_TIMEKEEPER);
-            }
-        }
-        return awaitDue(millis);
-    }
-
-    private long awaitDue(long millis) {
-        if (millis >= blockMillis) {
-            return block(millis);
-        }
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        if (millis > TICK_MILLIS) {
-            long signal = block(millis - TICK_MILLIS);
-            if (signal != ZsetStore.Waiter.NO_SIGNAL) {
-                return signal;
-            }
-        }
-        // the rest, here: a claim now would come before the due time and find nothing
-        sleep(TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime() + 999_999));
-        return ZsetStore.Waiter.NO_SIGNAL;
-    }
-
-    /**
-     * Blocks on the signal list; a wait too short to send to Redis is slept here. Returns the time
-     * the signal names (a signal that is not a number, as an older version pushed, means now).
-     */
-    private long block(long millis) {
-        if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
-            sleep(millis);
-            return ZsetStore.Waiter.NO_SIGNAL;
-        }
-        KeyValue<String, String> popped = jedis.blpop(RedisCalls.blockSeconds(millis), signalKey);
-        if (popped == null) {
-            return ZsetStore.Waiter.NO_SIGNAL;
-        }
-        try {
-            return Math.max(0, Long.parseLong(popped.getValue()));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static void sleep(long millis) {
-        if (millis <= 0) {
-            return;
-        }
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** {@inheritDoc} One script for all of this queue's deliveries. */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
@@ -425,7 +392,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Semantics semantics() {
-        return SEMANTICS;
+        return semantics;
     }
 
     @Override
@@ -440,7 +407,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public String toString() {
-        return "RedisDelayQueue[" + queue.label() + "]";
+        return "RedisDelayQueue[" + queue.label() + (shards == 1 ? "" : ", " + shards + " shards") + "]";
     }
 
     /** Builds a {@link RedisDelayQueue}; see {@link RedisQueueBuilder} for the shared settings. */

@@ -31,9 +31,11 @@ final class ZsetScripts {
     /** {@code enqueue.lua}: stores messages, ready now or at a due time. */
     static final class Enqueue {
         private final QueueScript script;
+        private final byte[] suffix;
 
         Enqueue(RedisContext<?> queue) {
             script = script(queue, "send", "enqueue.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal").replicated();
+            suffix = text(queue.idSuffix());
         }
 
         /**
@@ -41,10 +43,11 @@ final class ZsetScripts {
          * at {@code millis} if {@code absolute}. Returns the ids, in order.
          */
         List<MessageId> storeNew(List<byte[]> payloads, boolean absolute, long millis) {
-            List<byte[]> args = new ArrayList<>(payloads.size() + 3);
+            List<byte[]> args = new ArrayList<>(payloads.size() + 4);
             args.add(text("new"));
             args.add(due(absolute));
             args.add(num(millis));
+            args.add(suffix);
             args.addAll(payloads);
             return ids(script.run(args));
         }
@@ -54,10 +57,11 @@ final class ZsetScripts {
          * {@code dueMillis} (epoch ms, one per payload, in order). Returns the ids, in order.
          */
         List<MessageId> storeEach(List<byte[]> payloads, long[] dueMillis) {
-            List<byte[]> args = new ArrayList<>(2 * payloads.size() + 3);
+            List<byte[]> args = new ArrayList<>(2 * payloads.size() + 4);
             args.add(text("each"));
             args.add(due(true));
             args.add(num(0));
+            args.add(suffix);
             for (int i = 0; i < payloads.size(); i++) {
                 args.add(num(dueMillis[i]));
                 args.add(payloads.get(i));
@@ -67,7 +71,7 @@ final class ZsetScripts {
 
         /** Stores an encoded payload under {@code id} unless that id is stored; true if stored. */
         boolean storeWithId(MessageId id, byte[] payload, boolean absolute, long millis) {
-            return integer(array(script.run(text("ids"), due(absolute), num(millis), text(id.value()), payload)).get(0)) == 1;
+            return integer(array(script.run(text("ids"), due(absolute), num(millis), suffix, text(id.value()), payload)).get(0)) == 1;
         }
 
         private static byte[] due(boolean absolute) {

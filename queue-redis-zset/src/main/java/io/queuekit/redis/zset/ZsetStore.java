@@ -8,7 +8,6 @@ import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
-import io.queuekit.internal.QueueStore;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
@@ -30,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <T> the payload type
  */
-final class ZsetStore<T> implements QueueStore<T> {
+final class ZsetStore<T> implements DelayStorage<T> {
     /**
      * How a consumer waits between claims until something may be claimable. Blocks in Redis for
      * about {@code millis} (at least 1): the time until the next message or lease falls due, or
@@ -104,9 +103,14 @@ final class ZsetStore<T> implements QueueStore<T> {
      * Stores payloads with generated ids, due {@code millis} after now on the server's clock (or at
      * {@code millis} when {@code absolute}). One round trip.
      */
-    List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
+    @Override
+    public List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
         queue.runtime().checkOpen();
-        List<byte[]> encoded = queue.encodeAll(payloads);
+        return store(queue.encodeAll(payloads), absolute, millis);
+    }
+
+    /** {@link #send} of payloads encoded (and checked) already. */
+    List<MessageId> store(List<byte[]> encoded, boolean absolute, long millis) {
         if (encoded.isEmpty()) {
             return List.of();
         }
@@ -119,9 +123,14 @@ final class ZsetStore<T> implements QueueStore<T> {
      * Stores payloads with generated ids, each due at its own time in {@code dueMillis} (epoch ms,
      * one per payload, in order). One round trip.
      */
-    List<MessageId> sendEach(List<? extends T> payloads, long[] dueMillis) {
+    @Override
+    public List<MessageId> sendEach(List<? extends T> payloads, long[] dueMillis) {
         queue.runtime().checkOpen();
-        List<byte[]> encoded = queue.encodeAll(payloads);
+        return storeEach(queue.encodeAll(payloads), dueMillis);
+    }
+
+    /** {@link #sendEach} of payloads encoded (and checked) already. */
+    List<MessageId> storeEach(List<byte[]> encoded, long[] dueMillis) {
         if (encoded.isEmpty()) {
             return List.of();
         }
@@ -131,7 +140,8 @@ final class ZsetStore<T> implements QueueStore<T> {
     }
 
     /** Stores a payload under a caller's id unless that id is stored; true if stored. */
-    boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
+    @Override
+    public boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
         Checks.callerId(id);
         queue.runtime().checkOpen();
         byte[] encoded = queue.encodeAll(List.of(payload)).get(0);
@@ -142,7 +152,8 @@ final class ZsetStore<T> implements QueueStore<T> {
         return stored;
     }
 
-    boolean cancel(MessageId id) {
+    @Override
+    public boolean cancel(MessageId id) {
         return cancel.run(id, maxAttempts, retention);
     }
 
@@ -175,7 +186,8 @@ final class ZsetStore<T> implements QueueStore<T> {
     }
 
     /** One claim of up to {@code max}, without waiting. */
-    List<Delivery<T>> claim(int max) {
+    @Override
+    public List<Delivery<T>> claim(int max) {
         List<Delivery<T>> out = new ArrayList<>();
         claim(max, out);
         return out;
@@ -188,7 +200,8 @@ final class ZsetStore<T> implements QueueStore<T> {
      *
      * @throws InterruptedException if interrupted on entry or noticed between blocking calls
      */
-    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+    @Override
+    public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
         return receive(max, timeoutNanos, PendingAck.none());
     }
 
@@ -341,7 +354,8 @@ final class ZsetStore<T> implements QueueStore<T> {
      * Acks many deliveries in one round trip: this queue's own in one script, any others one by
      * one. Returns how many were settled.
      */
-    int ackAll(Collection<? extends Delivery<T>> deliveries) {
+    @Override
+    public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         List<ZsetDelivery<T>> mine = new ArrayList<>(deliveries.size());
         List<ZsetScripts.Lease> leases = new ArrayList<>(deliveries.size());
         int others = 0;
@@ -420,8 +434,8 @@ final class ZsetStore<T> implements QueueStore<T> {
     public void closed() {
     }
 
-    /** The first {@code max} waiting messages, due or not, in the order they will be handed out. */
-    List<WaitingMessage<T>> peek(int max) {
+    @Override
+    public List<WaitingMessage<T>> peek(int max) {
         List<ZsetScripts.Peek.Waiting> rows = peek.run(max);
         List<WaitingMessage<T>> out = new ArrayList<>(rows.size());
         for (ZsetScripts.Peek.Waiting w : rows) {

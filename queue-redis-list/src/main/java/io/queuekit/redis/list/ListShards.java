@@ -1,0 +1,122 @@
+package io.queuekit.redis.list;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.RedisContext;
+import io.queuekit.redis.internal.ShardedStore;
+import io.queuekit.redis.internal.Sharding;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A list queue stored in shards, each a {@link ListMode} of its own under its hash tag (its own
+ * ready list, flight, retries, dead letters and upkeep), all of one guarantee. Sends go to one
+ * shard per message (in turn, or by key), a batch without a key to one shard whole; receiving goes
+ * round the shards ({@link ShardedStore#receive}); a delivery settles on its own shard.
+ */
+final class ListShards<T> extends ShardedStore<T, ListMode<T>> implements ListStorage<T> {
+
+    ListShards(RedisContext<T> queue, List<ListMode<T>> shards, Sharding<T> sharding) {
+        super(queue, shards, sharding);
+    }
+
+    /**
+     * Stores the payloads: without a key, all in the next shard, in one LPUSH; by key, one LPUSH per
+     * shard, in shard order, after every payload was encoded and every key computed.
+     */
+    @Override
+    public List<MessageId> send(List<? extends T> payloads) {
+        queue().runtime().checkOpen();
+        if (!sharding().keyed()) {
+            return shard(sharding().next()).send(payloads);
+        }
+        if (payloads.size() == 1) {
+            return shard(sharding().of(payloads.get(0))).send(payloads);
+        }
+        List<byte[]> encoded = queue().encodeAll(payloads);
+        int[] homes = sharding().ofEach(payloads);
+        MessageId[] ids = new MessageId[payloads.size()];
+        for (int s = 0; s < shards().size(); s++) {
+            List<Integer> at = new ArrayList<>();
+            List<byte[]> part = new ArrayList<>();
+            for (int i = 0; i < homes.length; i++) {
+                if (homes[i] == s) {
+                    at.add(i);
+                    part.add(encoded.get(i));
+                }
+            }
+            if (!part.isEmpty()) {
+                List<MessageId> stored = shard(s).store(part);
+                for (int j = 0; j < at.size(); j++) {
+                    ids[at.get(j)] = stored.get(j);
+                }
+            }
+        }
+        return Arrays.asList(ids);
+    }
+
+    @Override
+    protected Taken<T> take(int index, int max) {
+        try {
+            return new Taken<>(shard(index).receive(max, 0), -1);
+        } catch (InterruptedException e) {
+            throw new AssertionError("a receive that does not wait checks no interrupt", e);
+        }
+    }
+
+    @Override
+    protected List<Delivery<T>> await(int index, int max, long timeoutNanos) throws InterruptedException {
+        return shard(index).await(max, timeoutNanos);
+    }
+
+    /**
+     * Acks the deliveries of each shard together, in one script per shard (at least once), others
+     * one by one. A failure on one shard leaves the acks of the shards before it made.
+     */
+    @Override
+    public int ackAll(Collection<? extends Delivery<T>> deliveries) {
+        Map<ListMode<T>, List<Delivery<T>>> byShard = new IdentityHashMap<>();
+        for (ListMode<T> m : shards()) {
+            byShard.put(m, new ArrayList<>());
+        }
+        List<Delivery<T>> others = new ArrayList<>();
+        for (Delivery<T> d : List.copyOf(deliveries)) {
+            List<Delivery<T>> mine = d instanceof EnvelopeDelivery<T> e ? byShard.get(e.mode()) : null;
+            (mine == null ? others : mine).add(d);
+        }
+        int acked = 0;
+        for (ListMode<T> m : shards()) {
+            List<Delivery<T>> mine = byShard.get(m);
+            if (!mine.isEmpty()) {
+                acked += m.ackAll(mine);
+            }
+        }
+        for (Delivery<T> d : others) {
+            if (d.ack()) {
+                acked++;
+            }
+        }
+        return acked;
+    }
+
+    /**
+     * The next {@code max} of every shard, merged oldest first by enqueue time (an element with
+     * none, which the queue did not write, first); each shard's own order kept.
+     */
+    @Override
+    public List<WaitingMessage<T>> peek(int max) {
+        List<List<WaitingMessage<T>>> each = new ArrayList<>(shards().size());
+        for (ListMode<T> m : shards()) {
+            each.add(m.peek(max));
+        }
+        return merge(each, Comparator.comparing(WaitingMessage::enqueuedAt,
+                Comparator.nullsFirst(Comparator.<Instant>naturalOrder())), max);
+    }
+}

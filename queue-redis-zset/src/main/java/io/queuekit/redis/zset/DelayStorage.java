@@ -1,0 +1,42 @@
+package io.queuekit.redis.zset;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.internal.QueueStore;
+import io.queuekit.redis.WaitingMessage;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Where a {@link RedisDelayQueue} keeps its messages: one {@link ZsetStore} (unsharded), or
+ * {@link ZsetShards} over one per shard.
+ */
+interface DelayStorage<T> extends QueueStore<T> {
+
+    /**
+     * Stores payloads with generated ids, due {@code millis} after now on the server's clock (or at
+     * {@code millis} when {@code absolute}).
+     */
+    List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis);
+
+    /** Stores payloads with generated ids, each due at its own time in {@code dueMillis} (epoch ms). */
+    List<MessageId> sendEach(List<? extends T> payloads, long[] dueMillis);
+
+    /** Stores a payload under a caller's id unless that id is stored; true if stored. */
+    boolean sendWithId(MessageId id, T payload, boolean absolute, long millis);
+
+    /** Removes a waiting message; true if it did. */
+    boolean cancel(MessageId id);
+
+    /** Up to {@code max} deliveries, without waiting. */
+    List<Delivery<T>> claim(int max);
+
+    /** Up to {@code max} deliveries, waiting up to {@code timeoutNanos} for the first. */
+    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException;
+
+    /** Acks several deliveries; how many were settled. */
+    int ackAll(Collection<? extends Delivery<T>> deliveries);
+
+    /** The first {@code max} waiting messages, due or not, in the order they will be handed out. */
+    List<WaitingMessage<T>> peek(int max);
+}
