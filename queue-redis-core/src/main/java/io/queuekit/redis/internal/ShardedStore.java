@@ -6,11 +6,13 @@ import io.queuekit.QueueStats;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.QueueStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * One queue stored in several shards, each a whole queue's storage under a hash tag of its own
@@ -37,8 +39,21 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
     private final Sharding<T> sharding;
     private final long blockNanos;
     private final DeadLetterStore<T> dead;
+    /** Longest a receiver goes straight back to its own shard while others have no one waiting. */
+    private static final Duration COVER = Duration.ofMillis(20);
     /** Where the next receive starts, so that receivers start at different shards. */
     private final AtomicInteger rotation = new AtomicInteger();
+    /** How many receivers wait in Redis on each shard now. */
+    private final AtomicIntegerArray waiting;
+    /** Longest a receiver goes straight back to its own shard while others have no one waiting. */
+    private final long coverNanos;
+    /** Each receiving thread's own: the shard it last got a message from by waiting, and its last sweep. */
+    private final ThreadLocal<Receiver> receivers = ThreadLocal.withInitial(Receiver::new);
+
+    private static final class Receiver {
+        int home = -1;
+        long sweptAt;
+    }
 
     /**
      * @param queue the queue's context (its runtime and settings)
@@ -57,6 +72,8 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
             deadLetters.add(s.deadLetters());
         }
         this.dead = new ShardedDeadLetters<>(deadLetters, sharding::home);
+        this.waiting = new AtomicIntegerArray(shards.size());
+        this.coverNanos = Math.min(blockNanos, COVER.toNanos());
     }
 
     /** The shards' stores, in shard order. */
@@ -96,7 +113,15 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
      * for at most one block timeout (or the time left), then goes round again: so an idle receiver
      * reaches a message on any shard within about one block timeout, and costs one take per shard
      * per block timeout. It waits on the shard whose next message or lease falls due first, where
-     * the takes said so and that is within a block timeout, else on the next shard in its turn.
+     * the takes said so and that is within a block timeout, else on a shard with the fewest
+     * receivers waiting, so that waiting receivers spread over the shards.
+     *
+     * <p>Under load the takes would mostly find nothing: a receiver that has just been handed a
+     * message from a shard, and whose own last takes are less than a block timeout old, goes
+     * straight back to waiting there without the takes: for up to a block timeout while every
+     * other shard has a receiver waiting on it, else for at most 20 ms before it takes from every
+     * shard again. Each message then costs about one wait, as on an unsharded queue, and a message
+     * on a shard no receiver waits on is taken within about 20 ms of a receiver being free.
      *
      * <p>A shard that fails is passed over while others have messages: the deliveries taken are
      * returned, never dropped. A receive that found nothing throws the first failure.
@@ -106,11 +131,22 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
             throw new InterruptedException();
         }
         long deadline = System.nanoTime() + timeoutNanos;
+        Receiver me = receivers.get();
+        if (timeoutNanos > 0 && me.home >= 0 && System.nanoTime() - me.sweptAt < blockNanos) {
+            // while every other shard has a receiver waiting, for a block timeout; else only briefly
+            long wait = othersWaited(me.home) ? blockNanos : coverNanos;
+            List<Delivery<T>> got = waitOn(me.home, max, Math.min(timeoutNanos, wait));
+            if (!got.isEmpty()) {
+                return got;
+            }
+        }
+        me.home = -1;
         int start = rotation.getAndIncrement();
         for (int round = 0; ; round++) {
             int first = Math.floorMod(start + round, shards.size());
             List<Delivery<T>> got = new ArrayList<>();
-            int soonest = sweep(first, max, got);
+            int soonest = sweep(first, max, got, me);
+            me.sweptAt = System.nanoTime();
             if (!got.isEmpty() || timeoutNanos == 0) {
                 return got;
             }
@@ -121,18 +157,55 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            got = await(soonest >= 0 ? soonest : first, max, Math.min(left, blockNanos));
+            int on = soonest >= 0 ? soonest : leastWaited(first);
+            got = waitOn(on, max, Math.min(left, blockNanos));
             if (!got.isEmpty()) {
+                me.home = on;
                 return got;
             }
         }
+    }
+
+    /** {@link #await} on shard {@code index}, counted among the receivers waiting there. */
+    private List<Delivery<T>> waitOn(int index, int max, long timeoutNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        waiting.incrementAndGet(index);
+        try {
+            return await(index, max, timeoutNanos);
+        } finally {
+            waiting.decrementAndGet(index);
+        }
+    }
+
+    /** Whether every shard but {@code home} has a receiver waiting on it. */
+    private boolean othersWaited(int home) {
+        for (int i = 0; i < shards.size(); i++) {
+            if (i != home && waiting.get(i) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The shard with the fewest receivers waiting, looking from {@code first} on. */
+    private int leastWaited(int first) {
+        int best = first;
+        for (int i = 1; i < shards.size(); i++) {
+            int index = (first + i) % shards.size();
+            if (waiting.get(index) < waiting.get(best)) {
+                best = index;
+            }
+        }
+        return best;
     }
 
     /**
      * Takes from every shard from {@code first} on, until {@code max} are in {@code into}. Returns
      * the shard whose next event falls due first within a block timeout, or -1.
      */
-    private int sweep(int first, int max, List<Delivery<T>> into) {
+    private int sweep(int first, int max, List<Delivery<T>> into, Receiver me) {
         RuntimeException failed = null;
         int soonest = -1;
         long soonestMillis = TimeUnit.NANOSECONDS.toMillis(blockNanos);
@@ -156,6 +229,9 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
                     failed.addSuppressed(e);
                 }
                 continue;
+            }
+            if (!t.deliveries().isEmpty()) {
+                me.home = index; // the receiver comes back here first
             }
             into.addAll(t.deliveries());
             if (t.nextEventMillis() >= 0 && t.nextEventMillis() < soonestMillis) {
