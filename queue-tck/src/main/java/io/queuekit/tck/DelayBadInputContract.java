@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queuekit.DelayQueue;
 import io.queuekit.MessageId;
+import io.queuekit.Semantics;
 import io.queuekit.tck.BadInputCatalogue.QueueCase;
 import io.queuekit.tck.BadInputCatalogue.SeededQueue;
 import java.time.Duration;
@@ -96,7 +97,11 @@ interface DelayBadInputContract extends DelayQueueContract {
 
         List<String> got = List.of(next(q).payload(), next(q).payload(), next(q).payload(), next(q).payload());
 
-        assertThat(got).as("all due now, so in send order").containsExactly("min", "1969", "yesterday", "min-id");
+        if (q.semantics().ordering() == Semantics.Ordering.DUE_TIME) {
+            assertThat(got).as("all due now, so in send order").containsExactly("min", "1969", "yesterday", "min-id");
+        } else {
+            assertThat(got).as("all due now").containsExactlyInAnyOrder("min", "1969", "yesterday", "min-id");
+        }
         assertThat(q.poll()).isNull();
         assertThat(q.schedule("max", DelayQueue.MAX_DELAY)).isNotNull();
     }
