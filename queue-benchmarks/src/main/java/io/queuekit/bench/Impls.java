@@ -28,12 +28,17 @@ final class Impls {
     static final String JEDIS_PUBSUB = "jedis-pubsub";
     static final String INMEMORY_ALO = "queuekit-inmemory-alo";
     static final String INMEMORY_AMO = "queuekit-inmemory-amo";
+    /** The list queue at least once on a cluster of its own, unsharded: one master holds it. */
+    static final String LIST_ALO_CLUSTER = "queuekit-list-alo-cluster";
+    /** The same with {@code shards(3)}: one shard per master. */
+    static final String LIST_ALO_SHARDS = "queuekit-list-alo-shards3";
 
     static final List<String> NAMES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE, ZSET, REDISSON_DELAYED,
-            ZSET_POLLING, ZSET_LUA, ZSET_BATCH, ZSET_EACH, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO);
+            ZSET_POLLING, ZSET_LUA, ZSET_BATCH, ZSET_EACH, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO, LIST_ALO_CLUSTER, LIST_ALO_SHARDS);
 
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
-    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO);
+    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO,
+            LIST_ALO_CLUSTER, LIST_ALO_SHARDS);
 
     private Impls() {
     }

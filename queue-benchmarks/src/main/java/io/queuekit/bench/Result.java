@@ -1,5 +1,7 @@
 package io.queuekit.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -19,6 +21,7 @@ import java.util.OptionalLong;
  * @param note why a run was cut short, or empty
  * @param commands the Redis commands the measured run cost per message, or empty
  * @param producerSeconds delay load scenarios only: how long the producer took to send them all
+ * @param serverShares scenarios on several servers only: each server's share of their Redis CPU
  */
 record Result(
         String scenario,
@@ -36,13 +39,18 @@ record Result(
         boolean atLeastOnce,
         String note,
         String commands,
-        OptionalDouble producerSeconds) {
+        OptionalDouble producerSeconds,
+        List<Double> serverShares) {
+
+    Result {
+        serverShares = List.copyOf(serverShares);
+    }
 
     Result(String scenario, String impl, long msgs, double msgsPerS, double p50Ms, double p99Ms, double maxMs,
             long dupes, long lost, OptionalLong early, OptionalDouble redisCpuUsPerMsg, OptionalDouble bytesPerMsg,
             boolean atLeastOnce, String note, String commands) {
         this(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg, bytesPerMsg,
-                atLeastOnce, note, commands, OptionalDouble.empty());
+                atLeastOnce, note, commands, OptionalDouble.empty(), List.of());
     }
 
     /** The result's line in results.txt. */
@@ -61,17 +69,32 @@ record Result(
         redisCpuUsPerMsg.ifPresent(c -> sb.append(" redis_cpu_us_per_msg=").append(fmt("%.2f", c)));
         bytesPerMsg.ifPresent(b -> sb.append(" bytes_per_msg=").append(fmt("%.1f", b)));
         producerSeconds.ifPresent(p -> sb.append(" producer_s=").append(fmt("%.2f", p)));
+        if (!serverShares.isEmpty()) {
+            List<String> shares = new ArrayList<>();
+            serverShares.forEach(x -> shares.add(fmt("%.3f", x)));
+            sb.append(" server_cpu_shares=").append(String.join("/", shares));
+        }
         return sb.toString();
     }
 
     Result withCommands(String c) {
         return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
-                bytesPerMsg, atLeastOnce, note, c, producerSeconds);
+                bytesPerMsg, atLeastOnce, note, c, producerSeconds, serverShares);
     }
 
     Result withProducerSeconds(double seconds) {
         return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
-                bytesPerMsg, atLeastOnce, note, commands, OptionalDouble.of(seconds));
+                bytesPerMsg, atLeastOnce, note, commands, OptionalDouble.of(seconds), serverShares);
+    }
+
+    /** This result with each server's share of the Redis CPU, in the deployment's order. */
+    Result withServerShares(double[] shares) {
+        List<Double> list = new ArrayList<>();
+        for (double x : shares) {
+            list.add(x);
+        }
+        return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
+                bytesPerMsg, atLeastOnce, note, commands, producerSeconds, list);
     }
 
     static String fmt(String format, double value) {

@@ -5,7 +5,9 @@ import static io.queuekit.bench.Impls.INMEMORY_AMO;
 import static io.queuekit.bench.Impls.JEDIS_LIST;
 import static io.queuekit.bench.Impls.JEDIS_PUBSUB;
 import static io.queuekit.bench.Impls.LIST_ALO;
+import static io.queuekit.bench.Impls.LIST_ALO_CLUSTER;
 import static io.queuekit.bench.Impls.LIST_ALO_POLL;
+import static io.queuekit.bench.Impls.LIST_ALO_SHARDS;
 import static io.queuekit.bench.Impls.LIST_AMO;
 import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
@@ -37,9 +39,11 @@ final class Scenarios {
     static final String IN_FLIGHT_1K = "inflight-1k";
     static final String IN_FLIGHT_10K = "inflight-10k";
     static final String IN_FLIGHT_50K = "inflight-50k";
+    static final String CLUSTER_SHARDS = "cluster-shards";
 
     static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_LOAD_5S, DELAY_BACKLOG,
-            DELAY_BACKLOG_ONE, DELAY_WAITING_0, DELAY_WAITING_1M, DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K);
+            DELAY_BACKLOG_ONE, DELAY_WAITING_0, DELAY_WAITING_1M, DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K,
+            CLUSTER_SHARDS);
 
     private static final List<String> QUEUES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
     private static final List<String> DELAYS = List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA);
@@ -96,7 +100,11 @@ final class Scenarios {
                         List.of(LIST_ALO, ZSET, REDISSON_DELAYED), 100_000),
                 inFlight(IN_FLIGHT_1K, 1_000),
                 inFlight(IN_FLIGHT_10K, 10_000),
-                inFlight(IN_FLIGHT_50K, 50_000));
+                inFlight(IN_FLIGHT_50K, 50_000),
+                new ClusterScenario(CLUSTER_SHARDS,
+                        "a Redis Cluster of 3 masters started for the run, 1 producer, 4 consumers, 100,000 messages of"
+                                + " 100 B, one per call: the list queue unsharded vs shards(3); Redis CPU of every master",
+                        List.of(LIST_ALO_CLUSTER, LIST_ALO_SHARDS), 100_000, 4));
     }
 
     private static Scenario inFlight(String name, int n) {

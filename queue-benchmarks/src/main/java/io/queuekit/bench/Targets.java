@@ -5,7 +5,9 @@ import static io.queuekit.bench.Impls.INMEMORY_AMO;
 import static io.queuekit.bench.Impls.JEDIS_LIST;
 import static io.queuekit.bench.Impls.JEDIS_PUBSUB;
 import static io.queuekit.bench.Impls.LIST_ALO;
+import static io.queuekit.bench.Impls.LIST_ALO_CLUSTER;
 import static io.queuekit.bench.Impls.LIST_ALO_POLL;
+import static io.queuekit.bench.Impls.LIST_ALO_SHARDS;
 import static io.queuekit.bench.Impls.LIST_AMO;
 import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
@@ -14,6 +16,7 @@ import static io.queuekit.bench.Impls.ZSET;
 import static io.queuekit.bench.Impls.ZSET_BATCH;
 import static io.queuekit.bench.Impls.ZSET_LUA;
 import static io.queuekit.bench.Impls.ZSET_POLLING;
+import static io.queuekit.bench.Scenarios.CLUSTER_SHARDS;
 import static io.queuekit.bench.Scenarios.DELAY_BACKLOG;
 import static io.queuekit.bench.Scenarios.DELAY_BACKLOG_ONE;
 import static io.queuekit.bench.Scenarios.DELAY_WAITING_0;
@@ -81,6 +84,9 @@ final class Targets {
         t.memory(ZSET);
         t.flat(LIST_ALO);
         t.flat(ZSET);
+        t.shares(CLUSTER_SHARDS, LIST_ALO_SHARDS, 0.1);
+        t.cpuAgainst(CLUSTER_SHARDS, LIST_ALO_SHARDS, LIST_ALO_CLUSTER, "the unsharded queue", 1.2, "shards(3) on 3 masters");
+        t.reported(CLUSTER_SHARDS, LIST_ALO_SHARDS, LIST_ALO_CLUSTER, "shards(3) on 3 masters vs unsharded, throughput");
         return t.checks;
     }
 
@@ -157,6 +163,26 @@ final class Targets {
         compare(IN_FLIGHT_50K, impl, IN_FLIGHT_1K, impl, target, cpu, (a, b) -> new Check(target,
                 fmt(b == 0 ? Double.POSITIVE_INFINITY : a / b) + "x (" + Result.fmt("%.2f", a) + " vs "
                         + Result.fmt("%.2f", b) + " us/ack)", a <= 1.5 * b));
+    }
+
+    /** Each server's share of the Redis CPU within {@code tolerance} (relative) of an even share. */
+    private void shares(String scenario, String impl, double tolerance) {
+        Optional<Result> r = find(scenario, impl);
+        String target = impl + ": each master's share of the Redis CPU within " + Math.round(tolerance * 100)
+                + "% of an even share";
+        checks.add(r.filter(x -> !x.serverShares().isEmpty()).map(x -> {
+            double even = 1.0 / x.serverShares().size();
+            boolean pass = usable(x) && x.serverShares().stream().allMatch(s -> Math.abs(s - even) <= tolerance * even);
+            List<String> each = x.serverShares().stream().map(s -> Result.fmt("%.3f", s)).toList();
+            return new Check(target, String.join(" / ", each) + " (even: " + Result.fmt("%.3f", even) + ")", pass);
+        }).orElse(new Check(target, "not measured", null)));
+    }
+
+    /** A ratio of rates that has no target, reported as measured. */
+    private void reported(String scenario, String ours, String peer, String what) {
+        compare(scenario, ours, scenario, peer, what, Result::msgsPerS, (a, b) -> new Check(what,
+                fmt(b == 0 ? Double.POSITIVE_INFINITY : a / b) + "x (" + Result.fmt("%.0f", a) + " vs "
+                        + Result.fmt("%.0f", b) + " msgs/s)", null));
     }
 
     private void below(String scenario, String impl, double p99, String target) {

@@ -10,7 +10,7 @@ import java.util.OptionalLong;
  * With a batch size above one the producer sends that many per call and consumers fetch up to as
  * many per round trip.
  */
-final class WorkQueueScenario extends Scenario {
+class WorkQueueScenario extends Scenario {
     private static final long IDLE_MILLIS = 10_000;
 
     private final int baseCount;
@@ -33,16 +33,21 @@ final class WorkQueueScenario extends Scenario {
         return once(impl, ctx, n);
     }
 
-    private Result once(String impl, Context ctx, int n) throws InterruptedException {
+    /** Where a run's queue lives: by default the benchmark's one server. */
+    Deployment deploy(String impl, Context ctx) throws Exception {
+        return Deployment.single(impl, ctx, ctx.freshName(name()));
+    }
+
+    private Result once(String impl, Context ctx, int n) throws Exception {
         List<String> bodies = Body.all(n);
         Tracker t = new Tracker(n, 1, false);
         String note = "";
         String commands;
         long start;
-        double cpu;
-        try (QueueUnderTest q = Impls.queue(impl, ctx.uri(), ctx.freshName(name()))) {
-            Map<String, long[]> before = ctx.probe().commandStats();
-            long cpuBefore = ctx.probe().cpuMicros();
+        double[] cpu;
+        try (Deployment where = deploy(impl, ctx); QueueUnderTest q = where.queue()) {
+            Map<String, long[]> before = where.commandStats();
+            long[] cpuBefore = where.cpuMicros();
             q.startConsumers(consumers, batch, t::received);
             start = System.nanoTime();
             long deadline = ctx.deadlineNanos();
@@ -70,13 +75,24 @@ final class WorkQueueScenario extends Scenario {
                 note = incomplete(t, complete, deadline);
             }
             q.stopConsumers();
-            cpu = ctx.cpuSince(cpuBefore, System.nanoTime() - start);
-            commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), n, 6);
-        } finally {
-            ctx.probe().flushAll();
+            cpu = where.cpuSince(cpuBefore, System.nanoTime() - start);
+            commands = RedisProbe.perMessage(before, where.commandStats(), n, 6);
         }
-        return result(impl, n, t, 1, start, OptionalLong.empty(),
-                Impls.inMemory(impl) ? OptionalDouble.empty() : OptionalDouble.of(cpu / n), note)
+        double total = 0;
+        for (double c : cpu) {
+            total += c;
+        }
+        Result r = result(impl, n, t, 1, start, OptionalLong.empty(),
+                Impls.inMemory(impl) ? OptionalDouble.empty() : OptionalDouble.of(total / n), note)
                 .withCommands(commands);
+        return cpu.length > 1 ? r.withServerShares(shares(cpu, total)) : r;
+    }
+
+    private static double[] shares(double[] cpu, double total) {
+        double[] out = new double[cpu.length];
+        for (int i = 0; i < cpu.length; i++) {
+            out[i] = total == 0 ? 0 : cpu[i] / total;
+        }
+        return out;
     }
 }

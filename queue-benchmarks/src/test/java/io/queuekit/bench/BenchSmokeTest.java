@@ -25,13 +25,14 @@ class BenchSmokeTest {
     private static final Pattern LINE = Pattern.compile("BENCH scenario=(\\S+) impl=(\\S+) msgs=(\\d+)"
             + " msgs_per_s=\\d+ p50_ms=" + NUM + " p99_ms=" + NUM + " max_ms=" + NUM
             + " dupes=(\\d+) lost=(\\d+)( early=\\d+)?( redis_cpu_us_per_msg=\\d+\\.\\d{2})?"
-            + "( bytes_per_msg=-?\\d+\\.\\d)?( producer_s=\\d+\\.\\d{2})?");
+            + "( bytes_per_msg=-?\\d+\\.\\d)?( producer_s=\\d+\\.\\d{2})?( server_cpu_shares=\\d\\.\\d{3}(/\\d\\.\\d{3})+)?");
     private static final Set<String> DELAYS = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S,
             Scenarios.DELAY_BACKLOG, Scenarios.DELAY_BACKLOG_ONE, Scenarios.DELAY_WAITING_0, Scenarios.DELAY_WAITING_1M,
             Scenarios.DELAY_LIGHT);
     private static final Set<String> PRODUCER_TIMED = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S,
             Scenarios.DELAY_WAITING_0, Scenarios.DELAY_WAITING_1M);
-    private static final Set<String> WORK_QUEUES = Set.of(Scenarios.WORK_QUEUE, Scenarios.WORK_QUEUE_BATCH);
+    private static final Set<String> WORK_QUEUES = Set.of(Scenarios.WORK_QUEUE, Scenarios.WORK_QUEUE_BATCH,
+            Scenarios.CLUSTER_SHARDS);
     private static final Set<String> IN_FLIGHT = Set.of(Scenarios.IN_FLIGHT_1K, Scenarios.IN_FLIGHT_10K,
             Scenarios.IN_FLIGHT_50K);
 
@@ -62,6 +63,8 @@ class BenchSmokeTest {
                     .isEqualTo(scenario.equals(Scenarios.MEMORY));
             assertThat(m.group(9) != null).as("producer time exactly on delay lines with one producer: %s", line)
                     .isEqualTo(PRODUCER_TIMED.contains(scenario));
+            assertThat(m.group(10) != null).as("server shares exactly on cluster lines: %s", line)
+                    .isEqualTo(scenario.equals(Scenarios.CLUSTER_SHARDS));
             assertThat(Long.parseLong(m.group(3))).as("msgs: %s", line).isPositive();
         }
         for (Result r : results) {
@@ -71,6 +74,6 @@ class BenchSmokeTest {
                 assertThat(r.lost()).as("lost by %s %s", r.scenario(), r.impl()).isZero();
             }
         }
-        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(28);
+        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(31);
     }
 }

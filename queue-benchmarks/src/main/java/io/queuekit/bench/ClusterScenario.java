@@ -1,0 +1,115 @@
+package io.queuekit.bench;
+
+import io.queuekit.Codec;
+import io.queuekit.redis.list.RedisListQueue;
+import io.queuekit.testing.RedisCluster;
+import io.queuekit.testing.RedisServer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.RedisClusterClient;
+
+/**
+ * The work-queue load on a Redis Cluster of three masters started for the run (no replicas), a
+ * list queue at least once: unsharded, where one master holds the whole queue, against
+ * {@code shards(3)}, one shard per master. Redis CPU is read from every master, so the result
+ * shows each master's share as well as the total per message.
+ */
+final class ClusterScenario extends WorkQueueScenario {
+    static final int MASTERS = 3;
+
+    ClusterScenario(String name, String summary, List<String> impls, int baseCount, int consumers) {
+        super(name, summary, impls, baseCount, consumers, 1);
+    }
+
+    @Override
+    Deployment deploy(String impl, Context ctx) {
+        RedisCluster cluster = RedisCluster.builder().masters(MASTERS).start();
+        try {
+            RedisClusterClient client = cluster.client();
+            RedisListQueue.Builder<String> b = RedisListQueue.builder(client, ctx.freshName(name()), Codec.utf8());
+            if (impl.equals(Impls.LIST_ALO_SHARDS)) {
+                b.shards(MASTERS);
+            }
+            return new OnCluster(cluster, new QueuekitQueue(b.build(), client));
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** A cluster of its own for one run, read on every master and closed after it. */
+    private static final class OnCluster implements Deployment {
+        private final RedisCluster cluster;
+        private final QueueUnderTest queue;
+        private final List<RedisServer> masters;
+        private final double[] idle;
+
+        OnCluster(RedisCluster cluster, QueueUnderTest queue) {
+            this.cluster = cluster;
+            this.queue = queue;
+            this.masters = cluster.masters();
+            this.idle = idleMicrosPerSecond();
+        }
+
+        @Override
+        public QueueUnderTest queue() {
+            return queue;
+        }
+
+        @Override
+        public Map<String, long[]> commandStats() {
+            Map<String, long[]> sum = new HashMap<>();
+            for (RedisServer m : masters) {
+                try (RedisProbe probe = new RedisProbe(m.uri())) {
+                    probe.commandStats().forEach((k, v) -> sum.merge(k, v, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}));
+                }
+            }
+            return sum;
+        }
+
+        @Override
+        public long[] cpuMicros() {
+            long[] out = new long[masters.size()];
+            for (int i = 0; i < out.length; i++) {
+                try (RedisProbe probe = new RedisProbe(masters.get(i).uri())) {
+                    out[i] = probe.cpuMicros();
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public double[] cpuSince(long[] before, long elapsedNanos) {
+            long[] now = cpuMicros();
+            double[] out = new double[now.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = Math.max(0, now[i] - before[i] - idle[i] * elapsedNanos / 1e9);
+            }
+            return out;
+        }
+
+        /** Each master's CPU per second over a second with no client working: the cluster bus, timers. */
+        private double[] idleMicrosPerSecond() {
+            long[] before = cpuMicros();
+            long t0 = System.nanoTime();
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            long[] after = cpuMicros();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            double[] out = new double[after.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = (after[i] - before[i]) / seconds;
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            cluster.close();
+        }
+    }
+}
