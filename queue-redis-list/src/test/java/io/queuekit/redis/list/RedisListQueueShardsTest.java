@@ -154,6 +154,28 @@ class RedisListQueueShardsTest {
     }
 
     @Test
+    void aConsumerJustServedByOneShard_takesAMessageWaitingOnAnother_wellWithinABlockTimeout() throws Exception {
+        String name = Queues.unique("home");
+        Duration block = Duration.ofSeconds(2); // within the client's blocking socket timeout
+        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, name, Codec.utf8()).shards(3)
+                .blockTimeout(block).shardBy(Function.identity()).build()) {
+            q.send(keyOfShard(0, 3));
+            Delivery<String> first = q.poll();
+            assertThat(first.id().value()).endsWith("~0");
+            first.ack();
+            MessageId other = q.send(keyOfShard(2, 3));
+            long start = System.nanoTime();
+
+            // it goes back to shard 0 first, where no message waits, but only briefly
+            Delivery<String> next = q.poll(60, SECONDS);
+
+            assertThat(next.id()).isEqualTo(other);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("far less than a block timeout")
+                    .isLessThan(block.dividedBy(2));
+        }
+    }
+
+    @Test
     void shardBy_oneConsumer_getsEachKeysMessagesInSendOrder_whileKeysInterleave() throws Exception {
         Random random = new Random(42);
         try (RedisListQueue<String> q = sharded(Queues.unique("keyed"), 3)
