@@ -1,0 +1,30 @@
+package io.queuekit.spring.boot;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Subscribes a bean method to a broadcast channel declared as
+ * {@code queuekit.queues.<channel>.type=broadcast}: once the application context has started, it
+ * receives every message published while it is subscribed (at-most-once: nothing is kept for a
+ * subscriber that is away; see {@code Broadcaster}).
+ *
+ * <pre>{@code
+ * @BroadcastListener(channel = "prices")
+ * void onPrice(Price price) { ... }
+ * }</pre>
+ *
+ * <p>The method takes one parameter, the payload. An exception it throws is logged and counted;
+ * the message is not delivered again. The subscription closes when the context closes.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface BroadcastListener {
+
+    /** The channel's name: the key under {@code queuekit.queues}. */
+    String channel();
+}

@@ -1,0 +1,57 @@
+package io.queuekit.spring.boot;
+
+import io.queuekit.Codec;
+import io.queuekit.inmemory.InMemoryBroadcaster;
+import io.queuekit.inmemory.InMemoryDelayQueue;
+import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.spi.QueueMetrics;
+import io.queuekit.spring.boot.QueueDefinitions.Definition;
+import io.queuekit.spring.boot.QueuekitProperties.Queue;
+import io.queuekit.spring.boot.QueuekitProperties.Type;
+import java.time.Clock;
+
+/**
+ * The in-memory queues of {@code queuekit.transport=in-memory}, with the settings that mean the same
+ * in memory (visibility timeout, attempts, dead letters, payload limit, guarantee); the Redis-only
+ * ones (key prefix, block timeout, shards) are left out, so that one set of properties serves both.
+ * Only this class names the in-memory transport, which is an optional dependency.
+ */
+final class InMemoryQueues {
+    private InMemoryQueues() {
+    }
+
+    static boolean available() {
+        return org.springframework.util.ClassUtils.isPresent("io.queuekit.inmemory.InMemoryMessageQueue",
+                InMemoryQueues.class.getClassLoader());
+    }
+
+    static <T> Object create(Definition queue, Codec<T> codec, QueueMetrics metrics, Clock clock) {
+        if (!available()) {
+            throw new QueueConfigurationException("queuekit.transport=in-memory, but io.queuekit:queue-inmemory is not "
+                    + "on the classpath", "Add the dependency io.queuekit:queue-inmemory (at test scope for tests).");
+        }
+        Queue s = queue.settings();
+        if (queue.type() == Type.BROADCAST) {
+            InMemoryBroadcaster.Builder<T> b = InMemoryBroadcaster.<T>builder(queue.name()).codec(codec).metrics(metrics);
+            QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+            return b.build();
+        }
+        if (queue.type() == Type.DELAY) {
+            InMemoryDelayQueue.Builder<T> b = InMemoryDelayQueue.<T>builder(queue.name()).codec(codec).metrics(metrics)
+                    .clock(clock);
+            QueueFactory.set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
+            QueueFactory.set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
+            QueueFactory.set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
+            QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+            return b.build();
+        }
+        InMemoryMessageQueue.Builder<T> b = InMemoryMessageQueue.<T>builder(queue.name()).codec(codec).metrics(metrics)
+                .clock(clock);
+        QueueFactory.set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
+        QueueFactory.set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
+        QueueFactory.set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
+        QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+        QueueFactory.set(queue, "guarantee", s.getGuarantee(), b::guarantee);
+        return b.build();
+    }
+}

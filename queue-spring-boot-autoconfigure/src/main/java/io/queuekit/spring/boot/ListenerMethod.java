@@ -1,0 +1,89 @@
+package io.queuekit.spring.boot;
+
+import io.queuekit.Delivery;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+
+/**
+ * A method annotated {@link QueueListener} or {@link BroadcastListener}, found on a bean's class
+ * before any bean is made, so that the queues' payload types and the pool can be set from it.
+ *
+ * @param beanName the bean whose method it is
+ * @param method the method, as declared on the bean's class
+ * @param queue the queue or channel it names
+ * @param broadcast true for {@link BroadcastListener}
+ * @param concurrency worker threads (1 for a broadcast)
+ * @param noRetryFor exceptions that dead-letter at once
+ * @param takesDelivery true when the parameter is a {@link Delivery}
+ * @param payloadType the payload class the parameter asks for
+ */
+record ListenerMethod(String beanName, Method method, String queue, boolean broadcast, int concurrency,
+        List<Class<? extends Throwable>> noRetryFor, boolean takesDelivery, Class<?> payloadType) {
+
+    /** The listener methods of {@code type}, checked; {@code env} resolves placeholders in concurrency. */
+    static List<ListenerMethod> find(String beanName, Class<?> type, Environment env) {
+        List<ListenerMethod> found = new ArrayList<>();
+        Map<Method, QueueListener> queues = MethodIntrospector.selectMethods(type,
+                (MethodIntrospector.MetadataLookup<QueueListener>) m -> AnnotatedElementUtils.findMergedAnnotation(m, QueueListener.class));
+        queues.forEach((method, a) -> found.add(of(beanName, method, a.queue(), false,
+                concurrency(method, a.concurrency(), env), List.of(a.noRetryFor()))));
+        Map<Method, BroadcastListener> channels = MethodIntrospector.selectMethods(type,
+                (MethodIntrospector.MetadataLookup<BroadcastListener>) m -> AnnotatedElementUtils.findMergedAnnotation(m, BroadcastListener.class));
+        channels.forEach((method, a) -> found.add(of(beanName, method, a.channel(), true, 1, List.of())));
+        return found;
+    }
+
+    private static ListenerMethod of(String beanName, Method method, String queue, boolean broadcast, int concurrency,
+            List<Class<? extends Throwable>> noRetryFor) {
+        if (method.getParameterCount() != 1) {
+            throw new QueueConfigurationException(describe(method) + " takes " + method.getParameterCount()
+                    + " parameters; a listener method takes one: the payload" + (broadcast ? "" : " or a Delivery<T>"),
+                    "Give " + describe(method) + " one parameter.");
+        }
+        ResolvableType parameter = ResolvableType.forMethodParameter(method, 0);
+        boolean takesDelivery = Delivery.class.isAssignableFrom(parameter.toClass());
+        if (takesDelivery && broadcast) {
+            throw new QueueConfigurationException(describe(method) + " takes a Delivery, but a broadcast message is "
+                    + "not settled", "Make the parameter the payload type.");
+        }
+        Class<?> payload = takesDelivery ? parameter.as(Delivery.class).getGeneric(0).resolve(Object.class) : parameter.toClass();
+        return new ListenerMethod(beanName, method, queue, broadcast, concurrency, List.copyOf(noRetryFor), takesDelivery,
+                payload);
+    }
+
+    private static int concurrency(Method method, String text, Environment env) {
+        String resolved = env.resolveRequiredPlaceholders(text).trim();
+        try {
+            int n = Integer.parseInt(resolved);
+            if (n >= 1 && n <= 1024) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new QueueConfigurationException("@QueueListener(concurrency = \"" + text + "\") on " + describe(method)
+                + " is " + (text.equals(resolved) ? "" : "\"" + resolved + "\", ") + "not a number from 1 to 1024",
+                "Set concurrency to a number of worker threads from 1 to 1024.");
+    }
+
+    /** {@code OrderHandler.handle(Order)}, for messages. */
+    static String describe(Method method) {
+        StringBuilder s = new StringBuilder(method.getDeclaringClass().getSimpleName()).append('.')
+                .append(method.getName()).append('(');
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = 0; i < types.length; i++) {
+            s.append(i == 0 ? "" : ", ").append(types[i].getSimpleName());
+        }
+        return s.append(')').toString();
+    }
+
+    String describe() {
+        return "@" + (broadcast ? "BroadcastListener" : "QueueListener") + " " + describe(method);
+    }
+}

@@ -1,0 +1,129 @@
+package io.queuekit.spring.boot;
+
+import io.queuekit.Codec;
+import io.queuekit.jackson3.Jackson3Codec;
+import io.queuekit.redis.RedisQueueBuilder;
+import io.queuekit.redis.list.RedisListQueue;
+import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.spi.QueueMetrics;
+import io.queuekit.spring.boot.QueueDefinitions.Definition;
+import io.queuekit.spring.boot.QueuekitProperties.Queue;
+import io.queuekit.spring.boot.QueuekitProperties.Transport;
+import io.queuekit.spring.boot.QueuekitProperties.Type;
+import java.time.Clock;
+import java.util.function.Consumer;
+import redis.clients.jedis.UnifiedJedis;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Builds the queue each {@link Definition} describes, on Redis or in memory, with the payload codec
+ * for its type and the application's metrics. A setting the transport refuses, or one that does
+ * not apply to the queue's type, fails with {@link QueueConfigurationException} naming the property.
+ */
+final class QueueFactory {
+    private final Transport transport;
+    private final java.util.function.Supplier<UnifiedJedis> client;
+    private final JsonMapper mapper;
+    private final QueueMetrics metrics;
+    private final java.util.function.Supplier<Clock> clock;
+
+    QueueFactory(Transport transport, java.util.function.Supplier<UnifiedJedis> client, JsonMapper mapper,
+            QueueMetrics metrics, java.util.function.Supplier<Clock> clock) {
+        this.transport = transport;
+        this.client = client;
+        this.mapper = mapper;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** A {@code MessageQueue}, {@code DelayQueue} or {@code Broadcaster}, as the definition's type says. */
+    Object create(Definition queue) {
+        checkApplicable(queue);
+        return transport == Transport.IN_MEMORY ? InMemoryQueues.create(queue, codec(queue.payloadType()), metrics, clock.get())
+                : redis(queue, codec(queue.payloadType()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> Codec<T> codec(Class<T> type) {
+        if (type == String.class) {
+            return (Codec<T>) Codec.utf8();
+        }
+        if (type == byte[].class) {
+            return (Codec<T>) Codec.bytes();
+        }
+        return Jackson3Codec.of(mapper, type);
+    }
+
+    private <T> Object redis(Definition queue, Codec<T> codec) {
+        Queue s = queue.settings();
+        UnifiedJedis redis = client.get();
+        if (queue.type() == Type.BROADCAST) {
+            RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(redis, queue.name(), codec).metrics(metrics);
+            set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
+            set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+            set(queue, "sharded", s.getSharded(), b::sharded);
+            return b.build();
+        }
+        if (queue.type() == Type.DELAY) {
+            RedisDelayQueue.Builder<T> b = RedisDelayQueue.builder(redis, queue.name(), codec);
+            common(queue, b);
+            return b.build();
+        }
+        RedisListQueue.Builder<T> b = RedisListQueue.builder(redis, queue.name(), codec);
+        common(queue, b);
+        set(queue, "guarantee", s.getGuarantee(), b::guarantee);
+        return b.build();
+    }
+
+    private void common(Definition queue, RedisQueueBuilder<?, ?> b) {
+        Queue s = queue.settings();
+        b.metrics(metrics);
+        set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
+        set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
+        set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
+        set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
+        set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+        set(queue, "block-timeout", s.getBlockTimeout(), b::blockTimeout);
+        set(queue, "shards", s.getShards(), b::shards);
+    }
+
+    /** Applies one setting, turning the builder's refusal into an error that names the property. */
+    static <V> void set(Definition queue, String setting, V value, Consumer<? super V> setter) {
+        if (value == null) {
+            return;
+        }
+        try {
+            setter.accept(value);
+        } catch (IllegalArgumentException e) {
+            throw new QueueConfigurationException(queue.property(setting) + "=" + value + " is refused: " + e.getMessage(),
+                    "Correct " + queue.property(setting) + ".", e);
+        }
+    }
+
+    /** Settings that mean nothing for the queue's type are refused rather than ignored. */
+    private static void checkApplicable(Definition queue) {
+        Queue s = queue.settings();
+        if (queue.type() == Type.BROADCAST) {
+            refuse(queue, "visibility-timeout", s.getVisibilityTimeout(), "list and delay queues");
+            refuse(queue, "max-attempts", s.getMaxAttempts(), "list and delay queues");
+            refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), "list and delay queues");
+            refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
+            refuse(queue, "shards", s.getShards(), "list and delay queues");
+            refuse(queue, "guarantee", s.getGuarantee(), "list queues");
+        } else {
+            refuse(queue, "sharded", s.getSharded(), "broadcasts");
+            if (queue.type() == Type.DELAY) {
+                refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
+            }
+        }
+    }
+
+    private static void refuse(Definition queue, String setting, Object value, String appliesTo) {
+        if (value != null) {
+            throw new QueueConfigurationException(queue.property(setting) + " is set, but it applies to " + appliesTo
+                    + ", and " + queue.property("type") + " is " + QueueDefinitions.lower(queue.type()),
+                    "Remove " + queue.property(setting) + " or change the queue's type.");
+        }
+    }
+}

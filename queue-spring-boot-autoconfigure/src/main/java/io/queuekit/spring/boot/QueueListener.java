@@ -1,0 +1,49 @@
+package io.queuekit.spring.boot;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Makes a bean method the handler of a queue declared under {@code queuekit.queues.<queue>}: once
+ * the application context has started, managed consumers ({@code MessageQueue#consume}) call it
+ * for each message.
+ *
+ * <pre>{@code
+ * @QueueListener(queue = "orders", concurrency = "4")
+ * void handle(Order order) { ... }
+ * }</pre>
+ *
+ * <p>The method takes one parameter: the payload (of the queue's {@code payload-type}) or a
+ * {@code Delivery<T>} for its id, attempt and time, or to settle it by hand. How it ends settles
+ * the message:
+ * <ul>
+ *   <li>it returns: the message is acked;</li>
+ *   <li>it throws: the message is tried again after a backoff ({@code queuekit.queues.<queue>.retry.*}),
+ *       and goes to the dead letters once {@code max-attempts} deliveries have failed;</li>
+ *   <li>it throws one of {@link #noRetryFor()} (or a subclass): the message goes straight to the
+ *       dead letters, with the exception as the reason.</li>
+ * </ul>
+ * When the context closes, consumers stop taking messages, running handlers finish and are
+ * settled within {@code spring.lifecycle.timeout-per-shutdown-phase}, and only then does the Redis
+ * client close.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface QueueListener {
+
+    /** The queue's name: the key under {@code queuekit.queues}. */
+    String queue();
+
+    /**
+     * Worker threads calling the method, 1 to 1024; a number or a {@code ${...}} placeholder. Each
+     * holds one Redis connection while it waits, and the starter sizes its pool for them.
+     */
+    String concurrency() default "1";
+
+    /** Exceptions after which the message goes to the dead letters at once instead of being retried. */
+    Class<? extends Throwable>[] noRetryFor() default {};
+}

@@ -1,0 +1,145 @@
+package io.queuekit.spring.boot;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuekit.MessageQueue;
+import io.queuekit.inmemory.ManualClock;
+import io.queuekit.micrometer.MicrometerQueueMetrics;
+import io.queuekit.spi.QueueMetrics;
+import io.queuekit.spring.boot.QueuekitProperties.Transport;
+import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import redis.clients.jedis.UnifiedJedis;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * queuekit for a Spring Boot application: a Jedis client from {@code spring.data.redis.*} (unless
+ * the application has its own {@code UnifiedJedis}), a bean per queue declared under
+ * {@code queuekit.queues}, consumers for {@link QueueListener} and {@link BroadcastListener}
+ * methods, metrics in the application's {@code MeterRegistry}, a health indicator and the
+ * {@code queues} Actuator endpoint. With {@code queuekit.transport=in-memory} the same queues are
+ * built in memory and no Redis client is made.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
+@ConditionalOnClass({MessageQueue.class, UnifiedJedis.class})
+@EnableConfigurationProperties(QueuekitProperties.class)
+public class QueuekitAutoConfiguration {
+    private static final String TRANSPORT = "queuekit.transport";
+
+    @Bean
+    static QueueRegistrar queuekitQueueRegistrar() {
+        return new QueueRegistrar();
+    }
+
+    @Bean(QueueRegistrar.FACTORY)
+    QueueFactory queuekitQueueFactory(QueueDefinitions definitions, ObjectProvider<UnifiedJedis> redis,
+            ObjectProvider<JsonMapper> mapper, ObjectProvider<QueueMetrics> metrics, BeanFactory beans) {
+        Transport transport = definitions.properties.getTransport();
+        UnifiedJedis client = null;
+        if (transport == Transport.REDIS) {
+            JedisVersion.check(getClass().getClassLoader());
+            client = redis.getObject();
+        }
+        UnifiedJedis fixed = client;
+        return new QueueFactory(transport, () -> fixed, mapper.getIfAvailable(() -> JsonMapper.builder().build()),
+                metrics.getIfAvailable(() -> QueueMetrics.NONE), () -> clock(definitions, beans));
+    }
+
+    private static Clock clock(QueueDefinitions definitions, BeanFactory beans) {
+        return definitions.properties.getInMemory().getClock() == QueuekitProperties.ClockMode.MANUAL
+                ? beans.getBean(InMemoryConfiguration.MANUAL_CLOCK, Clock.class) : Clock.systemUTC();
+    }
+
+    /**
+     * The client for the queues, from {@code spring.data.redis.*}; closed when the context closes,
+     * after every queue.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = TRANSPORT, havingValue = "redis", matchIfMissing = true)
+    UnifiedJedis queuekitRedisClient(Environment environment, QueueDefinitions definitions,
+            ObjectProvider<SslBundles> sslBundles) {
+        JedisVersion.check(getClass().getClassLoader());
+        return RedisClientFactory.create(RedisSettings.of(environment), definitions, sslBundles.getIfAvailable());
+    }
+
+    @Bean
+    QueueCatalog queuekitQueueCatalog(QueueDefinitions definitions, BeanFactory beans) {
+        return new QueueCatalog(definitions, beans);
+    }
+
+    @Bean
+    QueueListenerContainer queuekitListenerContainer(QueueDefinitions definitions, QueueCatalog catalog,
+            BeanFactory beans, Environment environment) {
+        Duration phaseTimeout = Binder.get(environment).bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                .orElse(Duration.ofSeconds(30));
+        return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout);
+    }
+
+    /** The in-memory transport's clock, a {@code ManualClock} when tests ask for one. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ManualClock.class)
+    static class InMemoryConfiguration {
+        static final String MANUAL_CLOCK = "queuekitManualClock";
+
+        @Bean(MANUAL_CLOCK)
+        @ConditionalOnProperty(name = "queuekit.in-memory.clock", havingValue = "manual")
+        ManualClock queuekitManualClock() {
+            return new ManualClock();
+        }
+    }
+
+    /** Queue metrics in the application's {@code MeterRegistry}, when there is one. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({MeterRegistry.class, MicrometerQueueMetrics.class})
+    static class MetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(QueueMetrics.class)
+        QueueMetrics queuekitQueueMetrics(ObjectProvider<MeterRegistry> registry) {
+            MeterRegistry meters = registry.getIfUnique();
+            return meters == null ? QueueMetrics.NONE : MicrometerQueueMetrics.of(meters);
+        }
+    }
+
+    /** The {@code queuekit} health indicator. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("queuekit")
+    static class HealthConfiguration {
+
+        @Bean
+        QueuesHealthIndicator queuekitHealthIndicator(QueueCatalog catalog, QueueDefinitions definitions,
+                ObjectProvider<UnifiedJedis> redis) {
+            UnifiedJedis client = definitions.properties.getTransport() == Transport.REDIS ? redis.getIfAvailable() : null;
+            return new QueuesHealthIndicator(catalog, client, definitions.properties.getHealth().getDeadLetterThreshold());
+        }
+    }
+
+    /** The {@code queues} Actuator endpoint. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnAvailableEndpoint(QueuesEndpoint.class)
+    static class EndpointConfiguration {
+
+        @Bean
+        QueuesEndpoint queuesEndpoint(QueueCatalog catalog) {
+            return new QueuesEndpoint(catalog);
+        }
+    }
+}

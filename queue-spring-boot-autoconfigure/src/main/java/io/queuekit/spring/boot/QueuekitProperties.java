@@ -1,0 +1,276 @@
+package io.queuekit.spring.boot;
+
+import io.queuekit.Semantics;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code queuekit.*} properties: the queues an application declares, where they live, and the
+ * health check's dead-letter threshold. Every queue is a map entry under {@code queuekit.queues},
+ * named by its key:
+ *
+ * <pre>
+ * queuekit.queues.orders.type=list
+ * queuekit.queues.orders.payload-type=com.example.Order
+ * queuekit.queues.orders.max-attempts=5
+ * </pre>
+ *
+ * Settings left out take the transport's defaults (see the README's Defaults section). A property
+ * no queue knows, or a value the transport refuses, fails start-up with a message naming it.
+ */
+@ConfigurationProperties(prefix = "queuekit", ignoreUnknownFields = false)
+public class QueuekitProperties {
+
+    /** Where the queues live: Redis (the default) or in this JVM. */
+    public enum Transport {
+        /** On the Redis server that {@code spring.data.redis.*} names. */
+        REDIS,
+        /** In memory, for tests and local runs: nothing survives the JVM. */
+        IN_MEMORY
+    }
+
+    /** What a queue entry becomes. */
+    public enum Type {
+        /** A {@code MessageQueue} on a Redis LIST: first-in first-out work. */
+        LIST,
+        /** A {@code DelayQueue} on a Redis ZSET: work due at a time. */
+        DELAY,
+        /** A {@code Broadcaster} on Redis PUB/SUB: every subscriber gets every message, nothing is kept. */
+        BROADCAST
+    }
+
+    /** The clock of in-memory queues. */
+    public enum ClockMode {
+        /** The system clock. */
+        SYSTEM,
+        /** A {@code ManualClock} bean that tests advance. */
+        MANUAL
+    }
+
+    /** Where the queues live. */
+    private Transport transport = Transport.REDIS;
+
+    /** The queues, by name. */
+    private Map<String, Queue> queues = new LinkedHashMap<>();
+
+    private final InMemory inMemory = new InMemory();
+
+    private final Health health = new Health();
+
+    public Transport getTransport() {
+        return transport;
+    }
+
+    public void setTransport(Transport transport) {
+        this.transport = transport;
+    }
+
+    public Map<String, Queue> getQueues() {
+        return queues;
+    }
+
+    public void setQueues(Map<String, Queue> queues) {
+        this.queues = queues;
+    }
+
+    public InMemory getInMemory() {
+        return inMemory;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+
+    /** Settings of the in-memory transport. */
+    public static class InMemory {
+        /** The clock in-memory queues read: the system clock, or a ManualClock bean that tests advance. */
+        private ClockMode clock = ClockMode.SYSTEM;
+
+        public ClockMode getClock() {
+            return clock;
+        }
+
+        public void setClock(ClockMode clock) {
+            this.clock = clock;
+        }
+    }
+
+    /** Settings of the queuekit health indicator. */
+    public static class Health {
+        /** Dead letters a queue may hold before the health indicator reports DOWN; unset, never. */
+        private Long deadLetterThreshold;
+
+        public Long getDeadLetterThreshold() {
+            return deadLetterThreshold;
+        }
+
+        public void setDeadLetterThreshold(Long deadLetterThreshold) {
+            this.deadLetterThreshold = deadLetterThreshold;
+        }
+    }
+
+    /** One queue or broadcast channel. */
+    public static class Queue {
+        /** What the queue is: list (work queue), delay (delay queue) or broadcast (pub/sub). */
+        private Type type = Type.LIST;
+
+        /**
+         * The class of the payloads, encoded as JSON with the application's Jackson 3 mapper;
+         * java.lang.String and byte[] are stored as they are. Unset: the parameter type of the
+         * queue's listener method, else java.lang.String.
+         */
+        private Class<?> payloadType;
+
+        /** The first part of the queue's Redis keys; queuekit by default. */
+        private String keyPrefix;
+
+        /** How long a received message stays invisible before it is delivered again (list, delay). */
+        private Duration visibilityTimeout;
+
+        /** Deliveries before a failing message goes to the dead letters (list, delay). */
+        private Integer maxAttempts;
+
+        /** Dead letters kept per queue, the oldest dropped first (list, delay). */
+        private Integer deadLetterRetention;
+
+        /** The largest encoded payload accepted, in bytes. */
+        private Integer maxPayloadBytes;
+
+        /** How long one blocking receive waits on Redis before it looks again (list, delay). */
+        private Duration blockTimeout;
+
+        /** At-least-once (the default) or at-most-once (list only). */
+        private Semantics.Guarantee guarantee;
+
+        /** Hash tags the queue is spread over, for Redis Cluster (list, delay); 1 by default. */
+        private Integer shards;
+
+        /**
+         * On a Redis Cluster of Redis 7 or later, whether the channel uses sharded pub/sub
+         * (broadcast only); true by default.
+         */
+        private Boolean sharded;
+
+        /** How a listener method of the queue waits before a failed message is tried again. */
+        private final Retry retry = new Retry();
+
+        public Type getType() {
+            return type;
+        }
+
+        public void setType(Type type) {
+            this.type = type;
+        }
+
+        public Class<?> getPayloadType() {
+            return payloadType;
+        }
+
+        public void setPayloadType(Class<?> payloadType) {
+            this.payloadType = payloadType;
+        }
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public Duration getVisibilityTimeout() {
+            return visibilityTimeout;
+        }
+
+        public void setVisibilityTimeout(Duration visibilityTimeout) {
+            this.visibilityTimeout = visibilityTimeout;
+        }
+
+        public Integer getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(Integer maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public Integer getDeadLetterRetention() {
+            return deadLetterRetention;
+        }
+
+        public void setDeadLetterRetention(Integer deadLetterRetention) {
+            this.deadLetterRetention = deadLetterRetention;
+        }
+
+        public Integer getMaxPayloadBytes() {
+            return maxPayloadBytes;
+        }
+
+        public void setMaxPayloadBytes(Integer maxPayloadBytes) {
+            this.maxPayloadBytes = maxPayloadBytes;
+        }
+
+        public Duration getBlockTimeout() {
+            return blockTimeout;
+        }
+
+        public void setBlockTimeout(Duration blockTimeout) {
+            this.blockTimeout = blockTimeout;
+        }
+
+        public Semantics.Guarantee getGuarantee() {
+            return guarantee;
+        }
+
+        public void setGuarantee(Semantics.Guarantee guarantee) {
+            this.guarantee = guarantee;
+        }
+
+        public Integer getShards() {
+            return shards;
+        }
+
+        public void setShards(Integer shards) {
+            this.shards = shards;
+        }
+
+        public Boolean getSharded() {
+            return sharded;
+        }
+
+        public void setSharded(Boolean sharded) {
+            this.sharded = sharded;
+        }
+
+        public Retry getRetry() {
+            return retry;
+        }
+    }
+
+    /** Backoff between attempts of a failed message. */
+    public static class Retry {
+        /** The wait before the second attempt; 1 s by default. */
+        private Duration initialBackoff = Duration.ofSeconds(1);
+
+        /** The longest wait, reached by doubling; 5 min by default. */
+        private Duration maxBackoff = Duration.ofMinutes(5);
+
+        public Duration getInitialBackoff() {
+            return initialBackoff;
+        }
+
+        public void setInitialBackoff(Duration initialBackoff) {
+            this.initialBackoff = initialBackoff;
+        }
+
+        public Duration getMaxBackoff() {
+            return maxBackoff;
+        }
+
+        public void setMaxBackoff(Duration maxBackoff) {
+            this.maxBackoff = maxBackoff;
+        }
+    }
+}
