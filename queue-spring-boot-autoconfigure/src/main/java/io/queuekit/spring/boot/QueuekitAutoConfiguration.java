@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -48,11 +49,11 @@ public class QueuekitAutoConfiguration {
 
     @Bean(QueueRegistrar.FACTORY)
     QueueFactory queuekitQueueFactory(QueueDefinitions definitions, ObjectProvider<UnifiedJedis> redis,
-            ObjectProvider<JsonMapper> mapper, ObjectProvider<QueueMetrics> metrics, BeanFactory beans) {
+            ObjectProvider<JsonMapper> mapper, ObjectProvider<QueueMetrics> metrics, ConfigurableListableBeanFactory beans) {
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = null;
         if (transport == Transport.REDIS) {
-            JedisVersion.check(getClass().getClassLoader());
+            JedisVersion.check(beans.getBeanClassLoader());
             client = redis.getObject();
         }
         UnifiedJedis fixed = client;
@@ -73,8 +74,8 @@ public class QueuekitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnProperty(name = TRANSPORT, havingValue = "redis", matchIfMissing = true)
     UnifiedJedis queuekitRedisClient(Environment environment, QueueDefinitions definitions,
-            ObjectProvider<SslBundles> sslBundles) {
-        JedisVersion.check(getClass().getClassLoader());
+            ObjectProvider<SslBundles> sslBundles, ConfigurableListableBeanFactory beans) {
+        JedisVersion.check(beans.getBeanClassLoader());
         return RedisClientFactory.create(RedisSettings.of(environment), definitions, sslBundles.getIfAvailable());
     }
 
