@@ -1,6 +1,7 @@
 package io.queuekit.spring.boot;
 
 import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
 import io.queuekit.jackson3.Jackson3Codec;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.list.RedisListQueue;
@@ -40,8 +41,23 @@ final class QueueFactory {
     /** A {@code MessageQueue}, {@code DelayQueue} or {@code Broadcaster}, as the definition's type says. */
     Object create(Definition queue) {
         checkApplicable(queue);
+        if (queue.type() != Type.BROADCAST) {
+            consumeOptions(queue);
+        }
         return transport == Transport.IN_MEMORY ? InMemoryQueues.create(queue, codec(queue.payloadType()), metrics, clock.get())
                 : redis(queue, codec(queue.payloadType()));
+    }
+
+    /** The consumer options of the queue's listeners, from {@code retry.*}; checked when the queue is built. */
+    static ConsumeOptions.Builder consumeOptions(Definition queue) {
+        QueuekitProperties.Retry retry = queue.settings().getRetry();
+        try {
+            return ConsumeOptions.builder().backoff(retry.getInitialBackoff(), retry.getMaxBackoff());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new QueueConfigurationException(queue.property("retry.initial-backoff") + "=" + retry.getInitialBackoff()
+                    + " and " + queue.property("retry.max-backoff") + "=" + retry.getMaxBackoff() + " are refused: "
+                    + e.getMessage(), "Correct " + queue.property("retry.*") + ".", e);
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -5,7 +5,6 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageQueue;
 import io.queuekit.Subscription;
-import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -77,18 +76,8 @@ final class QueueListenerContainer implements SmartLifecycle {
     }
 
     private ConsumeOptions options(ListenerMethod listener) {
-        Definition queue = definitions.queues.get(listener.queue());
-        ConsumeOptions.Builder options = ConsumeOptions.builder().concurrency(listener.concurrency())
-                .shutdownTimeout(shutdownTimeout);
-        QueuekitProperties.Retry retry = queue.settings().getRetry();
-        try {
-            options.backoff(retry.getInitialBackoff(), retry.getMaxBackoff());
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new QueueConfigurationException(queue.property("retry.initial-backoff") + "=" + retry.getInitialBackoff()
-                    + " and " + queue.property("retry.max-backoff") + "=" + retry.getMaxBackoff() + " are refused: "
-                    + e.getMessage(), "Correct " + queue.property("retry.*") + ".", e);
-        }
-        return options.build();
+        return QueueFactory.consumeOptions(definitions.queues.get(listener.queue()))
+                .concurrency(listener.concurrency()).shutdownTimeout(shutdownTimeout).build();
     }
 
     private static void handle(ListenerMethod listener, Object bean, Method method, Delivery<Object> delivery)

@@ -1,0 +1,142 @@
+package io.queuekit.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.MessageQueue;
+import io.queuekit.QueueStats;
+import io.queuekit.testing.RedisServer;
+import io.queuekit.testing.RedisServerTest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The {@code queues} endpoint over HTTP in a running web application, with every auto-configuration. */
+@RedisServerTest
+@Timeout(90)
+class QueuesEndpointHttpTest {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final RedisServer server;
+
+    QueuesEndpointHttpTest(RedisServer server) {
+        this.server = server;
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class WebApp {
+    }
+
+    private ConfigurableApplicationContext start(String... more) {
+        String prefix = Contexts.unique("endpoint");
+        String[] properties = {"server.port=0", "spring.data.redis.host=" + server.host(),
+                "spring.data.redis.port=" + server.port(), "management.endpoints.web.exposure.include=health,queues",
+                "management.endpoint.health.show-details=always",
+                "queuekit.queues.orders.payload-type=" + Order.class.getName(), "queuekit.queues.orders.key-prefix=" + prefix,
+                "queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.key-prefix=" + prefix};
+        return new SpringApplicationBuilder(WebApp.class).properties(properties).properties(more).run();
+    }
+
+    private static HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> post(ConfigurableApplicationContext app, String path, String json) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(ConfigurableApplicationContext app, String path) {
+        int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static MessageQueue<Order> orders(ConfigurableApplicationContext app) {
+        return app.getBean("orders", MessageQueue.class);
+    }
+
+    private static Order order(String id) {
+        return new Order(id, 990, Instant.parse("2026-12-01T10:00:00Z"));
+    }
+
+    private static MessageId deadLetter(MessageQueue<Order> orders, Order order) throws InterruptedException {
+        orders.send(order);
+        Delivery<Order> d = orders.poll(5, TimeUnit.SECONDS);
+        assertThat(d.deadLetter("card declined")).isTrue();
+        return d.id();
+    }
+
+    @Test
+    void reads_showStatsPeekAndDeadLetters() throws Exception {
+        try (ConfigurableApplicationContext app = start()) {
+            MessageQueue<Order> orders = orders(app);
+            deadLetter(orders, order("o-dead"));
+            orders.send(order("o-waiting"));
+
+            HttpResponse<String> all = get(app, "/actuator/queues");
+            assertThat(all.statusCode()).isEqualTo(200);
+            assertThat(all.body()).contains("\"orders\"", "\"type\":\"list\"", "\"transport\":\"redis-list\"",
+                    "\"ready\":1", "\"dead\":1", "\"prices\"", "\"type\":\"broadcast\"");
+
+            assertThat(get(app, "/actuator/queues/orders").body()).contains("\"ready\":1");
+            assertThat(get(app, "/actuator/queues/orders/peek?limit=5").body()).contains("\"id\":\"o-waiting\"");
+            assertThat(get(app, "/actuator/queues/orders/dead-letters").body())
+                    .contains("\"id\":\"o-dead\"", "\"reason\":\"card declined\"");
+            assertThat(get(app, "/actuator/queues/nosuch").statusCode()).isEqualTo(404);
+            assertThat(get(app, "/actuator/queues/orders/peek?limit=0").statusCode()).isEqualTo(400);
+
+            HttpResponse<String> health = get(app, "/actuator/health");
+            assertThat(health.body()).contains("\"queuekit\"", "\"redis\":\"PONG\"");
+        }
+    }
+
+    @Test
+    void writes_areOff_unlessAccessIsUnrestricted() throws Exception {
+        try (ConfigurableApplicationContext app = start()) {
+            MessageQueue<Order> orders = orders(app);
+            deadLetter(orders, order("o-1"));
+
+            HttpResponse<String> refused = post(app, "/actuator/queues/orders/requeue", "{\"all\":true}");
+            assertThat(refused.statusCode()).isBetween(400, 499);
+            assertThat(orders.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+        }
+    }
+
+    @Test
+    void writes_requeueAndPurgeDeadLetters_oneOrAll_whenAllowed() throws Exception {
+        try (ConfigurableApplicationContext app = start("management.endpoint.queues.access=unrestricted")) {
+            MessageQueue<Order> orders = orders(app);
+            MessageId first = deadLetter(orders, order("o-1"));
+            deadLetter(orders, order("o-2"));
+            deadLetter(orders, order("o-3"));
+
+            HttpResponse<String> neither = post(app, "/actuator/queues/orders/purge", "{}");
+            assertThat(neither.statusCode()).isEqualTo(400);
+            assertThat(orders.stats().dead()).isEqualTo(3);
+
+            HttpResponse<String> one = post(app, "/actuator/queues/orders/requeue", "{\"id\":\"" + first.value() + "\"}");
+            assertThat(one.statusCode()).isEqualTo(200);
+            assertThat(one.body()).contains("\"changed\":1");
+            assertThat(orders.stats()).isEqualTo(new QueueStats(1, 0, 0, 2));
+
+            HttpResponse<String> all = post(app, "/actuator/queues/orders/purge", "{\"all\":true}");
+            assertThat(all.body()).contains("\"changed\":2");
+            assertThat(orders.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+        }
+    }
+}
