@@ -111,7 +111,7 @@ final class RedisClientFactory {
         for (String node : nodes) {
             try {
                 addresses.add(HostAndPort.from(node.trim()));
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) { // Jedis throws StringIndexOutOfBounds or NumberFormat, not one type
                 throw new QueueConfigurationException(property + " has '" + node + "', which is not host:port",
                         "Write each node of " + property + " as host:port.", e);
             }

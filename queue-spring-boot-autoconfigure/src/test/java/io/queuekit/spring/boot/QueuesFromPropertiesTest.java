@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.TimeUnit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -84,6 +86,20 @@ class QueuesFromPropertiesTest {
                     try (RedisClient raw = io.queuekit.testing.RedisClients.create(server)) {
                         assertThat(raw.keys(orders + ":*")).isNotEmpty();
                     }
+                });
+    }
+
+    @Test
+    void metrics_goToTheApplicationsMeterRegistry() {
+        Contexts.on(server).withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("queuekit.queues.orders.key-prefix=" + Contexts.unique("metrics"))
+                .run(context -> {
+                    @SuppressWarnings("unchecked")
+                    MessageQueue<String> orders = context.getBean("orders", MessageQueue.class);
+                    orders.send("o-1");
+                    orders.send("o-2");
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get("queuekit.sent").tag("queue", "orders").counter().count()).isEqualTo(2.0);
                 });
     }
 }
