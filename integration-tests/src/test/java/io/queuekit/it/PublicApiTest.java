@@ -43,9 +43,9 @@ class PublicApiTest {
     /** The modules users depend on; the rest (CLI, benchmarks, tests, fixtures) are not API. */
     private static final Set<String> PUBLISHED = Set.of("queue-api", "queue-tck", "queue-inmemory",
             "queue-micrometer", "queue-redis-core", "queue-redis-list", "queue-redis-zset", "queue-redis-pubsub",
-            "queue-testing");
-    private static final Pattern JAR = Pattern.compile("(queue-[a-z-]+?)-\\d[^/]*\\.jar");
-    private static final Pattern CLASSES = Pattern.compile("(queue-[a-z-]+)/target/classes/?");
+            "queue-testing", "queue-jackson3", "queue-spring-boot-autoconfigure");
+    private static final Pattern JAR = Pattern.compile("(queue-[a-z0-9-]+?)-\\d[^/]*\\.jar");
+    private static final Pattern CLASSES = Pattern.compile("(queue-[a-z0-9-]+)/target/classes/?");
 
     /** Module name to the public classes (top-level and nested) it holds outside internal packages. */
     private static final Map<String, List<Class<?>>> API = new TreeMap<>();
@@ -82,7 +82,7 @@ class PublicApiTest {
     void readmeModuleTable_listsEachModulesPublicTypes() throws IOException {
         String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
         Map<String, Set<String>> listed = new TreeMap<>();
-        Pattern row = Pattern.compile("^\\| `(queue-[a-z-]+)` \\| `([^|]*)` \\|(.*)\\|$", Pattern.MULTILINE);
+        Pattern row = Pattern.compile("^\\| `(queue-[a-z0-9-]+)` \\| `([^|]*)` \\|(.*)\\|$", Pattern.MULTILINE);
         Matcher m = row.matcher(readme);
         while (m.find()) {
             Set<String> names = new TreeSet<>();
