@@ -130,19 +130,24 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
         if (registry.containsBeanDefinition(beanName)) {
             throw new QueueConfigurationException("queuekit.queues." + queue.name() + " would be the bean '" + beanName
                     + "', but the application already has a bean of that name",
-                    "Rename the queue or the other bean: queues are beans named as the queue.");
+                    "Rename the queue or the other bean.");
         }
         ConfigurableListableBeanFactory beanFactory = (ConfigurableListableBeanFactory) registry;
         register(registry, beanName, api, ResolvableType.forClassWithGenerics(api, queue.payloadType()),
                 () -> beanFactory.getBean(FACTORY, QueueFactory.class).create(queue), queue.name());
+        // so that a field or parameter named like the queue picks it where several queues share a
+        // payload type (a DelayQueue<Order> is a MessageQueue<Order> too)
+        if (!registry.containsBeanDefinition(queue.name()) && !registry.isAlias(queue.name())) {
+            registry.registerAlias(beanName, queue.name());
+        }
     }
 
     /**
-     * The queue's own name, so that a field or parameter named like the queue picks it where several
-     * queues have one payload type (a {@code DelayQueue<Order>} is a {@code MessageQueue<Order>} too).
+     * {@code ordersQueue}, {@code pricesBroadcaster}: not the bare queue name, which an application's
+     * own {@code Orders} service would already hold. The bare name is an alias where it is free.
      */
     static String beanName(String queue, Type type) {
-        return queue;
+        return queue + (type == Type.BROADCAST ? "Broadcaster" : "Queue");
     }
 
     private static void register(BeanDefinitionRegistry registry, String name, Class<?> type, ResolvableType target,

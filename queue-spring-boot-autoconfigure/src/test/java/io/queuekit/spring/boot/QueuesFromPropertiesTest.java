@@ -102,4 +102,25 @@ class QueuesFromPropertiesTest {
                     assertThat(registry.get("queuekit.sent").tag("queue", "orders").counter().count()).isEqualTo(2.0);
                 });
     }
+
+    /** An application service named like its queue, as {@code @Service class Orders} is. */
+    static class Orders {
+        final MessageQueue<Order> queue;
+
+        Orders(MessageQueue<Order> queue) {
+            this.queue = queue;
+        }
+    }
+
+    @Test
+    void aBeanNamedLikeTheQueue_doesNotClash_andTheQueueStillInjects() {
+        Contexts.on(server).withBean("orders", Orders.class)
+                .withPropertyValues("queuekit.queues.orders.payload-type=" + Order.class.getName(),
+                        "queuekit.queues.orders.key-prefix=" + Contexts.unique("clash"))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean("orders")).isInstanceOf(Orders.class);
+                    assertThat(context.getBean(Orders.class).queue).isSameAs(context.getBean("ordersQueue"));
+                });
+    }
 }
