@@ -18,9 +18,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * </pre>
  *
  * Settings left out take the transport's defaults (see the README's Defaults section). A property
- * no queue knows, or a value the transport refuses, fails start-up with a message naming it.
+ * no queue knows, or a value the transport refuses, fails start-up with a message naming it (the
+ * auto-configuration binds these properties strictly before any bean is made; {@code queuekit.redis.*}
+ * is left to the test fixtures of {@code queue-testing}).
  */
-@ConfigurationProperties(prefix = "queuekit", ignoreUnknownFields = false)
+@ConfigurationProperties(prefix = "queuekit")
 public class QueuekitProperties {
 
     /** Where the queues live: Redis (the default) or in this JVM. */
