@@ -1,5 +1,8 @@
 package io.queuekit.spring.boot;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -27,12 +30,17 @@ final class JedisVersion {
         }
     }
 
+    /** The version in the Jedis jar's Maven metadata (its JedisMetaInfo is not public). */
     private static String found(ClassLoader loader) {
-        try {
-            Class<?> info = ClassUtils.forName("redis.clients.jedis.JedisMetaInfo", loader);
-            return String.valueOf(info.getMethod("getVersion").invoke(null));
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return "of an unknown version";
+        try (InputStream in = loader.getResourceAsStream("META-INF/maven/redis.clients/jedis/pom.properties")) {
+            if (in != null) {
+                Properties pom = new Properties();
+                pom.load(in);
+                return pom.getProperty("version", "of an unknown version");
+            }
+        } catch (IOException e) {
+            // reported as unknown
         }
+        return "of an unknown version";
     }
 }
