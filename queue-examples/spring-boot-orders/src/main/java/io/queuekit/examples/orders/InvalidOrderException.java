@@ -1,0 +1,9 @@
+package io.queuekit.examples.orders;
+
+/** An order that no retry can fix: its message goes straight to the dead letters. */
+public class InvalidOrderException extends RuntimeException {
+
+    public InvalidOrderException(String message) {
+        super(message);
+    }
+}
