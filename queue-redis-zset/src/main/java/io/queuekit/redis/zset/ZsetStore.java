@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The delay queue's operations on its storage ({@code zset.lua}): store, claim under a lease with
@@ -68,7 +69,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
     /** How long a claim's finding that nothing is claimable stands: see {@link Quiet}. */
     private final long quietMillis;
     /** What the latest claim of this object found: nothing else claimable before a time; or null. */
-    private volatile Quiet quiet;
+    private final AtomicReference<Quiet> quiet = new AtomicReference<>();
 
     /** @param waiter how consumers wait between claims */
     ZsetStore(RedisContext<T> queue, Waiter waiter) {
@@ -171,7 +172,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         Object raw = pending.with(claim.queueScript().command(args), claimLabel, () -> claim.queueScript().run(args));
         ZsetScripts.Claim.Result r = claim.parse(claim.queueScript().reply(raw, args));
         Clock server = new Clock(r.nowMillis(), System.nanoTime());
-        quiet = r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null;
+        quiet.set(r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null);
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
             into.add(new ZsetDelivery<>(this, c.id(), c.attempt(), c.token(), c.body()));
             observer.delivered(Duration.ofMillis(r.nowMillis() - StoredBody.enqueuedMillis(c.body())));
@@ -247,7 +248,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         Clock server = null;
         long nextEvent = -1;
         boolean claimNow = true;
-        Quiet q = quiet;
+        Quiet q = quiet.get();
         if (q != null && timeoutNanos >= TimeUnit.MILLISECONDS.toNanos(RedisCalls.MIN_BLOCK_MILLIS)) {
             // the latest claim found nothing more claimable before q.until(): what became claimable
             // since pushed a signal, which the wait below reads at once, so a claim now would find nothing
@@ -291,14 +292,16 @@ final class ZsetStore<T> implements DelayStorage<T> {
                     // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
                     return List.of();
                 }
-                Quiet latest = quiet;
+                Quiet latest = quiet.get();
                 boolean ours = signal == Waiter.NO_SIGNAL && untilEvent <= wait; // we watched our event: claim it
                 if (!ours && latest != null && latest.until(quietMillis) - latest.server().nowMillis() > 1) {
                     // the latest claim of this queue object still vouches that nothing is claimable
                     // yet (what became so since signalled, and a signal ends a wait): wait again.
-                    // An event this consumer knew of that has passed was another consumer's to claim
+                    // An event this consumer knew of that has passed was another consumer's to claim;
+                    // one still to come (a signal named it, after that claim) bounds the wait
+                    long until = latest.until(quietMillis);
+                    nextEvent = nextEvent > server.nowMillis() ? Math.min(nextEvent, until) : until;
                     server = latest.server();
-                    nextEvent = latest.until(quietMillis);
                     claimNow = false;
                 } else {
                     claimNow = true;
@@ -308,11 +311,22 @@ final class ZsetStore<T> implements DelayStorage<T> {
                 // event this consumer knew of that has passed was claimed: the signal would
                 // otherwise name a time already come
                 nextEvent = nextEvent < 0 || nextEvent <= server.nowMillis() ? signal : Math.min(nextEvent, signal);
+                learned(signal);
                 claimNow = false;
             } else {
                 claimNow = true;
             }
         }
+    }
+
+    /**
+     * Shortens the latest claim's finding to an event a signal named, which this consumer took off
+     * the signal list: the next receive, of this consumer or another of this queue object, must
+     * wait for it rather than trust the claim until its horizon, since no signal will name it again.
+     */
+    private void learned(long eventMillis) {
+        quiet.updateAndGet(q -> q == null || (q.nextEvent() >= 0 && q.nextEvent() <= eventMillis) ? q
+                : new Quiet(q.server(), eventMillis));
     }
 
     /**

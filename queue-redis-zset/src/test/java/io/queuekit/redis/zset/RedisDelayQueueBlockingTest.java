@@ -149,6 +149,43 @@ class RedisDelayQueueBlockingTest {
     }
 
     @Test
+    void aMessageDueLaterThanOneBlockTimeout_isDeliveredWhenDue_notWhenTheIdleConsumerNextLooks() throws Exception {
+        // the consumer's empty claim vouches that nothing falls due for ten block timeouts, unless a
+        // signal says otherwise; the signal of this message names a time beyond the block timeout,
+        // and the consumer must keep it through the block timeouts it waits before then
+        RedisDelayQueue<String> q = queue(Duration.ofSeconds(1));
+        Future<Delivery<String>> taken = threads.submit(q::take);
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
+
+        Instant due = Instant.now().plusMillis(2_500);
+        q.scheduleAt("in 2.5 s", due);
+
+        Delivery<String> d = taken.get(10, SECONDS);
+        Instant received = Instant.now();
+        assertThat(d.payload()).isEqualTo("in 2.5 s");
+        assertThat(received).as("never before it is due").isAfterOrEqualTo(due);
+        assertThat(received).as("within a block timeout of its due time, not at the consumer's next claim ten "
+                + "block timeouts after its last").isBefore(due.plusSeconds(1));
+    }
+
+    @Test
+    void aMessageDueLaterThanOneBlockTimeout_reachesAnIdleManagedConsumerWhenDue() throws Exception {
+        // a managed consumer fetches with a poll timeout of one block timeout: the signal read in one
+        // fetch must still bound the wait of the next, which no signal will wake again
+        RedisDelayQueue<String> q = queue(Duration.ofSeconds(1));
+        java.util.concurrent.CompletableFuture<Instant> received = new java.util.concurrent.CompletableFuture<>();
+        closeAfter.add(q.consume(d -> received.complete(Instant.now())));
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
+
+        Instant due = Instant.now().plusMillis(2_500);
+        q.scheduleAt("in 2.5 s", due);
+
+        Instant at = received.get(15, SECONDS);
+        assertThat(at).as("never before it is due").isAfterOrEqualTo(due);
+        assertThat(at).as("within a block timeout of its due time").isBefore(due.plusSeconds(1));
+    }
+
+    @Test
     void scheduleEach_whoseEarliestIsDueSoon_wakesAConsumerBlockedOnAFarFutureMessage() throws Exception {
         RedisDelayQueue<String> q = queue(LONG_BLOCK);
         q.schedule("in an hour", Duration.ofHours(1));

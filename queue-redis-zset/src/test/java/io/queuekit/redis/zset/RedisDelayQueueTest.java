@@ -260,8 +260,12 @@ class RedisDelayQueueTest {
 
         @Test
         void scheduleEach_ofTenThousand_isDeliveredByEachDueTime_thenInCollectionOrder() throws Exception {
-            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
+            // one script stores, and one claims, all 10,000: give them longer than the usual 1 s read
+            // timeout, which a loaded 2-core CI machine running three test JVMs has exceeded
+            RedisClient patient = RedisClients.builder(server).socketTimeout(Duration.ofSeconds(10)).build();
+            RedisDelayQueue<String> q = track(builder(patient, "zset-test-" + UUID.randomUUID())
                     .claimBatch(10_000).build());
+            closeAfter.add(patient); // after the queue
             Instant base = Instant.now().plusSeconds(1);
             List<Scheduled<String>> batch = IntStream.range(0, 10_000)
                     .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i * 37L % 100))).toList();
