@@ -80,6 +80,12 @@ public class QueuekitAutoConfiguration {
     }
 
     @Bean
+    static UnseenListenerCheck queuekitUnseenListenerCheck(ObjectProvider<QueueDefinitions> definitions,
+            Environment environment) {
+        return new UnseenListenerCheck(definitions, environment);
+    }
+
+    @Bean
     QueueCatalog queuekitQueueCatalog(QueueDefinitions definitions, BeanFactory beans) {
         return new QueueCatalog(definitions, beans);
     }

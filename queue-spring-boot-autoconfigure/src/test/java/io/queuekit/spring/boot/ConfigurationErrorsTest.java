@@ -158,4 +158,20 @@ class ConfigurationErrorsTest {
                 .withPropertyValues("queuekit.queues.orders.type=list")
                 .run(failsWith("queuekit needs Jedis 8", "but Jedis 8.0.2 is on the classpath", "jedis.version"));
     }
+
+    interface Handler {
+    }
+
+    static class HiddenListener implements Handler {
+        @QueueListener(queue = "orders")
+        void handle(String order) {
+        }
+    }
+
+    @Test
+    void aListenerHiddenBehindAnInterfaceBeanType_failsRatherThanNeverRunning() {
+        Contexts.on(server).withBean(Handler.class, HiddenListener::new)
+                .withPropertyValues("queuekit.queues.orders.type=list")
+                .run(failsWith("HiddenListener.handle(String)", "was not seen"));
+    }
 }

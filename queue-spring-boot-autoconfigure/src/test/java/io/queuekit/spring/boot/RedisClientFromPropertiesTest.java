@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
@@ -97,6 +98,8 @@ class RedisClientFromPropertiesTest {
                     .run(context -> {
                         assertThat(context.getBean(UnifiedJedis.class)).isInstanceOf(RedisSentinelClient.class);
                         roundTrip(context);
+                        assertThat(context.getBean(QueuesHealthIndicator.class).health(true).getStatus())
+                                .isEqualTo(Status.UP);
                     });
         }
     }
@@ -110,6 +113,7 @@ class RedisClientFromPropertiesTest {
                 "queuekit.queues.orders.key-prefix=" + Contexts.unique("cluster")).run(context -> {
                     assertThat(context.getBean(UnifiedJedis.class)).isInstanceOf(RedisClusterClient.class);
                     roundTrip(context);
+                    assertThat(context.getBean(QueuesHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
                 });
     }
 
