@@ -17,7 +17,10 @@ import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
@@ -73,11 +76,89 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
         BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
         QueuekitProperties properties = new QueuekitProperties();
         binder.bind("queuekit.transport", QueuekitProperties.Transport.class).ifBound(properties::setTransport);
-        binder.bind("queuekit.in-memory", Bindable.ofInstance(properties.getInMemory()), strict);
-        binder.bind("queuekit.health", Bindable.ofInstance(properties.getHealth()), strict);
-        binder.bind("queuekit.queues", Bindable.mapOf(String.class, Queue.class), strict)
-                .ifBound(queues -> properties.getQueues().putAll(queues));
+        try {
+            binder.bind("queuekit.in-memory", Bindable.ofInstance(properties.getInMemory()), strict);
+            binder.bind("queuekit.health", Bindable.ofInstance(properties.getHealth()), strict);
+            binder.bind("queuekit.queues", Bindable.mapOf(String.class, Queue.class), strict)
+                    .ifBound(queues -> properties.getQueues().putAll(queues));
+        } catch (BindException e) {
+            throw unknownNames(e);
+        }
         return properties;
+    }
+
+    /** The settings a queue has, after {@code queuekit.queues.<name>.}, to suggest for a misspelt one. */
+    private static final List<String> QUEUE_SETTINGS = List.of("type", "payload-type", "key-prefix",
+            "visibility-timeout", "max-attempts", "dead-letter-retention", "max-payload-bytes", "block-timeout",
+            "guarantee", "shards", "sharded", "retry.initial-backoff", "retry.max-backoff");
+
+    /**
+     * A name no setting has becomes a message with the closest name there is; any other binding
+     * failure (a value of the wrong kind) is left to Spring Boot's own report, which names it.
+     */
+    private static RuntimeException unknownNames(BindException e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof UnboundConfigurationPropertiesException unbound) {
+                ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+                String name = first.getName().toString();
+                String origin = first.getOrigin() == null ? "" : " (" + first.getOrigin() + ")";
+                String suggestion = suggest(first.getName());
+                return new QueueConfigurationException("Unknown property " + name + origin
+                        + (suggestion == null ? "" : "; did you mean " + suggestion + "?"),
+                        suggestion == null ? "Remove " + name + " or correct its name."
+                                : "Rename it to " + suggestion + ", or remove it.", e);
+            }
+        }
+        return e;
+    }
+
+    private static String suggest(ConfigurationPropertyName name) {
+        String text = name.toString();
+        List<String> known;
+        String prefix;
+        if (text.startsWith("queuekit.queues.") && name.getNumberOfElements() > 3) {
+            prefix = "queuekit.queues." + name.getElement(2, Form.ORIGINAL) + ".";
+            known = QUEUE_SETTINGS;
+        } else if (text.startsWith("queuekit.health.")) {
+            prefix = "queuekit.health.";
+            known = List.of("dead-letter-threshold");
+        } else if (text.startsWith("queuekit.in-memory.")) {
+            prefix = "queuekit.in-memory.";
+            known = List.of("clock");
+        } else {
+            return null;
+        }
+        String given = text.substring(prefix.length());
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : known) {
+            int d = distance(given, candidate);
+            if (d < bestDistance) {
+                best = candidate;
+                bestDistance = d;
+            }
+        }
+        return bestDistance <= Math.max(2, given.length() / 3) ? prefix + best : null;
+    }
+
+    /** Edit distance (Levenshtein) between two names. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j] + 1, current[j - 1] + 1));
+            }
+            int[] t = previous;
+            previous = current;
+            current = t;
+        }
+        return previous[b.length()];
     }
 
     private static void checkTopLevelNames(Environment environment) {

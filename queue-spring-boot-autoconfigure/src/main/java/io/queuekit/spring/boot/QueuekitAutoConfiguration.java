@@ -50,12 +50,10 @@ public class QueuekitAutoConfiguration {
     @Bean(QueueRegistrar.FACTORY)
     QueueFactory queuekitQueueFactory(QueueDefinitions definitions, ObjectProvider<UnifiedJedis> redis,
             ObjectProvider<JsonMapper> mapper, ObjectProvider<QueueMetrics> metrics, ConfigurableListableBeanFactory beans) {
+        // checked in memory too, so that an application's tests on in-memory queues fail as it would
+        JedisVersion.check(beans.getBeanClassLoader());
         Transport transport = definitions.properties.getTransport();
-        UnifiedJedis client = null;
-        if (transport == Transport.REDIS) {
-            JedisVersion.check(beans.getBeanClassLoader());
-            client = redis.getObject();
-        }
+        UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
         UnifiedJedis fixed = client;
         return new QueueFactory(transport, () -> fixed, mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 metrics.getIfAvailable(() -> QueueMetrics.NONE), () -> clock(definitions, beans));

@@ -45,8 +45,8 @@ public final class QueuesEndpoint {
     public record QueueView(String name, String type, String transport, @Nullable QueueStats stats) {
     }
 
-    /** A message waiting in a queue. */
-    public record WaitingView(String id, int attempt, Instant enqueuedAt, @Nullable Instant dueAt, Object payload) {
+    /** A message waiting in a queue, with the field names of the command line's {@code peek}. */
+    public record WaitingView(String id, int attempt, Instant sentAt, @Nullable Instant dueAt, Object payload) {
     }
 
     /** A dead letter. */

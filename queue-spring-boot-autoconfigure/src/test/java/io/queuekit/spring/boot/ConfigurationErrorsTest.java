@@ -6,7 +6,6 @@ import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -71,18 +70,16 @@ class ConfigurationErrorsTest {
     }
 
     @Test
-    void aMisspelledQueueProperty_failsNamingIt() {
-        Contexts.on(server).withPropertyValues("queuekit.queues.orders.visibilty-timeout=5m").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(
-                    org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException.class);
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("queuekit.queues.orders.visibilty-timeout");
-            Throwable bind = context.getStartupFailure();
-            while (!(bind instanceof BindException)) {
-                bind = bind.getCause();
-            }
-            assertThat(bind).isInstanceOf(BindException.class);
-        });
+    void aMisspelledQueueProperty_failsNamingIt_andTheNameItMeant() {
+        Contexts.on(server).withPropertyValues("queuekit.queues.orders.visibilty-timeout=5m")
+                .run(failsWith("Unknown property queuekit.queues.orders.visibilty-timeout",
+                        "did you mean queuekit.queues.orders.visibility-timeout?"));
+        Contexts.on(server).withPropertyValues("queuekit.queues.orders.retry.initial-backof=1s")
+                .run(failsWith("did you mean queuekit.queues.orders.retry.initial-backoff?"));
+        Contexts.on(server).withPropertyValues("queuekit.health.dead-letter-treshold=5")
+                .run(failsWith("did you mean queuekit.health.dead-letter-threshold?"));
+        Contexts.on(server).withPropertyValues("queuekit.queues.orders.colour=blue")
+                .run(failsWith("Unknown property queuekit.queues.orders.colour"));
     }
 
     @Test
@@ -173,5 +170,34 @@ class ConfigurationErrorsTest {
         Contexts.on(server).withBean(Handler.class, HiddenListener::new)
                 .withPropertyValues("queuekit.queues.orders.type=list")
                 .run(failsWith("HiddenListener.handle(String)", "was not seen"));
+    }
+
+    /** Only sends reminders: no listener names the queue's payload type. */
+    static class SendsReminders {
+        SendsReminders(io.queuekit.DelayQueue<Order> reminders) {
+        }
+    }
+
+    @Test
+    void injectingAQueueOfAnotherPayloadType_failsSayingWhichQueuesThereAre_andToSetPayloadType() {
+        Contexts.on(server).withBean(SendsReminders.class)
+                .withPropertyValues("queuekit.queues.reminders.type=delay")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    // the failed context's bean factory, as Spring Boot hands it to the analyzer, holds these
+                    QueuekitProperties properties = new QueuekitProperties();
+                    QueuekitProperties.Queue reminders = new QueuekitProperties.Queue();
+                    reminders.setType(QueuekitProperties.Type.DELAY);
+                    properties.getQueues().put("reminders", reminders);
+                    org.springframework.beans.factory.support.DefaultListableBeanFactory beans =
+                            new org.springframework.beans.factory.support.DefaultListableBeanFactory();
+                    beans.registerSingleton("definitions", new QueueDefinitions(properties, java.util.List.of()));
+                    FailureAnalysis analysis = new QueueInjectionFailureAnalyzer(beans).analyze(context.getStartupFailure());
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).contains("io.queuekit.DelayQueue<io.queuekit.spring.boot.Order>",
+                            "reminders: DelayQueue<String> (no payload-type and no listener)");
+                    assertThat(analysis.getAction()).contains("queuekit.queues.<name>.payload-type="
+                            + Order.class.getName());
+                });
     }
 }
