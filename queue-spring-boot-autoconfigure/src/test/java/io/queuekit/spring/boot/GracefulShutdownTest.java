@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
-import io.queuekit.redis.JacksonCodec;
+import io.queuekit.jackson3.Jackson3Codec;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
@@ -79,7 +79,7 @@ class GracefulShutdownTest {
 
         assertThat(handler.finished).containsExactly("o-slow");
         try (RedisClient client = RedisClients.create(server);
-                RedisListQueue<Order> orders = RedisListQueue.builder(client, "orders", JacksonCodec.of(Order.class))
+                RedisListQueue<Order> orders = RedisListQueue.builder(client, "orders", Jackson3Codec.of(Order.class))
                         .keyPrefix(prefix).build()) {
             // acked before the client closed: nothing in flight to come back after its lease
             await().atMost(WAIT).untilAsserted(() -> assertThat(orders.stats()).isEqualTo(new QueueStats(0, 0, 0, 0)));
