@@ -28,7 +28,8 @@ import redis.clients.jedis.RedisClient;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ReplicaAcknowledgementTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final Duration REPLICA_TIMEOUT = Duration.ofMillis(300);
+    // long enough that a replica in sync answers on a loaded 2-core machine running two test JVMs (300 ms was not)
+    private static final Duration REPLICA_TIMEOUT = Duration.ofMillis(1_000);
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Transport.class)
@@ -37,7 +38,8 @@ class ReplicaAcknowledgementTest {
                      .config("repl-diskless-sync-delay", "0").start();
              RedisServer replica = replicaOf(primary);
              Jedis replicaAdmin = new Jedis(replica.host(), replica.port());
-             RedisClient client = RedisClients.builder(primary).poolSize(4).build();
+             // a WAIT is read with the command timeout, which must outlast the replica timeout
+             RedisClient client = RedisClients.builder(primary).poolSize(4).socketTimeout(Duration.ofSeconds(3)).build();
              MessageQueue<String> q = transport.build(client, "acked", Codec.utf8(),
                      b -> b.replicas(1, REPLICA_TIMEOUT))) {
             q.send("replicated");
@@ -49,7 +51,7 @@ class ReplicaAcknowledgementTest {
             assertThatThrownBy(() -> q.send("on the primary only"))
                     .isInstanceOf(TransportException.class)
                     .hasMessageContaining("send")
-                    .hasMessageContaining("written on the primary, but only 0 of 1 replica acknowledged it within 300 ms");
+                    .hasMessageContaining("written on the primary, but only 0 of 1 replica acknowledged it within 1000 ms");
             if (transport.atLeastOnce()) {
                 assertThatThrownBy(held::ack)
                         .isInstanceOf(TransportException.class)
