@@ -298,10 +298,9 @@ final class ZsetStore<T> implements DelayStorage<T> {
                     // the latest claim of this queue object still vouches that nothing is claimable
                     // yet (what became so since signalled, and a signal ends a wait): wait again.
                     // An event this consumer knew of that has passed was another consumer's to claim;
-                    // one still to come (a signal named it, after that claim) bounds the wait
-                    long until = latest.until(quietMillis);
-                    nextEvent = nextEvent > server.nowMillis() ? Math.min(nextEvent, until) : until;
+                    // one still to come was learned into it from its signal
                     server = latest.server();
+                    nextEvent = latest.until(quietMillis);
                     claimNow = false;
                 } else {
                     claimNow = true;
