@@ -24,12 +24,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class QueueFactory {
     private final Transport transport;
-    private final java.util.function.Supplier<UnifiedJedis> client;
+    /** Null with the in-memory transport. */
+    private final UnifiedJedis client;
     private final JsonMapper mapper;
     private final QueueMetrics metrics;
     private final java.util.function.Supplier<Clock> clock;
 
-    QueueFactory(Transport transport, java.util.function.Supplier<UnifiedJedis> client, JsonMapper mapper,
+    QueueFactory(Transport transport, UnifiedJedis client, JsonMapper mapper,
             QueueMetrics metrics, java.util.function.Supplier<Clock> clock) {
         this.transport = transport;
         this.client = client;
@@ -73,20 +74,19 @@ final class QueueFactory {
 
     private <T> Object redis(Definition queue, Codec<T> codec) {
         Queue s = queue.settings();
-        UnifiedJedis redis = client.get();
         if (queue.type() == Type.BROADCAST) {
-            RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(redis, queue.name(), codec).metrics(metrics);
+            RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(client, queue.name(), codec).metrics(metrics);
             set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "sharded", s.getSharded(), b::sharded);
             return b.build();
         }
         if (queue.type() == Type.DELAY) {
-            RedisDelayQueue.Builder<T> b = RedisDelayQueue.builder(redis, queue.name(), codec);
+            RedisDelayQueue.Builder<T> b = RedisDelayQueue.builder(client, queue.name(), codec);
             common(queue, b);
             return b.build();
         }
-        RedisListQueue.Builder<T> b = RedisListQueue.builder(redis, queue.name(), codec);
+        RedisListQueue.Builder<T> b = RedisListQueue.builder(client, queue.name(), codec);
         common(queue, b);
         set(queue, "guarantee", s.getGuarantee(), b::guarantee);
         return b.build();

@@ -54,8 +54,7 @@ public class QueuekitAutoConfiguration {
         JedisVersion.check(beans.getBeanClassLoader());
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
-        UnifiedJedis fixed = client;
-        return new QueueFactory(transport, () -> fixed, mapper.getIfAvailable(() -> JsonMapper.builder().build()),
+        return new QueueFactory(transport, client, mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 metrics.getIfAvailable(() -> QueueMetrics.NONE), () -> clock(definitions, beans));
     }
 
