@@ -99,6 +99,22 @@ public final class RedisClients {
     }
 
     /**
+     * Calls of {@code command} the server has run since its statistics were last reset (INFO
+     * commandstats; commands scripts run count too): 0 if none.
+     */
+    public static long commandCalls(UnifiedJedis client, String command) {
+        String prefix = "cmdstat_" + command.toLowerCase(java.util.Locale.ROOT) + ":calls=";
+        for (String line : client.info("commandstats").split("\r?\n")) {
+            if (line.startsWith(prefix)) {
+                String rest = line.substring(prefix.length());
+                int end = rest.indexOf(',');
+                return Long.parseLong(end < 0 ? rest : rest.substring(0, end));
+            }
+        }
+        return 0;
+    }
+
+    /**
      * Settings for one or more clients. Setters validate eagerly; {@link #build()} and
      * {@link #buildPlain()} may be called more than once, each returning a new client.
      */

@@ -1,8 +1,10 @@
 package io.queuekit.redis.internal;
 
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
@@ -10,12 +12,12 @@ import redis.clients.jedis.CommandArguments;
 /**
  * The ack of a delivery that a managed consumer finished, waiting to travel with its next fetch
  * ({@link io.queuekit.internal.AckingFetch}): sent once, written before the fetch in the same
- * round trip ({@link #with}), or alone where no fetch comes ({@link #ackAlone}), so that it is
- * made whatever becomes of the fetch.
+ * round trip ({@link #with}), made by the fetch's own script ({@link #inside}), or alone where no
+ * fetch comes ({@link #ackAlone}), so that it is made whatever becomes of the fetch.
  */
 public final class PendingAck {
     private static final Logger LOG = LoggerFactory.getLogger(PendingAck.class);
-    private static final PendingAck NONE = new PendingAck(null, null, List.of(), null, n -> { }, () -> { });
+    private static final PendingAck NONE = new PendingAck(null, null, List.of(), null, n -> { }, () -> { }, false);
 
     private final OneRoundTrip trip;
     private final QueueScript script;
@@ -26,14 +28,14 @@ public final class PendingAck {
     private boolean waiting;
 
     private PendingAck(OneRoundTrip trip, QueueScript script, List<byte[]> args, CommandArguments command,
-            IntConsumer acked, Runnable failed) {
+            IntConsumer acked, Runnable failed, boolean waiting) {
         this.trip = trip;
         this.script = script;
         this.args = args;
         this.command = command;
         this.acked = acked;
         this.failed = failed;
-        this.waiting = trip != null;
+        this.waiting = waiting;
     }
 
     /** No ack waits: {@link #with} runs the fetch alone. */
@@ -54,11 +56,41 @@ public final class PendingAck {
             if (trip == null) {
                 throw new IllegalStateException(queue.label() + ": its client cannot send an ack with a fetch");
             }
-            return new PendingAck(trip, script, args, script.command(args), acked, failed);
+            return new PendingAck(trip, script, args, script.command(args), acked, failed, true);
         } catch (RuntimeException e) {
             failed.run();
             throw e;
         }
+    }
+
+    /**
+     * An ack that a fetch script makes itself ({@link #inside}), on any client: {@code script} on
+     * {@code args} if it is sent alone instead; {@code acked} and {@code failed} as for {@link #of}.
+     */
+    public static PendingAck inline(QueueScript script, List<byte[]> args, IntConsumer acked, Runnable failed) {
+        return new PendingAck(null, script, args, null, acked, failed, true);
+    }
+
+    /**
+     * Runs a fetch whose script makes the ack first: {@code fetch} gets the ack's arguments (none
+     * if it no longer waits, or is not {@link #inline}: then the fetch sends it {@link #with}
+     * itself) and returns its result, of which {@code ackedOf} tells how many the script acked.
+     * If the fetch fails, so did the ack: its delivery may settle again.
+     */
+    public <R> R inside(Function<List<byte[]>, R> fetch, ToIntFunction<R> ackedOf) {
+        if (!waiting || trip != null) {
+            return fetch.apply(List.of());
+        }
+        waiting = false;
+        R r;
+        try {
+            r = fetch.apply(args);
+        } catch (RuntimeException e) {
+            failed.run();
+            throw e;
+        }
+        acked.accept(ackedOf.applyAsInt(r));
+        return r;
     }
 
     /**
@@ -72,6 +104,9 @@ public final class PendingAck {
      * @param what the queue and the fetch, for error messages ({@code "redis-list orders: wait"})
      */
     public Object with(CommandArguments fetch, String what, Supplier<?> alone) {
+        if (waiting && trip == null) {
+            ackAlone(); // an inline ack, whose fetch did not take it
+        }
         if (!waiting) {
             return RedisCalls.call(what, alone);
         }

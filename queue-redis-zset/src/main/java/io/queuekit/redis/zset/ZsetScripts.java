@@ -88,7 +88,7 @@ final class ZsetScripts {
         }
     }
 
-    /** {@code claim.lua}: reaps expired leases, then takes due messages into flight. */
+    /** {@code claim.lua}: acks what it is given, reaps expired leases, then takes due messages into flight. */
     static final class Claim {
         private final QueueScript script;
 
@@ -106,11 +106,20 @@ final class ZsetScripts {
          * @param nextEventMillis when the next message falls due or lease expires; -1 if none
          * @param reaped expired leases returned to the waiting messages
          * @param buried expired leases dead-lettered at their last attempt
+         * @param acked messages deleted for the acks sent with the claim
          */
-        record Result(long nowMillis, long nextEventMillis, long reaped, long buried, List<Claimed> claimed) {}
+        record Result(long nowMillis, long nextEventMillis, long reaped, long buried, int acked,
+                List<Claimed> claimed) {}
 
-        List<byte[]> args(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
-            return List.of(num(max), leaseMillis, maxAttempts, retention);
+        /** @param acks {@link Ack#args} of deliveries to ack before claiming; empty for none */
+        List<byte[]> args(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention, List<byte[]> acks) {
+            List<byte[]> args = new ArrayList<>(4 + acks.size());
+            args.add(num(max));
+            args.add(leaseMillis);
+            args.add(maxAttempts);
+            args.add(retention);
+            args.addAll(acks);
+            return args;
         }
 
         /** The script, to send with an ack ({@link io.queuekit.redis.internal.PendingAck}). */
@@ -121,12 +130,13 @@ final class ZsetScripts {
         /** What the script's reply says. */
         Result parse(Object reply) {
             List<?> r = array(reply);
-            List<Claimed> claimed = new ArrayList<>((r.size() - 4) / 4);
-            for (int i = 4; i < r.size(); i += 4) {
+            List<Claimed> claimed = new ArrayList<>((r.size() - 5) / 4);
+            for (int i = 5; i < r.size(); i += 4) {
                 claimed.add(new Claimed(MessageId.of(str(r.get(i))), (int) integer(r.get(i + 1)), integer(r.get(i + 2)),
                         (byte[]) r.get(i + 3)));
             }
-            return new Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)), claimed);
+            return new Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
+                    (int) integer(r.get(4)), claimed);
         }
     }
 

@@ -165,12 +165,18 @@ final class ZsetStore<T> implements DelayStorage<T> {
         return claim(max, into, PendingAck.none());
     }
 
-    /** {@link #claim(int, List)}, with {@code pending} in the same round trip. */
+    /**
+     * {@link #claim(int, List)}, after {@code pending}: made by the claim script itself if it is
+     * {@link PendingAck#inline}, else in the same round trip.
+     */
     private ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into, PendingAck pending) {
         queue.runtime().checkReceiving();
-        List<byte[]> args = claim.args(max, lease, maxAttempts, retention);
-        Object raw = pending.with(claim.queueScript().command(args), claimLabel, () -> claim.queueScript().run(args));
-        ZsetScripts.Claim.Result r = claim.parse(claim.queueScript().reply(raw, args));
+        QueueScript script = claim.queueScript();
+        ZsetScripts.Claim.Result r = pending.inside(acks -> {
+            List<byte[]> args = claim.args(max, lease, maxAttempts, retention, acks);
+            Object raw = acks.isEmpty() ? pending.with(script.command(args), claimLabel, () -> script.run(args)) : script.run(args);
+            return claim.parse(script.reply(raw, args));
+        }, ZsetScripts.Claim.Result::acked);
         Clock server = new Clock(r.nowMillis(), System.nanoTime());
         quiet.set(r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null);
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
@@ -207,22 +213,22 @@ final class ZsetStore<T> implements DelayStorage<T> {
     }
 
     /**
-     * A managed consumer's next fetch, one message, with the ack of the one it finished written
-     * in the same round trip as its first claim (see {@link AckingFetch}); alone before a first
-     * wait instead (the {@link Waiter}'s blocking call is not one this store sends). Only where
-     * the client can send them together ({@link RedisContext#oneRoundTrip()}).
+     * A managed consumer's next fetch, one message, with the ack of the one it finished made by
+     * its first claim's script (see {@link AckingFetch}): one script call, on any client; alone
+     * before a first wait instead (the {@link Waiter}'s blocking call is not one this store
+     * sends). Not where acks wait for replicas.
      */
     @Override
     public AckingFetch<T> ackingFetch() {
-        if (queue.oneRoundTrip() == null) {
-            return null;
+        if (queue.settings().replicas().waited()) {
+            return null; // an ack that waits for replicas is a call of its own
         }
         return (done, timeoutNanos) -> {
             PendingAck pending = PendingAck.none();
             if (done instanceof ZsetDelivery<T> zd && zd.store() == this) {
                 if (zd.settled().claim()) { // else settled already: nothing to ack, as ack() would find
-                    pending = PendingAck.of(queue, ack.queueScript(), ack.args(List.of(zd.lease())), this::acked,
-                            zd.settled()::release);
+                    List<byte[]> args = ack.args(List.of(zd.lease()));
+                    pending = PendingAck.inline(ack.queueScript(), args, this::acked, zd.settled()::release);
                 }
             } else {
                 done.ack();

@@ -1,15 +1,21 @@
--- Take up to n due messages into flight under a lease, after returning expired leases. Atomic:
--- a message is either still waiting or in flight with a lease, never neither. Each
--- hand-out gets a fencing token no other hand-out ever gets.
--- ARGV[1] n, ARGV[2] lease ms, ARGV[3] max attempts, ARGV[4] dead-letter retention.
+-- Take up to n due messages into flight under a lease, after acking what the caller finished
+-- and returning expired leases. Atomic: a message is either still waiting or in flight with a
+-- lease, never neither. Each hand-out gets a fencing token no other hand-out ever gets.
+-- ARGV[1] n, ARGV[2] lease ms, ARGV[3] max attempts, ARGV[4] dead-letter retention,
+-- ARGV[5..] pairs of id, fencing token to ack first, as ack.lua does (a managed consumer's
+-- finished delivery travels with its next claim; none for a plain claim).
 -- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
---          id1, attempt1, token1, body1, id2, ...}.
+--          acked, id1, attempt1, token1, body1, id2, ...}.
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_LEASE, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local K_SEQ, K_SIGNAL = KEYS[11], KEYS[12]
 check_layout()
 local n, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = now_ms()
+local acked = 0
+if #ARGV > 4 then
+  acked = ack_pairs(5, now)
+end
 -- the earliest lease: reap if it expired; else it is the lease part of the next event
 local first_lease = redis.call('ZRANGE', K_INFLIGHT, 0, 0, 'WITHSCORES')
 local returned, buried = 0, 0
@@ -21,22 +27,32 @@ local next_lease = tonumber(first_lease[2] or -1)
 
 local ids, next = pop_ready(n, now)
 
-local out = {now, -1, returned, buried}
+local out = {now, -1, returned, buried, acked}
 if #ids > 0 then
   local token = redis.call('INCRBY', K_SEQ, #ids) - #ids
-  local leases, tokens = {}, {}
+  local leases, tokens, counts = {}, {}, {}
   for _, part in ipairs(slices(ids)) do
     local bodies = redis.call('HMGET', K_BODY, unpack(part))
+    -- attempts: one HINCRBY for one id, else read all and write back at once
+    local atts = #part > 1 and redis.call('HMGET', K_ATT, unpack(part))
     for i, id in ipairs(part) do
       local body = bodies[i]
       if body then
         token = token + 1
+        local attempt
+        if atts then
+          attempt = (tonumber(atts[i]) or 0) + 1
+          counts[#counts + 1] = id
+          counts[#counts + 1] = int(attempt)
+        else
+          attempt = redis.call('HINCRBY', K_ATT, id, 1)
+        end
         leases[#leases + 1] = now + lease
         leases[#leases + 1] = id
         tokens[#tokens + 1] = id
         tokens[#tokens + 1] = int(token)
         out[#out + 1] = id
-        out[#out + 1] = redis.call('HINCRBY', K_ATT, id, 1)
+        out[#out + 1] = attempt
         out[#out + 1] = token
         out[#out + 1] = body
       end
@@ -48,6 +64,9 @@ if #ids > 0 then
   end
   for _, part in ipairs(slices(tokens)) do
     redis.call('HSET', K_LEASE, unpack(part))
+  end
+  for _, part in ipairs(slices(counts)) do
+    redis.call('HSET', K_ATT, unpack(part))
   end
   if #leases > 0 and (next_lease < 0 or now + lease < next_lease) then
     next_lease = now + lease

@@ -35,20 +35,64 @@ local function wake(at)
   end
 end
 
+-- The score for an id due at ms, behind those already due in that millisecond, and whether
+-- nothing waits at or before ms (the id would be the first to fall due): one lookup gives both.
+-- last, the highest score this caller gave in that millisecond, stands in for the lookup.
+local function score_at(ms, last)
+  if last then
+    return ordered_score(ms, {false, last}), false
+  end
+  local hi, lo = ms_range(ms)
+  local before = redis.call('ZREVRANGEBYSCORE', K_READY, hi, '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if not before[2] then
+    return lo, true
+  end
+  if tonumber(before[2]) < lo then
+    return lo, false
+  end
+  return ordered_score(ms, before), false
+end
+
 -- make id ready at due (ms)
 local function push_delayed(id, due, now)
   mark_layout()
-  local first = redis.call('ZRANGE', K_READY, 0, 0, 'WITHSCORES')
-  local hi, lo = ms_range(due)
-  local s = ordered_score(due, redis.call('ZREVRANGEBYSCORE', K_READY, hi, lo, 'WITHSCORES', 'LIMIT', 0, 1))
+  local s, first = score_at(due, nil)
   redis.call('ZADD', K_READY, s, id)
-  if due <= now or not first[2] or s < tonumber(first[2]) then
+  if due <= now or first then
     wake(due)
   end
 end
 
 push_ready = function(id, now)
   push_delayed(id, now, now)
+end
+
+-- push_delayed for many: ids[i] due at dues[i] (ms; one at or before now is due now), those due
+-- in the same millisecond in the order given; one ZADD per 500 and one wake, with a score lookup
+-- per distinct millisecond.
+local function push_many(ids, dues, now)
+  if #ids == 0 then
+    return
+  end
+  mark_layout()
+  local last, scored = {}, {}
+  local wake_at
+  for i, id in ipairs(ids) do
+    local due = math.max(dues[i], now)
+    local s, first = score_at(due, last[due])
+    last[due] = s
+    scored[#scored + 1] = s
+    scored[#scored + 1] = id
+    if (due <= now or first) and (not wake_at or due < wake_at) then
+      wake_at = due
+    end
+  end
+  for _, part in ipairs(slices(scored)) do
+    redis.call('ZADD', K_READY, unpack(part))
+  end
+  if wake_at then
+    wake(wake_at)
+  end
 end
 
 -- Removes and returns up to n due ids, in delivery order, and the due time (ms) of the first
@@ -121,6 +165,34 @@ local function owns(id, token)
     return false
   end
   return redis.call('HGET', K_LEASE, id) == token
+end
+
+-- Deletes the messages that the deliveries named in ARGV from index first on, pairs of id and
+-- fencing token, still own (as owns() decides, all looked up at once). Returns how many.
+local function ack_pairs(first, now)
+  local ids, tokens = {}, {}
+  for i = first, #ARGV, 2 do
+    ids[#ids + 1] = ARGV[i]
+    tokens[#tokens + 1] = ARGV[i + 1]
+  end
+  local owned = {}
+  for p, part in ipairs(slices(ids)) do
+    local deadlines = redis.call('ZMSCORE', K_INFLIGHT, unpack(part))
+    local leases = redis.call('HMGET', K_LEASE, unpack(part))
+    local offset = (p - 1) * 1000 -- slices holds 1000 values each
+    for i, id in ipairs(part) do
+      if deadlines[i] and tonumber(deadlines[i]) > now and leases[i] == tokens[offset + i] then
+        owned[#owned + 1] = id
+      end
+    end
+  end
+  for _, part in ipairs(slices(owned)) do
+    redis.call('ZREM', K_INFLIGHT, unpack(part))
+    redis.call('HDEL', K_LEASE, unpack(part))
+    redis.call('HDEL', K_BODY, unpack(part))
+    redis.call('HDEL', K_ATT, unpack(part))
+  end
+  return #owned
 end
 
 -- Ends the lease of an id that was in flight.

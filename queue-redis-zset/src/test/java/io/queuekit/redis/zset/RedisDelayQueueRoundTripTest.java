@@ -29,23 +29,27 @@ class RedisDelayQueueRoundTripTest {
 
     @Test
     @Timeout(60)
-    void aManagedConsumer_acksWithItsNextClaim_inOneRoundTrip() {
+    void aManagedConsumer_acksWithItsNextClaim_inOneRoundTripAndOneScriptCall() {
         try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "trips-" + UUID.randomUUID(), Codec.utf8())
                 .build()) {
             q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
             AtomicInteger handled = new AtomicInteger();
             long before = RedisClients.readsProcessed(client);
+            long scriptsBefore = RedisClients.commandCalls(client, "evalsha");
 
             Subscription consumer = q.consume(d -> handled.incrementAndGet(),
                     ConsumeOptions.builder().concurrency(1).build());
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
             consumer.close();
             long reads = RedisClients.readsProcessed(client) - before;
+            long scripts = RedisClients.commandCalls(client, "evalsha") - scriptsBefore;
 
             assertThat(q.stats().total()).as("every message acked").isZero();
             // an ack of its own would make it two reads per message, one with the claim one
             assertThat(reads).as("commands read by the server, one read per round trip")
                     .isLessThan(COUNT * 5 / 4);
+            // the claim's script makes the ack: a script of its own would make it two calls per message
+            assertThat(scripts).as("script calls").isLessThan(COUNT * 5 / 4);
         }
     }
 
