@@ -43,14 +43,14 @@ if #ids > 0 then
         if atts then
           attempt = (tonumber(atts[i]) or 0) + 1
           counts[#counts + 1] = id
-          counts[#counts + 1] = int(attempt)
+          counts[#counts + 1] = attempt
         else
           attempt = redis.call('HINCRBY', K_ATT, id, 1)
         end
         leases[#leases + 1] = now + lease
         leases[#leases + 1] = id
         tokens[#tokens + 1] = id
-        tokens[#tokens + 1] = int(token)
+        tokens[#tokens + 1] = token -- a number: Redis writes integers below 2^53 exactly
         out[#out + 1] = id
         out[#out + 1] = attempt
         out[#out + 1] = token

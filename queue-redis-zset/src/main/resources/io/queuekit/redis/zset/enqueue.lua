@@ -27,9 +27,15 @@ local suffix = ARGV[4]
 local function store_new(bodies)
   local n = #bodies
   local last = redis.call('INCRBY', K_SEQ, n)
-  local ids = {}
+  -- consecutive numbers share all base-36 digits but the last within each 36: one string each
+  local ids, prefix = {}, nil
   for i = 1, n do
-    ids[i] = '@' .. base36(last - n + i) .. suffix
+    local c = last - n + i
+    local d = c % 36
+    if not prefix or d == 0 then
+      prefix = '@' .. (c < 36 and '' or base36((c - d) / 36))
+    end
+    ids[i] = prefix .. string.sub(DIGITS, d + 1, d + 1) .. suffix
   end
   if n == 1 then
     if redis.call('HSETNX', K_BODY, ids[1], bodies[1]) == 0 then
