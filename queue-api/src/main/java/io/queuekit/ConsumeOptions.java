@@ -8,14 +8,16 @@ import java.time.Duration;
  * threads, how long to wait before retrying a failed message, and how many messages a worker
  * fetches in one round trip, how long a running handler's lease is kept alive, and how long a
  * close waits for running handlers. Immutable and thread-safe; build with {@link #builder()}, or
- * use {@link #defaults()} (one worker, retries after 1 s doubling up to 5 min, batches of one,
- * leases renewed for up to 30 min, 30 s to finish on close).
+ * use {@link #defaults()} (one worker, retries after 1 s doubling up to 5 min, one message per
+ * fetch while none wait and more while they do ({@link #adaptiveBatch()}), leases renewed for up to
+ * 30 min, 30 s to finish on close).
  */
 public final class ConsumeOptions {
     private final int concurrency;
     private final Duration initialBackoff;
     private final Duration maxBackoff;
     private final int batchSize;
+    private final boolean adaptiveBatch;
     private final Duration pollTimeout;
     private final Duration leaseRenewalLimit;
     private final Duration shutdownTimeout;
@@ -25,6 +27,7 @@ public final class ConsumeOptions {
         this.initialBackoff = b.initialBackoff;
         this.maxBackoff = b.maxBackoff;
         this.batchSize = b.batchSize;
+        this.adaptiveBatch = !b.batchSizeSet;
         this.pollTimeout = b.pollTimeout;
         this.leaseRenewalLimit = b.leaseRenewalLimit;
         this.shutdownTimeout = b.shutdownTimeout;
@@ -53,9 +56,24 @@ public final class ConsumeOptions {
         return maxBackoff;
     }
 
-    /** Most messages a worker fetches per round trip; they are handled one after the other. */
+    /**
+     * Most messages a worker fetches per round trip; they are handled one after the other. 1 unless
+     * set; see {@link #adaptiveBatch()}.
+     */
     public int batchSize() {
         return batchSize;
+    }
+
+    /**
+     * Whether workers choose how many to fetch, as they do unless {@link Builder#batchSize} was
+     * set: one at a time (each ack travelling with the next fetch where the transport can), and,
+     * while messages wait (fetches come back full at once), more per fetch, doubling up to 32 but
+     * never more than about 2 ms of work by the handler's recent pace, so a slow handler still takes one at a time and leaves
+     * the rest to other consumers. Messages fetched together are held (their leases kept alive)
+     * and acked together, as in a batch.
+     */
+    public boolean adaptiveBatch() {
+        return adaptiveBatch;
     }
 
     /**
@@ -103,7 +121,7 @@ public final class ConsumeOptions {
     @Override
     public String toString() {
         return "ConsumeOptions[concurrency=" + concurrency + ", initialBackoff=" + initialBackoff
-                + ", maxBackoff=" + maxBackoff + ", batchSize=" + batchSize
+                + ", maxBackoff=" + maxBackoff + ", batchSize=" + (adaptiveBatch ? "adaptive" : batchSize)
                 + ", pollTimeout=" + pollTimeout + ", leaseRenewalLimit=" + leaseRenewalLimit
                 + ", shutdownTimeout=" + shutdownTimeout + "]";
     }
@@ -114,6 +132,7 @@ public final class ConsumeOptions {
         private Duration initialBackoff = Duration.ofSeconds(1);
         private Duration maxBackoff = Duration.ofMinutes(5);
         private int batchSize = 1;
+        private boolean batchSizeSet;
         private Duration pollTimeout = Duration.ofSeconds(1);
         private Duration leaseRenewalLimit = Duration.ofMinutes(30);
         private Duration shutdownTimeout = Duration.ofSeconds(30);
@@ -142,12 +161,16 @@ public final class ConsumeOptions {
             return this;
         }
 
-        /** Messages fetched per round trip, 1 to 10,000. */
+        /**
+         * Messages fetched per round trip, 1 to 10,000, always: no {@link #adaptiveBatch()}. 1 makes
+         * a worker fetch one at a time whether or not others wait.
+         */
         public Builder batchSize(int batchSize) {
             if (batchSize < 1 || batchSize > 10_000) {
                 throw new IllegalArgumentException("batch size must be 1 to 10000: " + batchSize);
             }
             this.batchSize = batchSize;
+            this.batchSizeSet = true;
             return this;
         }
 

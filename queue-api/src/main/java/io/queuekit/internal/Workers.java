@@ -96,6 +96,7 @@ final class Workers implements Subscription {
     private <T> void run(Worker self, MessageQueue<T> q, MessageHandler<T> handler, AckingFetch<T> ackingFetch) {
         long failures = 0;
         Finished<T> finished = null; // handled alone and to be acked with the next fetch
+        FetchSize size = options.adaptiveBatch() ? new FetchSize() : null;
         try {
             while (true) {
                 synchronized (self) {
@@ -106,9 +107,15 @@ final class Workers implements Subscription {
                 }
                 Finished<T> toAck = finished;
                 finished = null;
+                int want = size == null ? options.batchSize() : size.next();
+                if (toAck != null && want > 1) { // a batch fetch takes no ack with it
+                    ackAlone(toAck);
+                    toAck = null;
+                }
                 Delivery<T> single = null;
                 List<Delivery<T>> batch = List.of();
                 Throwable failure = null;
+                long fetchStart = System.nanoTime();
                 try {
                     if (toAck != null) {
                         try {
@@ -116,10 +123,10 @@ final class Workers implements Subscription {
                         } finally {
                             toAck.hold().release();
                         }
-                    } else if (options.batchSize() == 1) {
+                    } else if (want == 1) {
                         single = q.poll(options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
                     } else {
-                        batch = q.pollBatch(options.batchSize(), options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                        batch = q.pollBatch(want, options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
                     }
                     failures = 0;
                     owner.logs().fetch.recovered("queuekit {}: fetching works again", q.name());
@@ -142,11 +149,16 @@ final class Workers implements Subscription {
                     pause(Math.min(5_000, 50L << Math.min(failures, 7)));
                     continue;
                 }
+                long handleStart = System.nanoTime();
                 try {
                     if (single != null) {
                         finished = handleSingle(single, q, handler, ackingFetch != null);
                     } else {
                         handle(self, batch, q, handler);
+                    }
+                    if (size != null) {
+                        size.fetched(want, single != null ? 1 : batch.size(), handleStart - fetchStart,
+                                System.nanoTime() - handleStart);
                     }
                 } catch (Throwable e) {
                     // not the handler's (handle catches those): a metrics observer or the lease keeper
@@ -154,11 +166,18 @@ final class Workers implements Subscription {
                 }
             }
         } finally {
-            if (finished != null) { // stopping: ack it alone
-                Finished<T> last = finished;
-                settleQuietly(() -> last.delivery().ack(), last.delivery().id().value());
-                last.hold().release();
+            if (finished != null) { // stopping
+                ackAlone(finished);
             }
+        }
+    }
+
+    /** Acks a delivery handled alone that no fetch will take with it, and releases its hold. */
+    private <T> void ackAlone(Finished<T> f) {
+        try {
+            settleQuietly(() -> f.delivery().ack(), f.delivery().id().value());
+        } finally {
+            f.hold().release();
         }
     }
 
