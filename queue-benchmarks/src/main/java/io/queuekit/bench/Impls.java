@@ -1,6 +1,7 @@
 package io.queuekit.bench;
 
 import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
 import io.queuekit.Semantics;
 import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.redis.list.RedisListQueue;
@@ -39,6 +40,16 @@ final class Impls {
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
     private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO,
             LIST_ALO_CLUSTER, LIST_ALO_SHARDS);
+
+    /**
+     * Our managed consumers as an application writes them: {@code batch} 1 means
+     * {@code consume()} with defaults (which fetch more than one while messages wait), else that
+     * batch size.
+     */
+    static ConsumeOptions consumeOptions(int count, int batch) {
+        ConsumeOptions.Builder b = ConsumeOptions.builder().concurrency(count);
+        return (batch == 1 ? b : b.batchSize(batch)).build();
+    }
 
     private Impls() {
     }

@@ -1,6 +1,5 @@
 package io.queuekit.bench;
 
-import io.queuekit.ConsumeOptions;
 import io.queuekit.DelayQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
@@ -45,8 +44,7 @@ final class QueuekitDelay implements DelayUnderTest {
 
     @Override
     public void startConsumers(int count, int batch, Consumer<String> sink) {
-        consumers = queue.consume(d -> sink.accept(d.payload()),
-                ConsumeOptions.builder().concurrency(count).batchSize(batch).build());
+        consumers = queue.consume(d -> sink.accept(d.payload()), Impls.consumeOptions(count, batch));
     }
 
     @Override

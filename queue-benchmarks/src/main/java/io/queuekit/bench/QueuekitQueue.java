@@ -1,6 +1,5 @@
 package io.queuekit.bench;
 
-import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
@@ -64,8 +63,7 @@ final class QueuekitQueue implements QueueUnderTest {
             });
             return;
         }
-        consumers = queue.consume(d -> sink.accept(d.payload()),
-                ConsumeOptions.builder().concurrency(count).batchSize(batch).build());
+        consumers = queue.consume(d -> sink.accept(d.payload()), Impls.consumeOptions(count, batch));
     }
 
     @Override

@@ -54,8 +54,8 @@ final class Scenarios {
     static List<Scenario> all() {
         return List.of(
                 new WorkQueueScenario(WORK_QUEUE,
-                        "1 producer, 4 consumers, 200,000 messages of 100 B, one per call; end-to-end latency; -poll: poll and"
-                        + " ack by hand instead of consume()",
+                        "1 producer, 4 consumers, 200,000 messages of 100 B, sent one per call, consume() with defaults;"
+                        + " end-to-end latency; -poll: poll one and ack by hand instead",
                         QUEUES, 200_000, 4, 1),
                 new WorkQueueScenario(WORK_QUEUE_BATCH,
                         "as work-queue, sent 100 per call and fetched up to 100 per round trip",
@@ -73,7 +73,8 @@ final class Scenarios {
                         List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA, ZSET_BATCH), DelayScenario.Mode.BACKLOG,
                         100_000, 100),
                 new DelayScenario(DELAY_BACKLOG_ONE,
-                        "as delay-backlog, queuekit fetching one per claim (consume() with defaults)",
+                        "as delay-backlog, queuekit with consume() defaults (one per claim while none wait, more while"
+                                + " they do)",
                         List.of(ZSET, ZSET_LUA), DelayScenario.Mode.BACKLOG, 100_000, 1),
                 new DelayScenario(DELAY_WAITING_0,
                         "20,000 messages scheduled one per call, due at once, then drained by 10 consumers; producer"

@@ -74,8 +74,11 @@ final class Targets {
         for (String s : List.of(DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT)) {
             t.cpu(s);
         }
+        t.cpuShare(DELAY_LIGHT, 4);
         t.cpuAgainstRecipe(DELAY_LOAD_5S);
         t.producer(DELAY_LOAD_5S, 1.2);
+        t.below(DELAY_LOAD_5S, ZSET, 10.0, "delay-load-5s: lateness p99 < 10 ms, none early");
+        t.perCall(List.of(DELAY_LOAD_5S, DELAY_LOAD, DELAY_BACKLOG_ONE, IN_FLIGHT_1K), 2.0);
         t.below(DELAY_LIGHT, ZSET, 5.0, "light load: lateness p99 < 5 ms, none early");
         t.ratio(PUBSUB_FANOUT, PUBSUB, PUBSUB_FANOUT, JEDIS_PUBSUB, 0.8, "pub/sub vs plain Jedis");
         t.atLeast(IN_MEMORY, INMEMORY_ALO, 1_000_000, "in-memory at-least-once >= 1,000,000 msgs/s");
@@ -109,6 +112,60 @@ final class Targets {
         compare(scenario, ZSET, scenario, REDISSON_DELAYED, target, cpu, (a, b) -> new Check(target,
                 (a == 0 ? "-" : "1/" + fmt(b / a)) + " (" + Result.fmt("%.2f", a) + " vs "
                         + Result.fmt("%.2f", b) + " us/msg)", a * 20 <= b));
+    }
+
+    /** The light-load target: at most 1/divisor of RDelayedQueue's Redis CPU per message. */
+    private void cpuShare(String scenario, int divisor) {
+        String target = scenario + ": Redis CPU per message <= 1/" + divisor + " of RDelayedQueue's";
+        ToDoubleFunction<Result> cpu = r -> r.redisCpuUsPerMsg().orElse(Double.NaN);
+        compare(scenario, ZSET, scenario, REDISSON_DELAYED, target, cpu, (a, b) -> new Check(target,
+                (a == 0 ? "-" : "1/" + fmt(b / a)) + " (" + Result.fmt("%.2f", a) + " vs "
+                        + Result.fmt("%.2f", b) + " us/msg)", a * divisor <= b));
+    }
+
+    /**
+     * Server time per script call ({@code EVALSHA}, INFO commandstats, the commands it runs
+     * included) of the delay queue in each of {@code scenarios}, against the list queue's calls in
+     * work-queue with poll and ack by hand: the costliest scenario's average must be within
+     * {@code max} times. An average per scenario, of all the scripts it called.
+     */
+    private void perCall(List<String> scenarios, double max) {
+        String target = "delay queue script call: server time per call <= " + max + "x the list queue's";
+        Optional<Double> list = find(WORK_QUEUE, LIST_ALO_POLL).flatMap(r -> scriptMicros(r.commands()));
+        if (list.isEmpty()) {
+            checks.add(new Check(target, "not measured", null));
+            return;
+        }
+        String worst = null;
+        double most = 0;
+        for (String s : scenarios) {
+            Optional<Double> c = find(s, ZSET).flatMap(r -> scriptMicros(r.commands()));
+            if (c.isPresent() && c.get() > most) {
+                most = c.get();
+                worst = s;
+            }
+        }
+        if (worst == null) {
+            checks.add(new Check(target, "not measured", null));
+            return;
+        }
+        double r = most / list.get();
+        checks.add(new Check(target, fmt(r) + "x (" + worst + " " + Result.fmt("%.1f", most) + " vs "
+                + Result.fmt("%.1f", list.get()) + " us/call)", r <= max));
+    }
+
+    /** The "us/call" of evalsha in a result's commands ({@link RedisProbe#perMessage}). */
+    static Optional<Double> scriptMicros(String commands) {
+        int at = commands.indexOf("evalsha ");
+        if (at < 0) {
+            return Optional.empty();
+        }
+        int end = commands.indexOf(" us/call", at);
+        int start = commands.lastIndexOf(' ', end - 1);
+        if (end < 0 || start < at) {
+            return Optional.empty();
+        }
+        return Optional.of(Double.parseDouble(commands.substring(start + 1, end)));
     }
 
     private void cpuAgainstRecipe(String scenario) {
