@@ -40,9 +40,10 @@ final class Scenarios {
     static final String IN_FLIGHT_10K = "inflight-10k";
     static final String IN_FLIGHT_50K = "inflight-50k";
     static final String CLUSTER_SHARDS = "cluster-shards";
+    static final String SCRIPT_COST = "script-cost";
 
     static final List<String> NAMES = List.of(WORK_QUEUE, WORK_QUEUE_BATCH, DELAY_LOAD, DELAY_LOAD_5S, DELAY_BACKLOG,
-            DELAY_BACKLOG_ONE, DELAY_WAITING_0, DELAY_WAITING_1M, DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K,
+            DELAY_BACKLOG_ONE, DELAY_WAITING_0, DELAY_WAITING_1M, DELAY_LIGHT, DELAY_SCHEDULE, PUBSUB_FANOUT, IN_MEMORY, MEMORY, IN_FLIGHT_1K, IN_FLIGHT_10K, IN_FLIGHT_50K, SCRIPT_COST,
             CLUSTER_SHARDS);
 
     private static final List<String> QUEUES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE);
@@ -102,6 +103,11 @@ final class Scenarios {
                 inFlight(IN_FLIGHT_1K, 1_000),
                 inFlight(IN_FLIGHT_10K, 10_000),
                 inFlight(IN_FLIGHT_50K, 50_000),
+                new ScriptCostScenario(SCRIPT_COST,
+                        "server time of one script call per operation, 2,000 calls each from one thread on an idle"
+                                + " server: the delay queue's claim finding nothing, schedule, send, claim of one, ack;"
+                                + " the list queue's ack",
+                        List.of(ZSET, LIST_ALO), 2_000),
                 new ClusterScenario(CLUSTER_SHARDS,
                         "a Redis Cluster of 3 masters started for the run, 1 producer, 4 consumers, 100,000 messages of"
                                 + " 100 B, one per call: the list queue unsharded vs shards(3); Redis CPU of every master",

@@ -29,6 +29,7 @@ import static io.queuekit.bench.Scenarios.IN_FLIGHT_50K;
 import static io.queuekit.bench.Scenarios.IN_MEMORY;
 import static io.queuekit.bench.Scenarios.MEMORY;
 import static io.queuekit.bench.Scenarios.PUBSUB_FANOUT;
+import static io.queuekit.bench.Scenarios.SCRIPT_COST;
 import static io.queuekit.bench.Scenarios.WORK_QUEUE;
 import static io.queuekit.bench.Scenarios.WORK_QUEUE_BATCH;
 
@@ -68,7 +69,7 @@ final class Targets {
         t.ratio(DELAY_BACKLOG, ZSET, DELAY_BACKLOG, ZSET_LUA, 3.0, "delay backlog drain vs Lua-claim ZSET");
         t.ratio(DELAY_BACKLOG, ZSET, DELAY_BACKLOG, ZSET_BATCH, 0.7, "delay backlog, 100 per claim, vs the batch-claim prototype");
         t.cpuAgainst(DELAY_BACKLOG, ZSET, ZSET_BATCH, "the batch-claim prototype", 1.5, "delay backlog, 100 per claim");
-        t.ratio(DELAY_BACKLOG_ONE, ZSET, DELAY_BACKLOG_ONE, ZSET_LUA, 1.5, "delay backlog, one per claim, vs Lua-claim ZSET");
+        t.ratio(DELAY_BACKLOG_ONE, ZSET, DELAY_BACKLOG_ONE, ZSET_LUA, 1.5, "delay backlog, consume() with defaults, vs Lua-claim ZSET");
         t.ratio(DELAY_WAITING_1M, ZSET, DELAY_WAITING_0, ZSET, 0.67, "delay drain with 1,000,000 waiting vs none (1/1.5)");
         t.deep(1.5);
         for (String s : List.of(DELAY_LOAD, DELAY_BACKLOG, DELAY_LIGHT)) {
@@ -78,7 +79,7 @@ final class Targets {
         t.cpuAgainstRecipe(DELAY_LOAD_5S);
         t.producer(DELAY_LOAD_5S, 1.2);
         t.below(DELAY_LOAD_5S, ZSET, 10.0, "delay-load-5s: lateness p99 < 10 ms, none early");
-        t.perCall(List.of(DELAY_LOAD_5S, DELAY_LOAD, DELAY_BACKLOG_ONE, IN_FLIGHT_1K), 2.0);
+        t.perCall(2.0);
         t.below(DELAY_LIGHT, ZSET, 5.0, "light load: lateness p99 < 5 ms, none early");
         t.ratio(PUBSUB_FANOUT, PUBSUB, PUBSUB_FANOUT, JEDIS_PUBSUB, 0.8, "pub/sub vs plain Jedis");
         t.atLeast(IN_MEMORY, INMEMORY_ALO, 1_000_000, "in-memory at-least-once >= 1,000,000 msgs/s");
@@ -124,48 +125,43 @@ final class Targets {
     }
 
     /**
-     * Server time per script call ({@code EVALSHA}, INFO commandstats, the commands it runs
-     * included) of the delay queue in each of {@code scenarios}, against the list queue's calls in
-     * work-queue with poll and ack by hand: the costliest scenario's average must be within
-     * {@code max} times. An average per scenario, of all the scripts it called.
+     * Every delay queue script call within {@code max} times the list queue's ack script, each
+     * measured alone ({@link ScriptCostScenario}).
      */
-    private void perCall(List<String> scenarios, double max) {
-        String target = "delay queue script call: server time per call <= " + max + "x the list queue's";
-        Optional<Double> list = find(WORK_QUEUE, LIST_ALO_POLL).flatMap(r -> scriptMicros(r.commands()));
-        if (list.isEmpty()) {
+    private void perCall(double max) {
+        String target = "delay queue: each script call's server time <= " + max + "x the list queue's ack script";
+        Optional<Result> list = find(SCRIPT_COST, LIST_ALO);
+        Optional<Result> zset = find(SCRIPT_COST, ZSET);
+        Optional<Double> ack = list.flatMap(r -> opMicros(r.commands(), "ack"));
+        if (zset.isEmpty() || ack.isEmpty()) {
             checks.add(new Check(target, "not measured", null));
             return;
         }
-        String worst = null;
-        double most = 0;
-        for (String s : scenarios) {
-            Optional<Double> c = find(s, ZSET).flatMap(r -> scriptMicros(r.commands()));
-            if (c.isPresent() && c.get() > most) {
-                most = c.get();
-                worst = s;
+        List<String> each = new ArrayList<>();
+        boolean pass = !zset.get().commands().contains(" made ");
+        double worst = 0;
+        for (String part : zset.get().commands().split(", ")) {
+            int at = part.indexOf(" us/call");
+            if (at < 0) {
+                continue;
             }
+            String op = part.substring(0, part.indexOf(' '));
+            double r = Double.parseDouble(part.substring(op.length() + 1, at)) / ack.get();
+            worst = Math.max(worst, r);
+            each.add(op + " " + fmt(r) + "x");
         }
-        if (worst == null) {
-            checks.add(new Check(target, "not measured", null));
-            return;
-        }
-        double r = most / list.get();
-        checks.add(new Check(target, fmt(r) + "x (" + worst + " " + Result.fmt("%.1f", most) + " vs "
-                + Result.fmt("%.1f", list.get()) + " us/call)", r <= max));
+        checks.add(new Check(target, String.join(", ", each) + " (list ack " + Result.fmt("%.1f", ack.get())
+                + " us/call)", pass && !each.isEmpty() && worst <= max));
     }
 
-    /** The "us/call" of evalsha in a result's commands ({@link RedisProbe#perMessage}). */
-    static Optional<Double> scriptMicros(String commands) {
-        int at = commands.indexOf("evalsha ");
-        if (at < 0) {
-            return Optional.empty();
+    /** The us/call of op in a {@link ScriptCostScenario} result's commands. */
+    static Optional<Double> opMicros(String commands, String op) {
+        for (String part : commands.split(", ")) {
+            if (part.startsWith(op + " ") && part.endsWith(" us/call")) {
+                return Optional.of(Double.parseDouble(part.substring(op.length() + 1, part.length() - 8)));
+            }
         }
-        int end = commands.indexOf(" us/call", at);
-        int start = commands.lastIndexOf(' ', end - 1);
-        if (end < 0 || start < at) {
-            return Optional.empty();
-        }
-        return Optional.of(Double.parseDouble(commands.substring(start + 1, end)));
+        return Optional.empty();
     }
 
     private void cpuAgainstRecipe(String scenario) {

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** Reading the script cost per call back from a result's commands, as the benchmark prints them. */
+/** Reading a script's cost per call back from a script-cost result, as the benchmark prints it. */
 class TargetsTest {
     @Test
-    void scriptMicros_isTheEvalshaCostPerCall_andEmptyWithoutScripts() {
-        assertThat(Targets.scriptMicros("hdel 3.00 (1.4 us), evalsha 2.41 (79.0 us, 32.7 us/call), time 2.41 (0.4 us)"))
-                .hasValue(32.7);
-        assertThat(Targets.scriptMicros("lpush 1.00 (0.6 us), brpop 1.00 (2.1 us)")).isEmpty();
+    void opMicros_isTheNamedOperationsCostPerCall_andEmptyForAnother() {
+        String commands = "claim-nothing 10.5 us/call, claim 14.2 us/call, ack 9.8 us/call";
+        assertThat(Targets.opMicros(commands, "claim")).hasValue(14.2);
+        assertThat(Targets.opMicros(commands, "ack")).hasValue(9.8);
+        assertThat(Targets.opMicros(commands, "send")).isEmpty();
     }
 }
