@@ -7,6 +7,7 @@ import static io.queuekit.tck.Tck.payloads;
 import static io.queuekit.tck.Tck.quickOptions;
 import static io.queuekit.tck.Tck.quickOptionsBuilder;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -184,6 +186,33 @@ interface ConsumingContract extends QueueContract {
         assertThat(dl.attempts()).isEqualTo(3);
         assertThat(dl.reason()).contains("boom");
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+    }
+
+    @Test
+    default void consume_withDefaults_slowHandlersTakeOneAtATime_leavingTheRestToOtherConsumers() throws Exception {
+        MessageQueue<String> q = newQueue();
+        assumeTrue(q.semantics().redelivers(), "at-most-once holds nothing in flight to count");
+        List<String> sent = IntStream.range(0, 24).mapToObj(i -> "m" + i).collect(Collectors.toList());
+        q.sendAll(sent);
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        MessageHandler<String> slow = d -> {
+            Thread.sleep(20); // a handler slower than the work a worker fetches ahead
+            handled.add(d.payload());
+        };
+        // as an application writes them: no batch size set, so workers choose it
+        ConsumeOptions defaults = ConsumeOptions.builder().pollTimeout(Duration.ofMillis(100))
+                .shutdownTimeout(Duration.ofSeconds(5)).build();
+        closeLater(q.consume(slow, defaults));
+        closeLater(q.consume(slow, defaults));
+
+        AtomicLong most = new AtomicLong();
+        await().pollInterval(Duration.ofMillis(2)).until(() -> {
+            most.accumulateAndGet(q.stats().inFlight(), Math::max);
+            return handled.size() == sent.size();
+        });
+        // a worker that fetched several at once while the others waited would hold more
+        assertThat(most.get()).as("messages in flight at once, one per worker").isLessThanOrEqualTo(2);
+        await().untilAsserted(() -> assertThat(q.stats().total()).isZero());
     }
 
     @Test
