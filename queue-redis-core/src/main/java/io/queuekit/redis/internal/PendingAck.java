@@ -73,12 +73,15 @@ public final class PendingAck {
 
     /**
      * Runs a fetch whose script makes the ack first: {@code fetch} gets the ack's arguments (none
-     * if it no longer waits, or is not {@link #inline}: then the fetch sends it {@link #with}
-     * itself) and returns its result, of which {@code ackedOf} tells how many the script acked.
-     * If the fetch fails, so did the ack: its delivery may settle again.
+     * if it no longer waits; one that is not {@link #inline} is sent alone first) and returns its
+     * result, of which {@code ackedOf} tells how many the script acked. If the fetch fails, so did
+     * the ack: its delivery may settle again.
      */
     public <R> R inside(Function<List<byte[]>, R> fetch, ToIntFunction<R> ackedOf) {
-        if (!waiting || trip != null) {
+        if (trip != null) {
+            ackAlone();
+        }
+        if (!waiting) {
             return fetch.apply(List.of());
         }
         waiting = false;
@@ -95,7 +98,7 @@ public final class PendingAck {
 
     /**
      * Runs a fetch: {@code fetch}, after the ack in the same round trip if it still waits, else
-     * {@code alone}. Returns the fetch's reply as Jedis reads it: a Redis error in the reply of a
+     * {@code alone}. For an ack made by {@link #of} (an {@link #inline} one goes {@link #inside}). Returns the fetch's reply as Jedis reads it: a Redis error in the reply of a
      * fetch sent with the ack is returned, not thrown, for the caller to read as its own call's.
      * If the ack's reply is an error while the fetch's is not, what the fetch took is still
      * returned: the failed ack is logged and its message comes back after its lease, as after
@@ -104,9 +107,6 @@ public final class PendingAck {
      * @param what the queue and the fetch, for error messages ({@code "redis-list orders: wait"})
      */
     public Object with(CommandArguments fetch, String what, Supplier<?> alone) {
-        if (waiting && trip == null) {
-            ackAlone(); // an inline ack, whose fetch did not take it
-        }
         if (!waiting) {
             return RedisCalls.call(what, alone);
         }

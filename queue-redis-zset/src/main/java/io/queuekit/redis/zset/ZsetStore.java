@@ -50,7 +50,6 @@ final class ZsetStore<T> implements DelayStorage<T> {
 
     private final RedisContext<T> queue;
     private final Waiter waiter;
-    private final String claimLabel;
     private final QueueMetrics.Observer observer;
     private final byte[] lease;
     private final byte[] maxAttempts;
@@ -75,7 +74,6 @@ final class ZsetStore<T> implements DelayStorage<T> {
     ZsetStore(RedisContext<T> queue, Waiter waiter) {
         this.queue = queue;
         this.waiter = waiter;
-        this.claimLabel = queue.label() + ": claim";
         this.observer = queue.runtime().observer();
         this.leaseMillis = queue.settings().visibilityTimeout().toMillis();
         this.lease = QueueScript.num(leaseMillis);
@@ -165,18 +163,12 @@ final class ZsetStore<T> implements DelayStorage<T> {
         return claim(max, into, PendingAck.none());
     }
 
-    /**
-     * {@link #claim(int, List)}, after {@code pending}: made by the claim script itself if it is
-     * {@link PendingAck#inline}, else in the same round trip.
-     */
+    /** {@link #claim(int, List)}, after {@code pending}, which the claim script makes itself. */
     private ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into, PendingAck pending) {
         queue.runtime().checkReceiving();
-        QueueScript script = claim.queueScript();
-        ZsetScripts.Claim.Result r = pending.inside(acks -> {
-            List<byte[]> args = claim.args(max, lease, maxAttempts, retention, acks);
-            Object raw = acks.isEmpty() ? pending.with(script.command(args), claimLabel, () -> script.run(args)) : script.run(args);
-            return claim.parse(script.reply(raw, args));
-        }, ZsetScripts.Claim.Result::acked);
+        ZsetScripts.Claim.Result r = pending.inside(
+                acks -> claim.parse(claim.queueScript().run(claim.args(max, lease, maxAttempts, retention, acks))),
+                ZsetScripts.Claim.Result::acked);
         Clock server = new Clock(r.nowMillis(), System.nanoTime());
         quiet.set(r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null);
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
