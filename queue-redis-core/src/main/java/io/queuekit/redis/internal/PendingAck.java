@@ -3,6 +3,7 @@ package io.queuekit.redis.internal;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
@@ -17,22 +18,24 @@ import redis.clients.jedis.CommandArguments;
  */
 public final class PendingAck {
     private static final Logger LOG = LoggerFactory.getLogger(PendingAck.class);
-    private static final PendingAck NONE = new PendingAck(null, null, List.of(), null, n -> { }, () -> { }, false);
+    private static final PendingAck NONE = new PendingAck(null, List.of(), null, r -> 0, () -> 0, n -> { }, () -> { }, false);
 
     private final OneRoundTrip trip;
-    private final QueueScript script;
     private final List<byte[]> args;
     private final CommandArguments command;
+    private final ToIntFunction<Object> count;
+    private final IntSupplier alone;
     private final IntConsumer acked;
     private final Runnable failed;
     private boolean waiting;
 
-    private PendingAck(OneRoundTrip trip, QueueScript script, List<byte[]> args, CommandArguments command,
-            IntConsumer acked, Runnable failed, boolean waiting) {
+    private PendingAck(OneRoundTrip trip, List<byte[]> args, CommandArguments command, ToIntFunction<Object> count,
+            IntSupplier alone, IntConsumer acked, Runnable failed, boolean waiting) {
         this.trip = trip;
-        this.script = script;
         this.args = args;
         this.command = command;
+        this.count = count;
+        this.alone = alone;
         this.acked = acked;
         this.failed = failed;
         this.waiting = waiting;
@@ -51,12 +54,25 @@ public final class PendingAck {
      */
     public static PendingAck of(RedisContext<?> queue, QueueScript script, List<byte[]> args, IntConsumer acked,
             Runnable failed) {
+        return of(queue, () -> script.command(args), raw -> (int) QueueScript.integer(script.reply(raw, args)),
+                () -> (int) QueueScript.integer(script.run(args)), acked, failed);
+    }
+
+    /**
+     * An ack made by any command: {@code command} written before the fetch, whose reply as Jedis
+     * reads it (an error reply is its exception, not thrown) {@code count} turns into how many were
+     * acked, throwing if it failed, and may finish the ack with a call of its own; {@code alone}
+     * makes the whole ack where no fetch comes. {@code acked} and {@code failed} as for
+     * {@link #of(RedisContext, QueueScript, List, IntConsumer, Runnable)}.
+     */
+    public static PendingAck of(RedisContext<?> queue, Supplier<CommandArguments> command, ToIntFunction<Object> count,
+            IntSupplier alone, IntConsumer acked, Runnable failed) {
         OneRoundTrip trip = queue.oneRoundTrip();
         try {
             if (trip == null) {
                 throw new IllegalStateException(queue.label() + ": its client cannot send an ack with a fetch");
             }
-            return new PendingAck(trip, script, args, script.command(args), acked, failed, true);
+            return new PendingAck(trip, List.of(), command.get(), count, alone, acked, failed, true);
         } catch (RuntimeException e) {
             failed.run();
             throw e;
@@ -68,7 +84,8 @@ public final class PendingAck {
      * {@code args} if it is sent alone instead; {@code acked} and {@code failed} as for {@link #of}.
      */
     public static PendingAck inline(QueueScript script, List<byte[]> args, IntConsumer acked, Runnable failed) {
-        return new PendingAck(null, script, args, null, acked, failed, true);
+        return new PendingAck(null, args, null, r -> 0, () -> (int) QueueScript.integer(script.run(args)), acked,
+                failed, true);
     }
 
     /**
@@ -119,7 +136,7 @@ public final class PendingAck {
             throw e;
         }
         try {
-            settled(() -> script.reply(replies.get(0), args));
+            settled(() -> count.applyAsInt(replies.get(0)));
         } catch (RuntimeException e) {
             // the fetch took something (or found nothing) all the same: hand it on
             LOG.warn("{}: the ack sent with this fetch failed; its message comes back after its lease", what, e);
@@ -133,13 +150,13 @@ public final class PendingAck {
             return;
         }
         waiting = false;
-        settled(() -> script.run(args));
+        settled(alone);
     }
 
-    private void settled(Supplier<Object> reply) {
+    private void settled(IntSupplier reply) {
         int n;
         try {
-            n = (int) QueueScript.integer(reply.get());
+            n = reply.getAsInt();
         } catch (RuntimeException e) {
             failed.run();
             throw e;

@@ -26,8 +26,9 @@ import redis.clients.jedis.args.ListDirection;
  * falls due: it moves what it finds in 'claiming' into the 'held' hash by id, starting their
  * leases, and returns those whose lease expired (or buries them at the maximum attempts). A batch
  * take (a small script) moves messages from 'ready' into 'held' with their leases at once. Ack
- * removes a message from 'held' by id, or from 'claiming' where the newest takes wait, so its cost
- * does not grow with the number in flight.
+ * removes a message from 'claiming', where the newest takes wait (a plain {@code LREM}, for one
+ * taken alone that no upkeep moved yet), or from 'held' by id (the ack script), so its cost does
+ * not grow with the number in flight.
  *
  * <p>So a lease starts at a batch take, or when the upkeep first sees a message taken alone,
  * within about a block timeout after the take, and an unsettled message comes back between the
@@ -48,6 +49,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private final long leaseNanos;
     private final String receiveLabel;
     private final String waitLabel;
+    private final String ackLabel;
 
     AtLeastOnce(RedisContext<T> engine) {
         super(engine);
@@ -58,6 +60,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         this.leaseNanos = engine.settings().visibilityTimeout().toNanos();
         this.receiveLabel = engine.label() + ": receive";
         this.waitLabel = engine.label() + ": wait";
+        this.ackLabel = engine.label() + ": ack";
     }
 
     @Override
@@ -252,11 +255,17 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     /**
-     * The ack of {@code d} to send with a fetch: the ack script, which finds the element in
-     * 'held' or in 'claiming' atomically, wherever an upkeep of any consumer has moved it.
+     * The ack of {@code d} to send with a fetch: a plain {@code LREM} from 'claiming' where that is
+     * the whole ack, followed by the ack script if the element was no longer there (see
+     * {@link #ack(Envelope, boolean)}); else the ack script.
      */
     private PendingAck pendingAck(LeasedDelivery<T> d) {
-        return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(d.envelope())), this::acked,
+        Envelope e = d.envelope();
+        if (d.extended()) {
+            return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(e)), this::acked, d::releaseSettlement);
+        }
+        return PendingAck.of(engine, () -> new CommandArguments(Protocol.Command.LREM).key(claiming).add(1).add(e.element()),
+                raw -> unclaimed((Long) PendingAck.checked(raw, ackLabel), e), () -> ackUnleased(e), this::acked,
                 d::releaseSettlement);
     }
 
@@ -266,9 +275,34 @@ final class AtLeastOnce<T> extends ListMode<T> {
         }
     }
 
-    /** Removes a delivery's element from flight; false if it was no longer there. */
-    boolean ack(Envelope e) {
-        return ack(List.of(e)) == 1;
+    /**
+     * Removes a delivery's element from flight; false if it was no longer there. An element taken
+     * alone waits in 'claiming' until an upkeep moves it to 'held', and has no lease until then
+     * unless an extension ({@code extended}) started one: a plain {@code LREM} from 'claiming' is
+     * then its whole ack, a fraction of the ack script's cost on the server, and only if the element
+     * was no longer there (an upkeep moved it) does the script look in 'held'. An ack that waits for
+     * replicas runs the script alone, so as to wait once.
+     */
+    boolean ack(Envelope e, boolean extended) {
+        if (extended || engine.settings().replicas().waited()) {
+            return ack(List.of(e)) == 1;
+        }
+        int n = ackUnleased(e);
+        acked(n);
+        return n == 1;
+    }
+
+    /** {@link #ack(Envelope, boolean)} of an element with no lease started by an extension: 1 if acked, else 0. */
+    private int ackUnleased(Envelope e) {
+        return unclaimed(RedisCalls.call(ackLabel, () -> jedis.lrem(claiming, 1, e.element())), e);
+    }
+
+    /**
+     * After an {@code LREM} of {@code e} from 'claiming' removed {@code removed}: 1 if it did, else
+     * what the ack script makes of it (it may be in 'held').
+     */
+    private int unclaimed(long removed, Envelope e) {
+        return removed == 1 ? 1 : ack.run(List.of(e));
     }
 
     /** Removes deliveries' elements from flight in one script; returns how many were still there. */

@@ -18,6 +18,8 @@ import java.time.Duration;
 final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     private final AtLeastOnce<T> mode;
     private volatile long deadlineNanos;
+    /** Whether a lease extension was asked for: it may have started a lease before the upkeep. */
+    private volatile boolean extended;
     private final SettleOnce settled = new SettleOnce();
 
     LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long deadlineNanos) {
@@ -28,7 +30,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
 
     @Override
     public boolean ack() {
-        return settle(() -> mode.ack(envelope));
+        return settle(() -> mode.ack(envelope, extended));
     }
 
     @Override
@@ -50,6 +52,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
         if (settled.isSettled() || start - deadlineNanos >= 0) {
             return false;
         }
+        extended = true; // before the call: a call that failed may have started a lease
         if (!mode.extendLease(envelope.element(), envelope, duration)) {
             return false;
         }
@@ -75,6 +78,11 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     /** Undoes {@link #claimSettlement()} after the settling call failed. */
     void releaseSettlement() {
         settled.release();
+    }
+
+    /** Whether a lease extension was asked for (see {@link AtLeastOnce#ack(Envelope, boolean)}). */
+    boolean extended() {
+        return extended;
     }
 
     AtLeastOnce<T> mode() {

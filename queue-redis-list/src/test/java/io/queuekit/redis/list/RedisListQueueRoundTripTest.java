@@ -5,10 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
+import io.queuekit.Delivery;
 import io.queuekit.Subscription;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -33,17 +35,73 @@ class RedisListQueueRoundTripTest {
             q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
             AtomicInteger handled = new AtomicInteger();
             long before = RedisClients.readsProcessed(client);
+            long scriptsBefore = RedisClients.commandCalls(client, "evalsha");
 
+            // one at a time, as consume() fetches while messages do not wait (a backlog it takes in batches)
             Subscription consumer = q.consume(d -> handled.incrementAndGet(),
-                    ConsumeOptions.builder().concurrency(1).build());
+                    ConsumeOptions.builder().concurrency(1).batchSize(1).build());
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
             consumer.close();
             long reads = RedisClients.readsProcessed(client) - before;
+            long scripts = RedisClients.commandCalls(client, "evalsha") - scriptsBefore;
 
             assertThat(q.stats().total()).as("every message acked").isZero();
             // an ack of its own would make it two reads per message, one with the fetch one
             assertThat(reads).as("commands read by the server, one read per round trip")
                     .isLessThan(COUNT * 5 / 4);
+            // a message taken alone and not yet moved by an upkeep is acked by a plain LREM: scripts
+            // are the upkeep's, about one per block timeout, and acks of what an upkeep moved
+            assertThat(scripts).as("scripts run while acking " + COUNT + " messages").isLessThan(COUNT / 10);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void anAckOfADeliveryWhoseLeaseWasExtended_leavesNoLeaseBehind() throws Exception {
+        String name = Queues.unique("extended");
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+            // by hand: an extension starts a lease before any upkeep, which the ack must end
+            q.send("by hand");
+            Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
+            assertThat(d).isNotNull();
+            assertThat(d.extendLease(Duration.ofMinutes(5))).isTrue();
+            assertThat(client.zcard(Queues.key(name, "inflight"))).as("the extension's lease").isOne();
+            assertThat(d.ack()).isTrue();
+            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left after the ack").isZero();
+
+            // a managed consumer, whose ack travels with its next fetch
+            AtomicInteger handled = new AtomicInteger();
+            Subscription consumer = q.consume(m -> {
+                m.extendLease(Duration.ofMinutes(5));
+                handled.incrementAndGet();
+            }, ConsumeOptions.builder().concurrency(1).build());
+            q.send("managed");
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1 && q.stats().total() == 0);
+            consumer.close();
+
+            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left after the managed ack").isZero();
+            assertThat(client.llen(Queues.key(name, "claiming"))).as("nothing left in claiming").isZero();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void anAckByHand_findsWhatTheUpkeepHeldMeanwhile() throws Exception {
+        String name = Queues.unique("held-by-hand");
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .blockTimeout(Duration.ofMillis(100)).build()) {
+            q.send("slow");
+            Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
+            assertThat(d).isNotNull();
+            // an upkeep (stats runs one when due) moves it from 'claiming' into 'held'
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> q.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
+
+            assertThat(d.ack()).as("acked where the upkeep put it").isTrue();
+            assertThat(d.ack()).as("a second ack finds nothing").isFalse();
+            assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
+            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left").isZero();
+            assertThat(q.stats().total()).isZero();
         }
     }
 
@@ -54,7 +112,9 @@ class RedisListQueueRoundTripTest {
             AtomicInteger handled = new AtomicInteger();
             Subscription consumer = q.consume(d -> {
                 if (handled.incrementAndGet() == 1) {
-                    client.scriptFlush(); // the ack of this message is sent as EVALSHA of a script now gone
+                    // an extended delivery's ack is the ack script: sent as EVALSHA of a script now gone
+                    d.extendLease(Duration.ofMinutes(1));
+                    client.scriptFlush();
                 }
             }, ConsumeOptions.builder().concurrency(1).build());
 
