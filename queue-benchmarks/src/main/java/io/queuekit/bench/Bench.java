@@ -1,9 +1,11 @@
 package io.queuekit.bench;
 
 import io.queuekit.testing.RedisServer;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -52,6 +54,7 @@ public final class Bench {
         List<Scenario> scenarios = Scenarios.all().stream().filter(s -> config.runs(s.name())).toList();
         List<Result> results = new ArrayList<>();
         long began = System.nanoTime();
+        long[] cpuAtStart = cpuTicks();
         String header;
         try (RedisServer redis = RedisServer.builder().requireProcessControl().appendOnly(false).start();
                 RedisProbe probe = new RedisProbe(redis.uri())) {
@@ -70,18 +73,21 @@ public final class Bench {
                         continue;
                     }
                     long t0 = System.nanoTime();
+                    long[] ticks = cpuTicks();
+                    long jvm0 = jvmCpuNanos();
                     Result r = runOne(s, impl, ctx);
                     results.add(r);
-                    log.printf("   %-24s %s  (%.1f s)%n", impl, r.line().substring(r.line().indexOf("msgs=")),
-                            (System.nanoTime() - t0) / 1e9);
+                    log.printf("   %-24s %s  (%.1f s, %s, JVM CPU %.1f us/msg with the warm-up)%n", impl,
+                            r.line().substring(r.line().indexOf("msgs=")), (System.nanoTime() - t0) / 1e9,
+                            stolen(ticks, cpuTicks()), (jvmCpuNanos() - jvm0) / 1e3 / Math.max(1, r.msgs()));
                     Report.warnings(List.of(r)).forEach(log::println);
                     log.flush();
                 }
             }
         }
         List<Targets.Check> checks = Targets.evaluate(results);
-        String report = Report.render(header + String.format(" and %s at end, took %.0f s", loadAverage(),
-                (System.nanoTime() - began) / 1e9),
+        String report = Report.render(header + String.format(" and %s at end, took %.0f s, %s", loadAverage(),
+                (System.nanoTime() - began) / 1e9, stolen(cpuAtStart, cpuTicks())),
                 scenarios, results, checks);
         Report.write(config.out(), report);
         log.println();
@@ -95,6 +101,47 @@ public final class Bench {
     private static String loadAverage() {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load);
+    }
+
+    /**
+     * The machine's CPU time so far, in clock ticks, from the {@code cpu} line of Linux's
+     * {@code /proc/stat}: all of it, and what the hypervisor gave to other guests while this one
+     * wanted to run (steal); null where there is no such file.
+     */
+    static long[] cpuTicks() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+                if (line.startsWith("cpu ")) {
+                    String[] f = line.trim().split("\\s+");
+                    long total = 0;
+                    for (int i = 1; i < f.length && i <= 8; i++) { // user .. steal; guest time is in user
+                        total += Long.parseLong(f[i]);
+                    }
+                    return new long[] {total, f.length > 8 ? Long.parseLong(f[8]) : 0};
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or a format this does not know
+        }
+        return null;
+    }
+
+    /**
+     * The share of the machine's CPU time the hypervisor gave to others between two readings:
+     * a virtual machine's neighbours slow every run down, and unevenly, so that figures of runs on
+     * the same machine differ; {@code "CPU steal 12%"}, or {@code "CPU steal unknown"}.
+     */
+    static String stolen(long[] before, long[] after) {
+        if (before == null || after == null || after[0] <= before[0]) {
+            return "CPU steal unknown";
+        }
+        return String.format(Locale.ROOT, "CPU steal %.0f%%", 100.0 * (after[1] - before[1]) / (after[0] - before[0]));
+    }
+
+    /** This JVM's CPU time so far (every thread: the warm-up run's too), or 0 if unknown. */
+    private static long jvmCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
     /** The idle server's CPU use per second, over one second. */
