@@ -50,6 +50,11 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private final String receiveLabel;
     private final String waitLabel;
     private final String ackLabel;
+    /**
+     * When the last upkeep of this instance that emptied 'claiming' was sent (System.nanoTime): an
+     * element taken alone whose take's reply came before it is in 'held'.
+     */
+    private volatile long sweptUpTo;
 
     AtLeastOnce(RedisContext<T> engine) {
         super(engine);
@@ -61,6 +66,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         this.receiveLabel = engine.label() + ": receive";
         this.waitLabel = engine.label() + ": wait";
         this.ackLabel = engine.label() + ": ack";
+        this.sweptUpTo = System.nanoTime(); // before any take
     }
 
     @Override
@@ -122,7 +128,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
                 }
             } else if (timeoutNanos == 0) {
                 byte[] e = fetch(pending, 0);
-                return e == null ? List.of() : deliveries(e, System.nanoTime());
+                return e == null ? List.of() : deliveries(e, System.nanoTime(), false);
             }
             return awaitUntil(deadline, pending);
         } finally {
@@ -150,7 +156,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
             long received = System.nanoTime();
             if (e != null) {
                 stopIfAsked(e);
-                List<Delivery<T>> got = deliveries(e, received);
+                List<Delivery<T>> got = deliveries(e, received, false);
                 if (!got.isEmpty()) {
                     return got;
                 }
@@ -189,6 +195,9 @@ final class AtLeastOnce<T> extends ListMode<T> {
                     observer.deadLettered();
                 }
             } while (r.left() > 0 && !engine.runtime().isClosing());
+            if (r.left() == 0) {
+                sweptUpTo = now;
+            }
             upkeepDone(now, r.nowMillis(), r.nextEventMillis());
         }
     }
@@ -199,19 +208,22 @@ final class AtLeastOnce<T> extends ListMode<T> {
         List<byte[]> taken = take.run(n, lease);
         List<Delivery<T>> out = new ArrayList<>(taken.size());
         for (byte[] e : taken) {
-            out.addAll(deliveries(e, sent));
+            out.addAll(deliveries(e, sent, true));
         }
         return out;
     }
 
-    /** The delivery of an element now in 'claiming'; none if it was not an envelope (it is buried). */
-    private List<Delivery<T>> deliveries(byte[] element, long receivedNanos) {
+    /**
+     * The delivery of an element taken; none if it was not an envelope (it is buried). {@code
+     * leased}: taken in a batch, into 'held' with a lease, rather than alone into 'claiming'.
+     */
+    private List<Delivery<T>> deliveries(byte[] element, long receivedNanos, boolean leased) {
         Envelope e = Envelope.parse(element);
         if (e == null) {
             buryForeign(element, element);
             return List.of();
         }
-        return List.of(new LeasedDelivery<>(this, delivered(e), receivedNanos + leaseNanos));
+        return List.of(new LeasedDelivery<>(this, delivered(e), receivedNanos, receivedNanos + leaseNanos, leased));
     }
 
     /**
@@ -257,11 +269,11 @@ final class AtLeastOnce<T> extends ListMode<T> {
     /**
      * The ack of {@code d} to send with a fetch: a plain {@code LREM} from 'claiming' where that is
      * the whole ack, followed by the ack script if the element was no longer there (see
-     * {@link #ack(Envelope, boolean)}); else the ack script.
+     * {@link #ack(LeasedDelivery)}); else the ack script.
      */
     private PendingAck pendingAck(LeasedDelivery<T> d) {
         Envelope e = d.envelope();
-        if (d.extended()) {
+        if (!mayBeClaiming(d)) {
             return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(e)), this::acked, d::releaseSettlement);
         }
         return PendingAck.of(engine, () -> new CommandArguments(Protocol.Command.LREM).key(claiming).add(1).add(e.element()),
@@ -278,13 +290,15 @@ final class AtLeastOnce<T> extends ListMode<T> {
     /**
      * Removes a delivery's element from flight; false if it was no longer there. An element taken
      * alone waits in 'claiming' until an upkeep moves it to 'held', and has no lease until then
-     * unless an extension ({@code extended}) started one: a plain {@code LREM} from 'claiming' is
-     * then its whole ack, a fraction of the ack script's cost on the server, and only if the element
-     * was no longer there (an upkeep moved it) does the script look in 'held'. An ack that waits for
-     * replicas runs the script alone, so as to wait once.
+     * unless an extension started one: a plain {@code LREM} from 'claiming' is then its whole ack,
+     * a fraction of the ack script's cost on the server, and only if the element was no longer
+     * there (an upkeep of another instance moved it) does the script look in 'held'. Where it can
+     * no longer be in 'claiming' (see {@link #mayBeClaiming}) the script runs alone, and so does an
+     * ack that waits for replicas, so as to wait once.
      */
-    boolean ack(Envelope e, boolean extended) {
-        if (extended || engine.settings().replicas().waited()) {
+    boolean ack(LeasedDelivery<T> d) {
+        Envelope e = d.envelope();
+        if (!mayBeClaiming(d) || engine.settings().replicas().waited()) {
             return ack(List.of(e)) == 1;
         }
         int n = ackUnleased(e);
@@ -292,7 +306,16 @@ final class AtLeastOnce<T> extends ListMode<T> {
         return n == 1;
     }
 
-    /** {@link #ack(Envelope, boolean)} of an element with no lease started by an extension: 1 if acked, else 0. */
+    /**
+     * Whether {@code d}'s element may still wait in 'claiming' with no lease: taken alone, no
+     * extension asked for, and no upkeep of this instance emptied 'claiming' after the take's reply
+     * came. (An upkeep of another instance may have moved it all the same.)
+     */
+    private boolean mayBeClaiming(LeasedDelivery<T> d) {
+        return !d.leased() && sweptUpTo - d.takenNanos() <= 0;
+    }
+
+    /** {@link #ack(LeasedDelivery)} of an element that may be in 'claiming': 1 if acked, else 0. */
     private int ackUnleased(Envelope e) {
         return unclaimed(RedisCalls.call(ackLabel, () -> jedis.lrem(claiming, 1, e.element())), e);
     }

@@ -18,19 +18,26 @@ import java.time.Duration;
 final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
     private final AtLeastOnce<T> mode;
     private volatile long deadlineNanos;
-    /** Whether a lease extension was asked for: it may have started a lease before the upkeep. */
-    private volatile boolean extended;
+    /** When the take's reply came (a batch take: when it was sent), System.nanoTime. */
+    private final long takenNanos;
+    /**
+     * Whether the server may hold it by id with a lease already: taken in a batch, or a lease
+     * extension was asked for (one that failed may still have started a lease).
+     */
+    private volatile boolean leased;
     private final SettleOnce settled = new SettleOnce();
 
-    LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long deadlineNanos) {
+    LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long takenNanos, long deadlineNanos, boolean leased) {
         super(mode, envelope);
         this.mode = mode;
+        this.takenNanos = takenNanos;
         this.deadlineNanos = deadlineNanos;
+        this.leased = leased;
     }
 
     @Override
     public boolean ack() {
-        return settle(() -> mode.ack(envelope, extended));
+        return settle(() -> mode.ack(this));
     }
 
     @Override
@@ -52,7 +59,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
         if (settled.isSettled() || start - deadlineNanos >= 0) {
             return false;
         }
-        extended = true; // before the call: a call that failed may have started a lease
+        leased = true; // before the call: a call that failed may have started a lease
         if (!mode.extendLease(envelope.element(), envelope, duration)) {
             return false;
         }
@@ -80,9 +87,13 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
         settled.release();
     }
 
-    /** Whether a lease extension was asked for (see {@link AtLeastOnce#ack(Envelope, boolean)}). */
-    boolean extended() {
-        return extended;
+    /** Whether taken in a batch or a lease extension was asked for (see {@link AtLeastOnce#ack(LeasedDelivery)}). */
+    boolean leased() {
+        return leased;
+    }
+
+    long takenNanos() {
+        return takenNanos;
     }
 
     AtLeastOnce<T> mode() {

@@ -10,6 +10,7 @@ import io.queuekit.Subscription;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -86,21 +87,52 @@ class RedisListQueueRoundTripTest {
 
     @Test
     @Timeout(60)
-    void anAckByHand_findsWhatTheUpkeepHeldMeanwhile() throws Exception {
+    void anAckByHand_findsWhatAnotherInstancesUpkeepHeldMeanwhile() throws Exception {
         String name = Queues.unique("held-by-hand");
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .blockTimeout(Duration.ofMillis(100)).build()) {
+                .blockTimeout(Duration.ofMillis(100)).build();
+                RedisListQueue<String> other = RedisListQueue.builder(client, name, Codec.utf8())
+                        .blockTimeout(Duration.ofMillis(100)).build()) {
             q.send("slow");
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             assertThat(d).isNotNull();
-            // an upkeep (stats runs one when due) moves it from 'claiming' into 'held'
+            // an upkeep of another instance (stats runs one when due) moves it from 'claiming' into
+            // 'held', unknown to this one: its ack tries 'claiming' first
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> q.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
+                    .until(() -> other.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
+            long lrems = RedisClients.commandCalls(client, "lrem");
 
             assertThat(d.ack()).as("acked where the upkeep put it").isTrue();
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("an LREM that found nothing first").isOne();
             assertThat(d.ack()).as("a second ack finds nothing").isFalse();
             assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
             assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left").isZero();
+            assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void anAckByHand_ofWhatCannotBeInClaiming_runsTheScriptAlone() throws Exception {
+        String name = Queues.unique("held-own");
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .blockTimeout(Duration.ofMillis(100)).build()) {
+            q.sendAll(List.of("slow", "batch 1", "batch 2"));
+            Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
+            assertThat(d).isNotNull();
+            // this instance's own upkeep moves it into 'held': its ack knows that without an LREM
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> q.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
+            // a batch take puts its messages into 'held' at once
+            List<Delivery<String>> batch = q.pollBatch(2, 5, TimeUnit.SECONDS);
+            assertThat(batch).hasSize(2);
+            long lrems = RedisClients.commandCalls(client, "lrem");
+
+            assertThat(d.ack()).as("acked where the upkeep put it").isTrue();
+            assertThat(batch.get(0).ack()).as("a batch-taken delivery acked alone").isTrue();
+            assertThat(batch.get(1).ack()).isTrue();
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("LREMs sent").isZero();
+            assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
             assertThat(q.stats().total()).isZero();
         }
     }
@@ -134,19 +166,25 @@ class RedisListQueueRoundTripTest {
     void anAckTravellingWithAFetch_stillAcks_whatTheUpkeepHeldMeanwhile() {
         String name = Queues.unique("held");
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .blockTimeout(Duration.ofMillis(100)).build()) {
+                .blockTimeout(Duration.ofMillis(100)).build();
+                RedisListQueue<String> other = RedisListQueue.builder(client, name, Codec.utf8())
+                        .blockTimeout(Duration.ofMillis(100)).build()) {
             AtomicInteger handled = new AtomicInteger();
             Subscription consumer = q.consume(d -> {
                 handled.incrementAndGet();
-                // an upkeep (stats runs one when due) moves this message from 'claiming' into 'held'
+                // an upkeep of another instance (stats runs one when due) moves this message from
+                // 'claiming' into 'held', unknown to this one: its ack tries 'claiming' first
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                        .until(() -> q.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
+                        .until(() -> other.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
             }, ConsumeOptions.builder().concurrency(1).build());
 
+            long lrems = RedisClients.commandCalls(client, "lrem");
             q.send("slow");
-            await().atMost(Duration.ofSeconds(15)).until(() -> handled.get() == 1 && q.stats().total() == 0);
+            // the other instance's stats: this one's would run its own upkeep
+            await().atMost(Duration.ofSeconds(15)).until(() -> handled.get() == 1 && other.stats().total() == 0);
             consumer.close();
 
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("an LREM that found nothing first").isOne();
             assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
             assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left").isZero();
             assertThat(handled).as("acked once, never handed out again").hasValue(1);
