@@ -111,7 +111,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      */
     private List<Delivery<T>> receive(int max, long timeoutNanos, LeasedDelivery<T> toAck)
             throws InterruptedException {
-        PendingAck pending = toAck == null ? PendingAck.none() : pendingAck(toAck);
+        PendingAck pending = null; // made after the upkeep, which may move toAck out of 'claiming'
         try {
             if (timeoutNanos > 0 && Thread.interrupted()) {
                 throw new InterruptedException();
@@ -119,6 +119,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
             engine.runtime().checkReceiving();
             long deadline = System.nanoTime() + timeoutNanos;
             upkeep();
+            pending = pendingAck(toAck);
             int n = Math.min(max, claimBatch);
             if (n > 1) {
                 pending.ackAlone();
@@ -132,6 +133,9 @@ final class AtLeastOnce<T> extends ListMode<T> {
             }
             return awaitUntil(deadline, pending);
         } finally {
+            if (pending == null) {
+                pending = pendingAck(toAck);
+            }
             pending.ackAlone();
         }
     }
@@ -267,13 +271,19 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     /**
-     * The ack of {@code d} to send with a fetch: a plain {@code LREM} from 'claiming' where that is
-     * the whole ack, followed by the ack script if the element was no longer there (see
-     * {@link #ack(LeasedDelivery)}); else the ack script.
+     * The ack of {@code d} (none if null) to send with a fetch: a plain {@code LREM} from 'claiming'
+     * where that is the whole ack, followed by the ack script if the element was no longer there
+     * (see {@link #ack(LeasedDelivery)}); else the ack script. The LREM's reply is read with the
+     * fetch's, so the script after an LREM that missed runs up to a block timeout later: the LREM
+     * only while the delivery's deadline is more than two block timeouts away, else the script,
+     * which runs before the fetch.
      */
     private PendingAck pendingAck(LeasedDelivery<T> d) {
+        if (d == null) {
+            return PendingAck.none();
+        }
         Envelope e = d.envelope();
-        if (!mayBeClaiming(d)) {
+        if (!mayBeClaiming(d) || d.deadlineNanos() - System.nanoTime() < 2 * capNanos) {
             return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(e)), this::acked, d::releaseSettlement);
         }
         return PendingAck.of(engine, () -> new CommandArguments(Protocol.Command.LREM).key(claiming).add(1).add(e.element()),

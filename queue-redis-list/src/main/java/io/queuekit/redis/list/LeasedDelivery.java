@@ -56,10 +56,13 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
         Checks.leaseDuration(duration);
         mode.checkOpen();
         long start = System.nanoTime();
+        // before the settled check, which an ack's claim precedes its reading of this: so either
+        // this sees the ack, or the ack sees this and runs the script, which ends any lease this
+        // starts; and before the call, since a call that failed may have started a lease
+        leased = true;
         if (settled.isSettled() || start - deadlineNanos >= 0) {
             return false;
         }
-        leased = true; // before the call: a call that failed may have started a lease
         if (!mode.extendLease(envelope.element(), envelope, duration)) {
             return false;
         }
@@ -94,6 +97,10 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
 
     long takenNanos() {
         return takenNanos;
+    }
+
+    long deadlineNanos() {
+        return deadlineNanos;
     }
 
     AtLeastOnce<T> mode() {

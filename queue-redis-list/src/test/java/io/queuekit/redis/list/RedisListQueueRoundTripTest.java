@@ -58,6 +58,55 @@ class RedisListQueueRoundTripTest {
 
     @Test
     @Timeout(60)
+    void aManagedConsumer_withLessThanTwoBlockTimeoutsOfLease_sendsTheAckScriptAheadOfItsFetch() {
+        // an LREM's reply is read with the blocking fetch's, so an ack it missed would finish up to
+        // a block timeout later: too late for a lease this short, so the script goes ahead instead
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("short-lease"), Codec.utf8())
+                .visibilityTimeout(Duration.ofMillis(1500)).blockTimeout(Duration.ofSeconds(1)).build()) {
+            q.sendAll(IntStream.range(0, 50).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+            AtomicInteger handled = new AtomicInteger();
+            long scripts = RedisClients.commandCalls(client, "evalsha");
+
+            Subscription consumer = q.consume(d -> handled.incrementAndGet(),
+                    ConsumeOptions.builder().concurrency(1).batchSize(1).build());
+            await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == 50 && q.stats().total() == 0);
+            consumer.close();
+
+            // an ack by LREM runs no script (LREMs are no measure: the ack script makes one too)
+            assertThat(RedisClients.commandCalls(client, "evalsha") - scripts).as("scripts run").isGreaterThanOrEqualTo(50);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aManagedConsumer_whoseOwnUpkeepMovesItsMessage_sendsNoLremThatFindsNothing() {
+        String name = Queues.unique("own-upkeep");
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .blockTimeout(Duration.ofMillis(100)).build()) {
+            AtomicInteger handled = new AtomicInteger();
+            Subscription consumer = q.consume(d -> {
+                // this worker ran an upkeep at most a block timeout before the fetch; once three
+                // have passed, its next fetch runs one first, which moves this message into 'held'
+                long start = System.nanoTime();
+                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                        .until(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(300));
+                handled.incrementAndGet();
+            }, ConsumeOptions.builder().concurrency(1).batchSize(1).build());
+            long lrems = RedisClients.commandCalls(client, "lrem");
+
+            q.send("slow");
+            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1
+                    && client.llen(Queues.key(name, "claiming")) == 0 && client.hlen(Queues.key(name, "held")) == 0);
+            consumer.close();
+
+            // the ack script finds it in 'held' without an LREM of its own
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("LREMs sent").isZero();
+            assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void anAckOfADeliveryWhoseLeaseWasExtended_leavesNoLeaseBehind() throws Exception {
         String name = Queues.unique("extended");
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
