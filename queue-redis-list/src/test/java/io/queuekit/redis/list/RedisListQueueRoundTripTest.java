@@ -214,8 +214,12 @@ class RedisListQueueRoundTripTest {
     @Timeout(60)
     void anAckTravellingWithAFetch_stillAcks_whatTheUpkeepHeldMeanwhile() {
         String name = Queues.unique("held");
+        // the consumer's own upkeep must not run between its take and its ack (it would move the
+        // message itself, and the ack would skip the LREM): it runs first thing in the fetch that
+        // takes the message, and next a block timeout later, long after this ack; the other
+        // instance sweeps whenever asked
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .blockTimeout(Duration.ofMillis(100)).build();
+                .blockTimeout(Duration.ofSeconds(2)).build();
                 RedisListQueue<String> other = RedisListQueue.builder(client, name, Codec.utf8())
                         .blockTimeout(Duration.ofMillis(100)).build()) {
             AtomicInteger handled = new AtomicInteger();
