@@ -117,6 +117,6 @@ final class Scenarios {
     private static Scenario inFlight(String name, int n) {
         return new InFlightScenario(name, String.format(Locale.ROOT,
                 "%,d messages taken one at a time and held past an upkeep, then acked one by one in random order;"
-                        + " Redis CPU per ack", n), List.of(LIST_ALO, ZSET), n);
+                        + " Redis CPU per ack over the first %,d acks", n, Math.min(n, InFlightScenario.MEASURED)), List.of(LIST_ALO, ZSET), n);
     }
 }
