@@ -54,6 +54,29 @@ interface ConsumingContract extends QueueContract {
         assertThat(handled.get(0).ack()).as("already acked by the worker").isFalse();
     }
 
+    /**
+     * A worker with a short poll timeout that went idle hands out the next message sent at once,
+     * not when its transport next doubts its empty answer (on the Redis queues up to ten block
+     * timeouts, 10 s, with leases this long).
+     */
+    @Test
+    default void consume_withAShortPollTimeout_handsOutAMessageSentWhileIdle_promptly() throws Exception {
+        MessageQueue<String> q = newQueue(config().withVisibilityTimeout(Duration.ofMinutes(10)));
+        List<String> handled = new CopyOnWriteArrayList<>();
+        closeLater(q.consume(d -> handled.add(d.payload()), quickOptions(1, Duration.ZERO)));
+        q.send("first");
+        // acked: the worker has gone on to fetch again, and finds nothing
+        await().untilAsserted(() -> {
+            assertThat(handled).containsExactly("first");
+            assertThat(q.stats().total()).isZero();
+        });
+
+        q.send("second");
+
+        Duration prompt = Duration.ofSeconds(3);
+        await().atMost(prompt).untilAsserted(() -> assertThat(handled).containsExactly("first", "second"));
+    }
+
     @Test
     default void consume_inBatches_acksEveryMessage_andRetriesOnlyTheFailedOne() throws Exception {
         MessageQueue<String> q = newQueue();

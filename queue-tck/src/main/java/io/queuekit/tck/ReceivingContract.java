@@ -65,6 +65,29 @@ interface ReceivingContract extends QueueContract {
         assertThat(poll.get()).isNotNull().extracting(Delivery::payload).isEqualTo("late");
     }
 
+    /**
+     * Polls with short timeouts, one after another, as a polling loop makes them: a message sent
+     * after one of them found nothing is handed out within a few of them, not when a transport
+     * next doubts that empty answer (on the Redis queues up to ten block timeouts, 10 s, with
+     * leases this long).
+     */
+    @Test
+    default void pollsWithShortTimeouts_getAMessageSentAfterOneFoundNothing_promptly() throws Exception {
+        MessageQueue<String> q = newQueue(config().withVisibilityTimeout(Duration.ofMinutes(10)));
+        assertThat(q.poll(100, MILLISECONDS)).isNull();
+
+        q.send("x");
+
+        Duration prompt = Duration.ofSeconds(3);
+        long end = System.nanoTime() + prompt.toNanos();
+        Delivery<String> d = null;
+        while (d == null && System.nanoTime() - end < 0) {
+            d = q.poll(100, MILLISECONDS);
+        }
+        assertThat(d).as("handed out by polls of 100 ms within %s of its send", prompt).isNotNull();
+        assertThat(d.payload()).isEqualTo("x");
+    }
+
     @Test
     default void take_blocksUntilSend() throws Exception {
         MessageQueue<String> q = newQueue();

@@ -36,7 +36,7 @@ final class SignalWaiter implements ZsetStore.Waiter {
      * The wait between claims. A wait of the full block timeout blocks on the signal
      * list. A shorter one ends at a due time or at the caller's deadline: it blocks until one timer
      * tick before it, and sleeps the last tick here, since the server would end the block only at
-     * its next tick, up to 100 ms late.
+     * its next tick, up to 100 ms late. One that ends at the deadline reads the list at least once.
      */
     @Override
     public long await(long millis, long patienceMillis) {
@@ -56,20 +56,29 @@ final class SignalWaiter implements ZsetStore.Waiter {
                 }
             }
             try {
-                return awaitDue(millis);
+                return awaitDue(millis, false); // its caller claims at the due time
             } finally {
                 timekeeper.compareAndSet(target, NO_TIMEKEEPER);
             }
         }
-        return awaitDue(millis);
+        return awaitDue(millis, true);
     }
 
-    private long awaitDue(long millis) {
+    /**
+     * Waits {@code millis}, blocked on the signal list for all of it but the last tick. One that
+     * {@code mustRead} (one whose caller, if no signal came, returns without claiming, trusting an
+     * earlier claim's finding that nothing was claimable) reads the list at least once: one too
+     * short to block reads it without blocking when it ends. Otherwise a caller that only ever
+     * waits that briefly, as a loop of short polls does, would never see a send's signal, and a
+     * message sent meanwhile would wait until that finding expired.
+     */
+    private long awaitDue(long millis, boolean mustRead) {
         if (millis >= blockMillis) {
             return block(millis);
         }
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        if (millis > TICK_MILLIS) {
+        boolean blocks = millis - TICK_MILLIS >= RedisCalls.MIN_BLOCK_MILLIS;
+        if (blocks) {
             long signal = block(millis - TICK_MILLIS);
             if (signal != NO_SIGNAL) {
                 return signal;
@@ -77,24 +86,32 @@ final class SignalWaiter implements ZsetStore.Waiter {
         }
         // the rest, here: a claim now would come before the due time and find nothing
         sleep(TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime() + 999_999));
-        return NO_SIGNAL;
+        return mustRead && !blocks ? popNow() : NO_SIGNAL;
     }
 
     /**
-     * Blocks on the signal list; a wait too short to send to Redis is slept here. Returns the time
-     * the signal names (a signal that is not a number, as an older version pushed, means now).
+     * Blocks on the signal list; a wait too short to send to Redis is slept here, then the list
+     * read without blocking. Returns the time the signal names, or {@link #NO_SIGNAL}.
      */
     private long block(long millis) {
         if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
             sleep(millis);
-            return NO_SIGNAL;
+            return popNow();
         }
         KeyValue<String, String> popped = jedis.blpop(RedisCalls.blockSeconds(millis), signalKey);
-        if (popped == null) {
-            return NO_SIGNAL;
-        }
+        return popped == null ? NO_SIGNAL : signalTime(popped.getValue());
+    }
+
+    /** Takes a signal off the list if one is there, without blocking. */
+    private long popNow() {
+        String popped = jedis.lpop(signalKey);
+        return popped == null ? NO_SIGNAL : signalTime(popped);
+    }
+
+    /** The time a signal names (one that is not a number, as an older version pushed, means now). */
+    private static long signalTime(String signal) {
         try {
-            return Math.max(0, Long.parseLong(popped.getValue()));
+            return Math.max(0, Long.parseLong(signal));
         } catch (NumberFormatException e) {
             return 0;
         }
