@@ -102,8 +102,14 @@ final class SignalWaiter implements ZsetStore.Waiter {
         return popped == null ? NO_SIGNAL : signalTime(popped.getValue());
     }
 
-    /** Takes a signal off the list if one is there, without blocking. */
+    /**
+     * Takes a signal off the list if one is there, without blocking; not once interrupted, since
+     * the receive then ends without the claim a signal would call for.
+     */
     private long popNow() {
+        if (Thread.currentThread().isInterrupted()) {
+            return NO_SIGNAL;
+        }
         String popped = jedis.lpop(signalKey);
         return popped == null ? NO_SIGNAL : signalTime(popped);
     }
