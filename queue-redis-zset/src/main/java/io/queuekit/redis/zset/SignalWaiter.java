@@ -2,7 +2,8 @@ package io.queuekit.redis.zset;
 
 import io.queuekit.redis.internal.RedisCalls;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.KeyValue;
 
@@ -14,13 +15,12 @@ import redis.clients.jedis.util.KeyValue;
 final class SignalWaiter implements ZsetStore.Waiter {
     /** The server's timer tick at its default {@code hz} of 10: how late a blocking timeout can fire. */
     static final long TICK_MILLIS = 100;
-    private static final long NO_TIMEKEEPER = Long.MIN_VALUE;
 
     private final UnifiedJedis jedis;
     private final String signalKey;
     private final long blockMillis;
-    /** The System.nanoTime a timekeeper of this storage waits for, or {@link #NO_TIMEKEEPER}. */
-    private final AtomicLong timekeeper = new AtomicLong(NO_TIMEKEEPER);
+    /** What the timekeeper of this storage watches, or null. */
+    private final AtomicReference<Watch> timekeeper = new AtomicReference<>();
 
     /**
      * @param signalKey the storage's signal list
@@ -39,40 +39,92 @@ final class SignalWaiter implements ZsetStore.Waiter {
      * its next tick, up to 100 ms late. One that ends at the deadline reads the list at least once.
      */
     @Override
-    public long await(long millis, long patienceMillis) {
-        if (millis < patienceMillis) {
-            // waiting for a due time: one consumer of this queue watches the clock and the others
-            // wait for its wake-up, so that a due message costs one claim rather than one per
-            // consumer; one that learnt of an earlier due time (from a signal) takes over watching
-            long target = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            while (true) {
-                long watched = timekeeper.get();
-                if (watched != NO_TIMEKEEPER && watched - target <= 0) {
-                    long signal = block(patienceMillis);
-                    return signal == NO_SIGNAL ? WATCHED : signal;
-                }
-                if (timekeeper.compareAndSet(watched, target)) {
-                    break;
-                }
+    public long await(long millis, long patienceMillis, long eventMillis) {
+        if (millis >= patienceMillis) {
+            return awaitDeadline(millis);
+        }
+        // waiting for a due time: one consumer of this queue watches the clock and the others
+        // wait for its wake-up, so that a due message costs one claim rather than one per
+        // consumer. One that learnt of an earlier due time (from a signal), or that counts down to
+        // the same one on a clock estimate that ends sooner, takes over watching, and the one it
+        // replaced stands down to wait for a wake-up: two watching one due time would both claim
+        long now = System.nanoTime();
+        Watch mine = new Watch(eventMillis, now + TimeUnit.MILLISECONDS.toNanos(millis), Thread.currentThread());
+        while (true) {
+            Watch watched = timekeeper.get();
+            if (watched != null && watched.before(mine)) {
+                return awaitWatched(patienceMillis);
             }
-            try {
-                return awaitDue(millis, false); // its caller claims at the due time
-            } finally {
-                timekeeper.compareAndSet(target, NO_TIMEKEEPER);
+            if (timekeeper.compareAndSet(watched, mine)) {
+                if (watched != null) {
+                    LockSupport.unpark(watched.thread());
+                }
+                break;
             }
         }
-        return awaitDue(millis, true);
+        try {
+            return watch(mine, now + TimeUnit.MILLISECONDS.toNanos(patienceMillis));
+        } finally {
+            timekeeper.compareAndSet(mine, null);
+        }
     }
 
     /**
-     * Waits {@code millis}, blocked on the signal list for all of it but the last tick. One that
-     * {@code mustRead} (one whose caller, if no signal came, returns without claiming, trusting an
-     * earlier claim's finding that nothing was claimable) reads the list at least once: one too
-     * short to block reads it without blocking when it ends. Otherwise a caller that only ever
-     * waits that briefly, as a loop of short polls does, would never see a send's signal, and a
-     * message sent meanwhile would wait until that finding expired.
+     * The timekeeper's wait for its due time, blocked on the signal list for all of it but the last
+     * tick, which it waits here: a claim sooner would find nothing, and its caller claims after.
+     * Replaced meanwhile, it waits for a wake-up instead until {@code patienceEnd} (System.nanoTime).
      */
-    private long awaitDue(long millis, boolean mustRead) {
+    private long watch(Watch mine, long patienceEnd) {
+        long millis = TimeUnit.NANOSECONDS.toMillis(mine.targetNanos() - System.nanoTime() + 999_999);
+        if (millis >= blockMillis) {
+            return block(millis);
+        }
+        if (millis - TICK_MILLIS >= RedisCalls.MIN_BLOCK_MILLIS) {
+            long signal = block(millis - TICK_MILLIS);
+            if (signal != NO_SIGNAL) {
+                return signal;
+            }
+        }
+        while (true) {
+            long now = System.nanoTime();
+            if (timekeeper.get() != mine) {
+                long patience = TimeUnit.NANOSECONDS.toMillis(patienceEnd - now);
+                return patience > 0 ? awaitWatched(patience) : WATCHED;
+            }
+            if (mine.targetNanos() - now <= 0 || Thread.currentThread().isInterrupted()) {
+                return NO_SIGNAL;
+            }
+            LockSupport.parkNanos(this, mine.targetNanos() - now);
+        }
+    }
+
+    /** A wait for a wake-up while another consumer watches a due time no later than the caller's. */
+    private long awaitWatched(long patienceMillis) {
+        long signal = block(patienceMillis);
+        return signal == NO_SIGNAL ? WATCHED : signal;
+    }
+
+    /**
+     * A timekeeper's due time, on the server's clock as claims and signals name it, and when its
+     * estimate of that clock reaches it (System.nanoTime); each watch an object of its own.
+     */
+    private record Watch(long eventMillis, long targetNanos, Thread thread) {
+        /** Whether this watch claims no later than {@code other} would: so other need not watch. */
+        boolean before(Watch other) {
+            return eventMillis < other.eventMillis
+                    || eventMillis == other.eventMillis && targetNanos - other.targetNanos <= 0;
+        }
+    }
+
+    /**
+     * A wait that ends at the caller's deadline, blocked on the signal list for all of it but the
+     * last tick. It reads the list at least once, since its caller, if no signal came, returns
+     * without claiming, trusting an earlier claim's finding that nothing was claimable: one too
+     * short to block reads it without blocking as it ends. Otherwise a caller that only ever waits
+     * that briefly, as a loop of short polls does, would never see a send's signal, and a message
+     * sent meanwhile would wait until that finding expired.
+     */
+    private long awaitDeadline(long millis) {
         if (millis >= blockMillis) {
             return block(millis);
         }
@@ -84,9 +136,8 @@ final class SignalWaiter implements ZsetStore.Waiter {
                 return signal;
             }
         }
-        // the rest, here: a claim now would come before the due time and find nothing
         sleep(TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime() + 999_999));
-        return mustRead && !blocks ? popNow() : NO_SIGNAL;
+        return blocks ? NO_SIGNAL : popNow();
     }
 
     /**

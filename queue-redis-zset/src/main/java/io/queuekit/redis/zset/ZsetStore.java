@@ -33,10 +33,10 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ZsetStore<T> implements DelayStorage<T> {
     /**
      * How a consumer waits between claims until something may be claimable. Blocks in Redis for
-     * about {@code millis} (at least 1): the time until the next message or lease falls due, or
-     * until the caller's deadline; it may block longer, up to {@code patienceMillis} (the caller's
-     * deadline capped by the block timeout), when another consumer watches that due time and will
-     * wake it. Returns the time (ms, the server's clock) a wake-up said something becomes
+     * about {@code millis} (at least 1): the time until the next message or lease falls due, at
+     * {@code eventMillis} on the server's clock, or until the caller's deadline; it may block
+     * longer, up to {@code patienceMillis} (the caller's deadline capped by the block timeout), when
+     * another consumer watches that due time or an earlier one and will wake it. Returns the time (ms, the server's clock) a wake-up said something becomes
      * claimable; or, if none arrived, {@link #NO_SIGNAL} after waiting {@code millis}, or
      * {@link #WATCHED} after waiting longer while another consumer watched an earlier time.
      */
@@ -45,7 +45,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         long NO_SIGNAL = -1;
         long WATCHED = -2;
 
-        long await(long millis, long patienceMillis);
+        long await(long millis, long patienceMillis, long eventMillis);
     }
 
     private final RedisContext<T> queue;
@@ -283,7 +283,8 @@ final class ZsetStore<T> implements DelayStorage<T> {
                 continue;
             }
             pending.ackAlone();
-            long signal = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline));
+            long event = nextEvent;
+            long signal = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline, event));
             queue.runtime().checkReceiving();
             if (signal < 0) {
                 if (leftMillis <= cap && untilEvent > leftMillis) {
