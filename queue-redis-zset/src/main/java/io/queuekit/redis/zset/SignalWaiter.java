@@ -50,17 +50,8 @@ final class SignalWaiter implements ZsetStore.Waiter {
         // replaced stands down to wait for a wake-up: two watching one due time would both claim
         long now = System.nanoTime();
         Watch mine = new Watch(eventMillis, now + TimeUnit.MILLISECONDS.toNanos(millis), Thread.currentThread());
-        while (true) {
-            Watch watched = timekeeper.get();
-            if (watched != null && watched.before(mine)) {
-                return awaitWatched(patienceMillis);
-            }
-            if (timekeeper.compareAndSet(watched, mine)) {
-                if (watched != null) {
-                    LockSupport.unpark(watched.thread());
-                }
-                break;
-            }
+        if (!takeWatch(mine)) {
+            return awaitWatched(patienceMillis);
         }
         try {
             return watch(mine, now + TimeUnit.MILLISECONDS.toNanos(patienceMillis));
@@ -87,7 +78,7 @@ final class SignalWaiter implements ZsetStore.Waiter {
         }
         while (true) {
             long now = System.nanoTime();
-            if (timekeeper.get() != mine) {
+            if (!takeWatch(mine)) {
                 long patience = TimeUnit.NANOSECONDS.toMillis(patienceEnd - now);
                 return patience > 0 ? awaitWatched(patience) : WATCHED;
             }
@@ -95,6 +86,30 @@ final class SignalWaiter implements ZsetStore.Waiter {
                 return NO_SIGNAL;
             }
             LockSupport.parkNanos(this, mine.targetNanos() - now);
+        }
+    }
+
+    /**
+     * Makes {@code mine} the watch of this storage, or keeps it so, unless another watches a due
+     * time no later: then false. One it replaces is woken to stand down. A watch that ended while
+     * this one blocked (it was replaced, and the one that replaced it claimed and left) is taken
+     * back, since no one else watches this due time.
+     */
+    private boolean takeWatch(Watch mine) {
+        while (true) {
+            Watch watched = timekeeper.get();
+            if (watched == mine) {
+                return true;
+            }
+            if (watched != null && watched.before(mine)) {
+                return false;
+            }
+            if (timekeeper.compareAndSet(watched, mine)) {
+                if (watched != null) {
+                    LockSupport.unpark(watched.thread());
+                }
+                return true;
+            }
         }
     }
 
