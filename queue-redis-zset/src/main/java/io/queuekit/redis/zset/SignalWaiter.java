@@ -63,13 +63,11 @@ final class SignalWaiter implements ZsetStore.Waiter {
     /**
      * The timekeeper's wait for its due time, blocked on the signal list for all of it but the last
      * tick, which it waits here: a claim sooner would find nothing, and its caller claims after.
-     * Replaced meanwhile, it waits for a wake-up instead until {@code patienceEnd} (System.nanoTime).
+     * Replaced meanwhile, it waits for a wake-up instead, until a tick past its due time at most
+     * and never past {@code patienceEnd} (System.nanoTime).
      */
     private long watch(Watch mine, long patienceEnd) {
         long millis = TimeUnit.NANOSECONDS.toMillis(mine.targetNanos() - System.nanoTime() + 999_999);
-        if (millis >= blockMillis) {
-            return block(millis);
-        }
         if (millis - TICK_MILLIS >= RedisCalls.MIN_BLOCK_MILLIS) {
             long signal = block(millis - TICK_MILLIS);
             if (signal != NO_SIGNAL) {
@@ -78,11 +76,19 @@ final class SignalWaiter implements ZsetStore.Waiter {
         }
         while (true) {
             long now = System.nanoTime();
-            if (!takeWatch(mine)) {
-                long patience = TimeUnit.NANOSECONDS.toMillis(patienceEnd - now);
-                return patience > 0 ? awaitWatched(patience) : WATCHED;
+            if (Thread.currentThread().isInterrupted()) {
+                return NO_SIGNAL;
             }
-            if (mine.targetNanos() - now <= 0 || Thread.currentThread().isInterrupted()) {
+            if (!takeWatch(mine)) {
+                // stood down, for no longer than a tick past its own due time: then its caller
+                // claims unless a claim since vouches that nothing is claimable yet, so that a due
+                // time whose new watcher left without claiming (its caller's deadline came) is not
+                // left unwatched until the block timeout
+                long end = Math.min(patienceEnd, mine.targetNanos() + TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS));
+                long left = TimeUnit.NANOSECONDS.toMillis(end - now);
+                return left > 0 ? awaitWatched(left) : WATCHED;
+            }
+            if (mine.targetNanos() - now <= 0) {
                 return NO_SIGNAL;
             }
             LockSupport.parkNanos(this, mine.targetNanos() - now);
@@ -111,6 +117,12 @@ final class SignalWaiter implements ZsetStore.Waiter {
                 return true;
             }
         }
+    }
+
+    /** The due time (server's clock) the timekeeper of this storage watches, or -1; for tests. */
+    long watchedEventMillis() {
+        Watch w = timekeeper.get();
+        return w == null ? -1 : w.eventMillis();
     }
 
     /** A wait for a wake-up while another consumer watches a due time no later than the caller's. */
@@ -170,13 +182,15 @@ final class SignalWaiter implements ZsetStore.Waiter {
 
     /**
      * Takes a signal off the list if one is there, without blocking; not once interrupted, since
-     * the receive then ends without the claim a signal would call for.
+     * the receive then ends without the claim a signal would call for. {@code RPOP}: the list holds
+     * one signal at most, and the user rights the README lists for a queue grant it, not
+     * {@code LPOP}.
      */
     private long popNow() {
         if (Thread.currentThread().isInterrupted()) {
             return NO_SIGNAL;
         }
-        String popped = jedis.lpop(signalKey);
+        String popped = jedis.rpop(signalKey);
         return popped == null ? NO_SIGNAL : signalTime(popped);
     }
 
