@@ -68,11 +68,9 @@ final class SignalWaiter implements ZsetStore.Waiter {
      */
     private long watch(Watch mine, long patienceEnd) {
         long millis = TimeUnit.NANOSECONDS.toMillis(mine.targetNanos() - System.nanoTime() + 999_999);
-        if (millis - TICK_MILLIS >= RedisCalls.MIN_BLOCK_MILLIS) {
-            long signal = block(millis - TICK_MILLIS);
-            if (signal != NO_SIGNAL) {
-                return signal;
-            }
+        long signal = blockAllButTheLastTick(millis);
+        if (signal != NO_SIGNAL) {
+            return signal;
         }
         while (true) {
             long now = System.nanoTime();
@@ -156,15 +154,26 @@ final class SignalWaiter implements ZsetStore.Waiter {
             return block(millis);
         }
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        boolean blocks = millis - TICK_MILLIS >= RedisCalls.MIN_BLOCK_MILLIS;
-        if (blocks) {
-            long signal = block(millis - TICK_MILLIS);
-            if (signal != NO_SIGNAL) {
-                return signal;
-            }
+        boolean blocks = blocksAllButTheLastTick(millis);
+        long signal = blockAllButTheLastTick(millis);
+        if (signal != NO_SIGNAL) {
+            return signal;
         }
         sleep(TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime() + 999_999));
         return blocks ? NO_SIGNAL : popNow();
+    }
+
+    /** Whether a wait of {@code millis} is long enough to block in Redis for all of it but a tick. */
+    private static boolean blocksAllButTheLastTick(long millis) {
+        return millis - TICK_MILLIS >= RedisCalls.MIN_BLOCK_MILLIS;
+    }
+
+    /**
+     * The part of a wait of {@code millis} spent blocked on the signal list: all of it but the last
+     * tick, or none if that is too short to block. Returns the signal, or {@link #NO_SIGNAL}.
+     */
+    private long blockAllButTheLastTick(long millis) {
+        return blocksAllButTheLastTick(millis) ? block(millis - TICK_MILLIS) : NO_SIGNAL;
     }
 
     /**

@@ -36,9 +36,10 @@ final class ZsetStore<T> implements DelayStorage<T> {
      * about {@code millis} (at least 1): the time until the next message or lease falls due, at
      * {@code eventMillis} on the server's clock, or until the caller's deadline; it may block
      * longer, up to {@code patienceMillis} (the caller's deadline capped by the block timeout), when
-     * another consumer watches that due time or an earlier one and will wake it. Returns the time (ms, the server's clock) a wake-up said something becomes
-     * claimable; or, if none arrived, {@link #NO_SIGNAL} after waiting {@code millis}, or
-     * {@link #WATCHED} after waiting longer while another consumer watched an earlier time.
+     * another consumer watches that due time or an earlier one and will wake it. Returns the time
+     * (ms, the server's clock) a wake-up said something becomes claimable; or, if none arrived,
+     * {@link #NO_SIGNAL} after waiting {@code millis}, or {@link #WATCHED} after waiting while
+     * another consumer watched a due time no later.
      */
     @FunctionalInterface
     interface Waiter {

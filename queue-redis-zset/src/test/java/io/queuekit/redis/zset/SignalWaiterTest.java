@@ -68,34 +68,11 @@ class SignalWaiterTest {
 
     @Test
     void aConsumerWaitingForTheSameDueTime_asTheWatcher_waitsForAWakeUp_andDoesNotClaimIt() throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            SignalWaiter w = waiter();
-            AtomicLong watcherAt = new AtomicLong();
-            AtomicLong otherAt = new AtomicLong();
-            Future<Long> watcher = threads.submit(() -> {
-                watcherAt.set(System.nanoTime());
-                return w.await(SHORT_MILLIS, PATIENCE_MILLIS, EVENT);
-            });
-            awaitWatching(w, EVENT);
-            // its estimate of the server's clock lags the watcher's: it counts down for longer
-            Future<Long> other = threads.submit(() -> {
-                otherAt.set(System.nanoTime());
-                return w.await(2 * SHORT_MILLIS, 1_000, EVENT);
-            });
+        // its estimate of the server's clock lags the watcher's: it counts down for longer
+        Outcome o = watcherThen(2 * SHORT_MILLIS, 1_000, EVENT);
 
-            long watcherGot = watcher.get(5, SECONDS);
-            long otherGot = other.get(5, SECONDS);
-            // the other must come while the watcher still watches: not so if a stalled host
-            // started it over half the watcher's wait late
-            boolean inTime = otherAt.get() - watcherAt.get() < MILLISECONDS.toNanos(SHORT_MILLIS / 2);
-            if (!inTime && attempt < 5) {
-                continue;
-            }
-            assumeTrue(inTime, "the other consumer started too late five times over: this host stalls too long to tell");
-            assertThat(watcherGot).as("the watcher, at the due time").isEqualTo(ZsetStore.Waiter.NO_SIGNAL);
-            assertThat(otherGot).as("the other, after its patience").isEqualTo(ZsetStore.Waiter.WATCHED);
-            return;
-        }
+        assertThat(o.watcherGot()).as("the watcher, at the due time").isEqualTo(ZsetStore.Waiter.NO_SIGNAL);
+        assertThat(o.otherGot()).as("the other, after its patience").isEqualTo(ZsetStore.Waiter.WATCHED);
     }
 
     @Test
@@ -114,35 +91,46 @@ class SignalWaiterTest {
      * replaced one stands down, waiting for a wake-up until a tick past its own due time at most.
      */
     private void assertReplacedAndStoodDown(long replacerEvent) throws Exception {
+        Outcome o = watcherThen(SHORT_MILLIS / 2, 2_000, replacerEvent);
+
+        assertThat(o.otherGot()).as("the replacer, at its due time").isEqualTo(ZsetStore.Waiter.NO_SIGNAL);
+        assertThat(o.watcherGot()).as("the replaced watcher stood down").isEqualTo(ZsetStore.Waiter.WATCHED);
+        // a tick past its due time, and up to a tick late from Redis's timer: well within 2 s
+        assertThat(o.watcherMillis()).as("ms the replaced watcher waited").isLessThan(2_000);
+    }
+
+    /** What a watcher's wait and another consumer's returned, and how long the watcher's took. */
+    private record Outcome(long watcherGot, long watcherMillis, long otherGot) {}
+
+    /**
+     * Starts a consumer watching {@link #EVENT} (a wait of {@link #SHORT_MILLIS}) and, while it
+     * watches, another's wait of {@code millis} for {@code event}. Tried again if a stalled host
+     * started the other over half the watcher's wait late, when the watcher may no longer watch.
+     */
+    private Outcome watcherThen(long millis, long patienceMillis, long event) throws Exception {
         for (int attempt = 1; ; attempt++) {
             SignalWaiter w = waiter();
             AtomicLong watcherAt = new AtomicLong();
-            AtomicLong replacerAt = new AtomicLong();
-            Future<Long> replaced = threads.submit(() -> {
+            AtomicLong otherAt = new AtomicLong();
+            Future<Long> watcher = threads.submit(() -> {
                 watcherAt.set(System.nanoTime());
                 return w.await(SHORT_MILLIS, PATIENCE_MILLIS, EVENT);
             });
             awaitWatching(w, EVENT);
-            Future<Long> replacer = threads.submit(() -> {
-                replacerAt.set(System.nanoTime());
-                return w.await(SHORT_MILLIS / 2, 2_000, replacerEvent);
+            Future<Long> other = threads.submit(() -> {
+                otherAt.set(System.nanoTime());
+                return w.await(millis, patienceMillis, event);
             });
 
-            long replacerGot = replacer.get(10, SECONDS);
-            long got = replaced.get(15, SECONDS);
-            long tookMillis = (System.nanoTime() - watcherAt.get()) / 1_000_000;
-            // the replacer's count-down must end before the watcher's: not so if a stalled host
-            // started it over half the watcher's wait late
-            boolean inTime = replacerAt.get() - watcherAt.get() < MILLISECONDS.toNanos(SHORT_MILLIS / 2);
+            long otherGot = other.get(10, SECONDS);
+            long watcherGot = watcher.get(15, SECONDS);
+            long watcherMillis = (System.nanoTime() - watcherAt.get()) / 1_000_000;
+            boolean inTime = otherAt.get() - watcherAt.get() < MILLISECONDS.toNanos(SHORT_MILLIS / 2);
             if (!inTime && attempt < 5) {
                 continue;
             }
-            assumeTrue(inTime, "the replacer started too late five times over: this host stalls too long to tell");
-            assertThat(replacerGot).as("the replacer, at its due time").isEqualTo(ZsetStore.Waiter.NO_SIGNAL);
-            assertThat(got).as("the replaced watcher stood down").isEqualTo(ZsetStore.Waiter.WATCHED);
-            // a tick past its due time, and up to a tick late from Redis's timer: well within 2 s
-            assertThat(tookMillis).as("ms the replaced watcher waited").isLessThan(2_000);
-            return;
+            assumeTrue(inTime, "the other consumer started too late five times over: this host stalls too long to tell");
+            return new Outcome(watcherGot, watcherMillis, otherGot);
         }
     }
 }
