@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Broken copies of the in-memory transports, each breaking one promise, run through the contract
- * suite by {@link ContractSuiteCatchesDefectsTest}: the suite must fail for every one. Their names
+ * suite by {@link SuiteCheck}'s subclasses: the suite must fail for every one. Their names
  * do not end in "Test", so the build does not run them as tests of their own.
  */
 final class Mutants {
