@@ -164,8 +164,11 @@ class RedisDelayQueueBlockingTest {
         Instant received = Instant.now();
         assertThat(d.payload()).isEqualTo("in 2.5 s");
         assertThat(received).as("never before it is due").isAfterOrEqualTo(due);
-        assertThat(received).as("within a block timeout of its due time, not at the consumer's next claim ten "
-                + "block timeouts after its last").isBefore(due.plusSeconds(1));
+        // not at the consumer's next claim ten block timeouts after its last, 7.5 s late; the bound
+        // leaves room for a stalled host (once 1.24 s late on Redis 6.2 beside other test JVMs, where
+        // reruns took 4-18 ms)
+        assertThat(received).as("within three block timeouts of its due time, not at the consumer's next claim "
+                + "ten block timeouts after its last").isBefore(due.plusSeconds(3));
     }
 
     @Test
@@ -182,7 +185,8 @@ class RedisDelayQueueBlockingTest {
 
         Instant at = received.get(15, SECONDS);
         assertThat(at).as("never before it is due").isAfterOrEqualTo(due);
-        assertThat(at).as("within a block timeout of its due time").isBefore(due.plusSeconds(1));
+        assertThat(at).as("within three block timeouts of its due time, not ten (as in the test above)")
+                .isBefore(due.plusSeconds(3));
     }
 
     @Test
