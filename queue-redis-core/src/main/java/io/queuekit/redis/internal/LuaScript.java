@@ -8,10 +8,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,9 +31,11 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * <p>An operation file begins with the keys it takes, declared as {@code K_*} locals on its first
  * lines of code ({@code local K_DEAD, K_BODY = KEYS[1], KEYS[2]}; part {@code dead} is
  * {@code K_DEAD}). It may be composed with shared files ({@code common.lua}, a storage file):
- * the operation's header and declarations come first, so that the shared functions see those
- * locals, then the shared files, then the rest of the operation. A shared function that uses a
- * key the operation did not declare fails if called (Redis refuses to read an undeclared global).
+ * the operation's header comes first, then the shared files, then the rest of the operation, and
+ * throughout, each declared key's local reads as its {@code KEYS} element ({@code K_BODY} as
+ * {@code KEYS[2]}), which the shared functions then see without capturing a local. A shared
+ * function that uses a key the operation did not declare fails if called (Redis refuses to read
+ * an undeclared global).
  *
  * <p>Of the shared files, only the top-level statements the operation needs (directly or through
  * each other) are composed in, in their order: every call of a script runs its top level, so each
@@ -95,13 +99,66 @@ public final class LuaScript {
             definitions.addAll(Statement.split(read(anchor, r)));
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(String.join("\n", List.of(lines).subList(0, end))).append('\n');
-        for (Statement d : Statement.needed(definitions, rest)) {
-            sb.append(d.text()).append('\n');
+        sb.append(String.join("\n", List.of(lines).subList(0, code))).append('\n');
+        StringBuilder declared = new StringBuilder("-- KEYS:");
+        Map<String, String> byName = new HashMap<>();
+        for (int k = 0; k < keys.size(); k++) {
+            declared.append(k == 0 ? " " : ", ").append(k + 1).append(' ').append(keys.get(k));
+            byName.put("K_" + keys.get(k).toUpperCase(Locale.ROOT), "KEYS[" + (k + 1) + "]");
         }
-        sb.append(rest).append('\n');
+        sb.append(declared).append('\n');
+        StringBuilder body = new StringBuilder();
+        for (Statement d : Statement.needed(definitions, rest)) {
+            body.append(d.text()).append('\n');
+        }
+        body.append(rest).append('\n');
+        sb.append(keysInPlace(body.toString(), byName));
         return new LuaScript(operation.substring(operation.lastIndexOf('/') + 1),
                 sb.toString().getBytes(StandardCharsets.UTF_8), List.copyOf(keys));
+    }
+
+    /**
+     * {@code code} with each declared key's local ({@code K_BODY}) replaced by its {@code KEYS}
+     * element ({@code KEYS[2]}), outside strings and comments. A shared function that reads a key
+     * as a local captures it when the script's top level defines the function, on every call, and
+     * each capture costs the server time: of a claim finding nothing, about 0.5 us of 9 on Redis
+     * 7.0. A key the operation did not declare stays as written, an undeclared global that Redis
+     * refuses to read.
+     */
+    private static String keysInPlace(String code, Map<String, String> keys) {
+        StringBuilder out = new StringBuilder(code.length());
+        int i = 0;
+        int n = code.length();
+        while (i < n) {
+            char c = code.charAt(i);
+            int j;
+            if (c == '-' && code.startsWith("--", i)) {
+                int eol = code.indexOf('\n', i);
+                j = eol < 0 ? n : eol;
+            } else if (c == '\'' || c == '"') {
+                j = i + 1;
+                while (j < n && code.charAt(j) != c) {
+                    j += code.charAt(j) == '\\' ? 2 : 1;
+                }
+                j = Math.min(j + 1, n);
+            } else if (Character.isLetter(c) || c == '_') {
+                j = i + 1;
+                while (j < n && (Character.isLetterOrDigit(code.charAt(j)) || code.charAt(j) == '_')) {
+                    j++;
+                }
+                String key = keys.get(code.substring(i, j));
+                if (key != null) {
+                    out.append(key);
+                    i = j;
+                    continue;
+                }
+            } else {
+                j = i + 1;
+            }
+            out.append(code, i, j);
+            i = j;
+        }
+        return out.toString();
     }
 
     /**

@@ -11,15 +11,23 @@ class LuaScriptTest {
     private static final String DIR = "/io/queuekit/redis/internal/";
 
     @Test
-    void compose_putsTheOperationsKeyDeclarationsFirst_thenTheSharedFiles_thenTheRest() {
+    void compose_putsTheOperationsHeaderFirst_thenTheSharedFiles_thenTheRest() {
         LuaScript s = LuaScript.compose(LuaScriptTest.class, List.of(DIR + "shared.lua"), DIR + "op.lua");
 
         String source = s.source();
-        assertThat(source.indexOf("local K_DEAD = KEYS[3]")).isLessThan(source.indexOf("local function body_of"));
+        assertThat(source).startsWith("-- ARGV[1] id. Returns its body.\n-- KEYS: 1 layout, 2 body, 3 dead\nlocal PREFIX");
         assertThat(source.indexOf("local function body_of")).isLessThan(source.indexOf("return body_of(ARGV[1])"));
-        assertThat(source).startsWith("-- ARGV[1] id.");
         assertThat(s.keys()).containsExactly("layout", "body", "dead");
         assertThat(s.name()).isEqualTo("op.lua");
+    }
+
+    @Test
+    void compose_readsEachDeclaredKeyAsItsKeysElement_outsideStringsAndComments_andLeavesOthersAsWritten() {
+        String source = LuaScript.compose(LuaScriptTest.class, List.of(DIR + "shared.lua"), DIR + "op.lua").source();
+
+        assertThat(source).contains("redis.call('HGET', KEYS[2], key_of(id))", "'K_BODY in a string'",
+                "-- K_BODY in a comment", "redis.call('GET', K_UNDECLARED)");
+        assertThat(source).doesNotContain("local K_");
     }
 
     @Test

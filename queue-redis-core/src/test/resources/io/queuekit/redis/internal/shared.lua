@@ -6,6 +6,10 @@ local function key_of(id)
 end
 
 local function body_of(id)
+  -- K_BODY in a comment
+  if id == 'K_BODY in a string' then
+    return redis.call('GET', K_UNDECLARED)
+  end
   return redis.call('HGET', K_BODY, key_of(id))
 end
 
