@@ -38,10 +38,11 @@ local function store_new(bodies)
     ids[i] = prefix .. string.sub(DIGITS, d + 1, d + 1) .. suffix
   end
   if n == 1 then
-    if redis.call('HEXISTS', K_BODY, ids[1]) == 1 then
+    -- stored unless the id is taken: one call, where a lookup and a write were two
+    if redis.call('HSETNX', K_BODY, ids[1], bodies[1]) == 0 then
       ids[1] = new_id(suffix)
+      redis.call('HSET', K_BODY, ids[1], bodies[1])
     end
-    redis.call('HSET', K_BODY, ids[1], bodies[1])
     return ids
   end
   for p, part in ipairs(slices(ids)) do
@@ -66,8 +67,7 @@ end
 if ARGV[1] == 'ids' then
   local out, ids, dues = {}, {}, {}
   for i = 5, #ARGV, 2 do
-    if redis.call('HEXISTS', K_BODY, ARGV[i]) == 0 then
-      redis.call('HSET', K_BODY, ARGV[i], header .. ARGV[i + 1])
+    if redis.call('HSETNX', K_BODY, ARGV[i], header .. ARGV[i + 1]) == 1 then
       ids[#ids + 1] = ARGV[i]
       dues[#dues + 1] = due
       out[#out + 1] = 1
