@@ -11,9 +11,11 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
+import io.queuekit.Semantics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +86,16 @@ interface SchedulingContract extends DelayQueueContract {
 
         assertThat(d.id()).isEqualTo(id);
         assertThat(d.payload()).isEqualTo("overdue");
+    }
+
+    @Test
+    default void scheduleAt_aPastInstant_meansNow_behindWhatIsAlreadyDue() throws Exception {
+        DelayQueue<String> q = newDelayQueue();
+        assumeTrue(q.semantics().ordering() == Semantics.Ordering.DUE_TIME, "not ordered by due time");
+        q.send("due-already");
+        q.scheduleAt("overdue", time().now().minus(Duration.ofHours(1)));
+
+        assertThat(List.of(next(q).payload(), next(q).payload())).containsExactly("due-already", "overdue");
     }
 
     @Test

@@ -22,6 +22,19 @@ end
 local header = int(now) .. ':'
 local suffix = ARGV[4]
 
+-- One payload under a generated id, as send and scheduleAt store it: what the general path below
+-- does for one, without its tables, which cost this script a tenth of its server time.
+if ARGV[1] == 'new' and #ARGV == 5 then
+  local id = '@' .. base36(redis.call('INCR', K_SEQ)) .. suffix
+  local body = header .. ARGV[5]
+  if redis.call('HSETNX', K_BODY, id, body) == 0 then
+    id = new_id(suffix)
+    redis.call('HSET', K_BODY, id, body)
+  end
+  push_delayed(id, math.max(due, now), now)
+  return {id}
+end
+
 -- Stores bodies under fresh generated ids, in order; returns the ids. The counter gives them all
 -- at once; one already stored (the counter was reset) is given another.
 local function store_new(bodies)
