@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import redis.clients.jedis.CommandArguments;
@@ -126,6 +127,14 @@ public final class LuaScript {
      * refuses to read.
      */
     private static String keysInPlace(String code, Map<String, String> keys) {
+        return identifiers(code, name -> keys.getOrDefault(name, name));
+    }
+
+    /**
+     * {@code code} with each identifier outside strings and comments replaced by what {@code each}
+     * returns for it (the identifier itself keeps it).
+     */
+    private static String identifiers(String code, UnaryOperator<String> each) {
         StringBuilder out = new StringBuilder(code.length());
         int i = 0;
         int n = code.length();
@@ -146,12 +155,9 @@ public final class LuaScript {
                 while (j < n && (Character.isLetterOrDigit(code.charAt(j)) || code.charAt(j) == '_')) {
                     j++;
                 }
-                String key = keys.get(code.substring(i, j));
-                if (key != null) {
-                    out.append(key);
-                    i = j;
-                    continue;
-                }
+                out.append(each.apply(code.substring(i, j)));
+                i = j;
+                continue;
             } else {
                 j = i + 1;
             }
@@ -239,30 +245,10 @@ public final class LuaScript {
         /** The identifiers in Lua code, outside its strings and comments. */
         static Set<String> names(String code) {
             Set<String> out = new HashSet<>();
-            int i = 0;
-            int n = code.length();
-            while (i < n) {
-                char c = code.charAt(i);
-                if (c == '-' && code.startsWith("--", i)) {
-                    int eol = code.indexOf('\n', i);
-                    i = eol < 0 ? n : eol;
-                } else if (c == '\'' || c == '"') {
-                    int j = i + 1;
-                    while (j < n && code.charAt(j) != c) {
-                        j += code.charAt(j) == '\\' ? 2 : 1;
-                    }
-                    i = j + 1;
-                } else if (Character.isLetter(c) || c == '_') {
-                    int j = i + 1;
-                    while (j < n && (Character.isLetterOrDigit(code.charAt(j)) || code.charAt(j) == '_')) {
-                        j++;
-                    }
-                    out.add(code.substring(i, j));
-                    i = j;
-                } else {
-                    i++;
-                }
-            }
+            identifiers(code, name -> {
+                out.add(name);
+                return name;
+            });
             return out;
         }
     }
