@@ -119,6 +119,16 @@ interface ScheduleEachContract extends DelayQueueContract {
     }
 
     @Test
+    default void scheduleEach_ofOnePastInstant_meansNow_behindWhatIsAlreadyDue() throws Exception {
+        DelayQueue<String> q = newDelayQueue();
+        assumeTrue(q.semantics().ordering() == Semantics.Ordering.DUE_TIME, "not ordered by due time");
+        q.send("due-already");
+        q.scheduleEach(List.of(Scheduled.at("overdue", time().now().minus(Duration.ofHours(1)))));
+
+        assertThat(List.of(next(q).payload(), next(q).payload())).containsExactly("due-already", "overdue");
+    }
+
+    @Test
     default void scheduleEach_pastInstantsMeanNow_andKeepTheCollectionsOrder() throws Exception {
         DelayQueue<String> q = newDelayQueue();
         Instant now = time().now();

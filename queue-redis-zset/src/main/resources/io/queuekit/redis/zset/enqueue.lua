@@ -22,21 +22,29 @@ end
 local header = int(now) .. ':'
 local suffix = ARGV[4]
 
--- One payload under a generated id, as send and scheduleAt store it: what the general path below
--- does for one, without its tables, which cost this script a tenth of its server time.
+-- One payload under a generated id, as send, scheduleAt and a scheduleEach of one store it: what
+-- the general path below does for one, without its tables, which cost this script a tenth of its
+-- server time. The body is stored unless the id is taken (the counter was reset).
+local one_due, one_payload
 if ARGV[1] == 'new' and #ARGV == 5 then
+  one_due, one_payload = due, ARGV[5]
+elseif ARGV[1] == 'each' and #ARGV == 6 then
+  one_due, one_payload = tonumber(ARGV[5]), ARGV[6]
+end
+if one_payload then
   local id = '@' .. base36(redis.call('INCR', K_SEQ)) .. suffix
-  local body = header .. ARGV[5]
+  local body = header .. one_payload
   if redis.call('HSETNX', K_BODY, id, body) == 0 then
     id = new_id(suffix)
     redis.call('HSET', K_BODY, id, body)
   end
-  push_delayed(id, math.max(due, now), now)
+  push_delayed(id, math.max(one_due, now), now)
   return {id}
 end
 
--- Stores bodies under fresh generated ids, in order; returns the ids. The counter gives them all
--- at once; one already stored (the counter was reset) is given another.
+-- Stores bodies (two or more: one takes the path above) under fresh generated ids, in order;
+-- returns the ids. The counter gives them all at once; one already stored (the counter was reset)
+-- is given another.
 local function store_new(bodies)
   local n = #bodies
   local last = redis.call('INCRBY', K_SEQ, n)
@@ -49,14 +57,6 @@ local function store_new(bodies)
       prefix = '@' .. (c < 36 and '' or base36((c - d) / 36))
     end
     ids[i] = prefix .. string.sub(DIGITS, d + 1, d + 1) .. suffix
-  end
-  if n == 1 then
-    -- stored unless the id is taken: one call, where a lookup and a write were two
-    if redis.call('HSETNX', K_BODY, ids[1], bodies[1]) == 0 then
-      ids[1] = new_id(suffix)
-      redis.call('HSET', K_BODY, ids[1], bodies[1])
-    end
-    return ids
   end
   for p, part in ipairs(slices(ids)) do
     local taken = redis.call('HMGET', K_BODY, unpack(part))

@@ -40,15 +40,17 @@ class RedisDelayQueueIdTest {
             ids.addAll(q.sendAll(List.of("e", "f")));
             client.del(counter);
             ids.addAll(q.scheduleEach(List.of(Scheduled.at("g", Instant.now()), Scheduled.at("h", Instant.now()))));
+            client.del(counter);
+            ids.addAll(q.scheduleEach(List.of(Scheduled.at("i", Instant.now()))));
 
-            assertThat(new HashSet<>(ids)).as("ids").hasSize(8);
+            assertThat(new HashSet<>(ids)).as("ids").hasSize(9);
             Set<String> got = new HashSet<>();
             for (Delivery<String> d : q.pollBatch(100, 1, TimeUnit.SECONDS)) {
                 got.add(d.payload());
                 d.ack();
             }
             assertThat(got).as("every message kept its own body").containsExactlyInAnyOrder("a", "b", "c", "d", "e",
-                    "f", "g", "h");
+                    "f", "g", "h", "i");
         }
     }
 }
