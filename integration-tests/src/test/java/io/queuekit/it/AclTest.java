@@ -49,8 +49,8 @@ class AclTest {
             // broadcasts
             "publish", "subscribe", "unsubscribe",
             // called from the scripts
-            "time", "incr", "incrby", "get", "set", "type", "exists", "hset", "hsetnx", "hget", "hmget", "hdel",
-            "hexists", "hincrby", "llen", "lrange", "lindex", "lset", "lrem", "ltrim", "lpos", "hlen",
+            "time", "incr", "incrby", "get", "set", "type", "exists", "hset", "hget", "hmget", "hdel", "hexists",
+            "hincrby", "llen", "lrange", "lindex", "lset", "lrem", "ltrim", "lpos", "hlen",
             "zadd", "zrem", "zcard", "zcount", "zscore", "zmscore", "zrange", "zrangebyscore", "zrevrangebyscore");
 
     /** The rules of the user {@code orders}, as one redis.conf / ACL file line after "user orders". */

@@ -46,7 +46,7 @@ class LuaKeyDisciplineTest {
         KEY_POSITIONS.put("TIME", List.of());
         KEY_POSITIONS.put("TYPE", List.of(1));
         for (String c : List.of("GET", "SET", "DEL", "EXISTS", "INCR", "INCRBY", "GETDEL", "PEXPIRE", "EXPIRE",
-                "HSET", "HSETNX", "HGET", "HDEL", "HEXISTS", "HINCRBY", "HLEN", "HMGET", "HKEYS", "HGETALL",
+                "HSET", "HGET", "HDEL", "HEXISTS", "HINCRBY", "HLEN", "HMGET", "HKEYS", "HGETALL",
                 "LPUSH", "RPUSH", "LPOP", "RPOP", "LREM", "LRANGE", "LLEN", "LTRIM", "LINDEX", "LSET", "LPOS",
                 "ZADD", "ZREM", "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZCARD", "ZCOUNT", "ZSCORE",
                 "ZRANK", "ZPOPMIN", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZMSCORE",

@@ -24,7 +24,7 @@ local suffix = ARGV[4]
 
 -- One payload under a generated id, as send, scheduleAt and a scheduleEach of one store it: what
 -- the general path below does for one, without its tables, which cost this script a tenth of its
--- server time. The body is stored unless the id is taken (the counter was reset).
+-- server time. An id already taken (the counter was reset) is replaced by another.
 local one_due, one_payload
 if ARGV[1] == 'new' and #ARGV == 5 then
   one_due, one_payload = due, ARGV[5]
@@ -34,10 +34,10 @@ end
 if one_payload then
   local id = '@' .. base36(redis.call('INCR', K_SEQ)) .. suffix
   local body = header .. one_payload
-  if redis.call('HSETNX', K_BODY, id, body) == 0 then
+  if redis.call('HEXISTS', K_BODY, id) == 1 then
     id = new_id(suffix)
-    redis.call('HSET', K_BODY, id, body)
   end
+  redis.call('HSET', K_BODY, id, body)
   push_delayed(id, math.max(one_due, now), now)
   return {id}
 end
@@ -80,7 +80,8 @@ end
 if ARGV[1] == 'ids' then
   local out, ids, dues = {}, {}, {}
   for i = 5, #ARGV, 2 do
-    if redis.call('HSETNX', K_BODY, ARGV[i], header .. ARGV[i + 1]) == 1 then
+    if redis.call('HEXISTS', K_BODY, ARGV[i]) == 0 then
+      redis.call('HSET', K_BODY, ARGV[i], header .. ARGV[i + 1])
       ids[#ids + 1] = ARGV[i]
       dues[#dues + 1] = due
       out[#out + 1] = 1
