@@ -31,6 +31,9 @@ local out = {now, -1, returned, buried, acked}
 if #ids > 0 then
   local token = redis.call('INCRBY', K_SEQ, #ids) - #ids
   local leases, tokens, counts = {}, {}, {}
+  -- values as text where one text serves many: Redis turns each number a script passes into
+  -- text, with a printf, as the command's argument
+  local deadline = int(now + lease)
   for _, part in ipairs(slices(ids)) do
     local bodies = redis.call('HMGET', K_BODY, unpack(part))
     -- attempts: one HINCRBY for one id, else read all and write back at once
@@ -43,11 +46,11 @@ if #ids > 0 then
         if atts then
           attempt = (tonumber(atts[i]) or 0) + 1
           counts[#counts + 1] = id
-          counts[#counts + 1] = attempt
+          counts[#counts + 1] = attempt == 1 and '1' or attempt
         else
           attempt = redis.call('HINCRBY', K_ATT, id, 1)
         end
-        leases[#leases + 1] = now + lease
+        leases[#leases + 1] = deadline
         leases[#leases + 1] = id
         tokens[#tokens + 1] = id
         tokens[#tokens + 1] = token -- a number: Redis writes integers below 2^53 exactly
