@@ -2,6 +2,7 @@ package io.queuekit.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -12,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Delay queues: lateness (received minus due), deliveries before the due time, drain rate, and the
  * Redis server's CPU time per message from INFO before and after the measured run (loading,
- * waiting and draining), less what the idle server uses in that time.
+ * waiting and draining), less what the idle server uses in that time. For a backlog, how that
+ * splits between storing it and draining it is given with the commands.
  */
 final class DelayScenario extends Scenario {
 
@@ -94,6 +96,7 @@ final class DelayScenario extends Scenario {
             long cpuBefore = ctx.probe().cpuMicros();
             long began = System.nanoTime();
             long deadline = ctx.deadlineNanos();
+            double storing = Double.NaN;
             int sent = 0;
             switch (m) {
                 case LOAD -> {
@@ -121,6 +124,7 @@ final class DelayScenario extends Scenario {
                         Thread.sleep(1);
                     }
                     start = System.nanoTime();
+                    storing = ctx.cpuSince(cpuBefore, start - began);
                     q.startConsumers(CONSUMERS, batch, t::received);
                 }
                 case SCHEDULE_THEN_DRAIN -> {
@@ -161,6 +165,10 @@ final class DelayScenario extends Scenario {
             q.stopConsumers();
             cpu = ctx.cpuSince(cpuBefore, System.nanoTime() - began);
             commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), n, 6);
+            if (!Double.isNaN(storing)) {
+                commands = String.format(Locale.ROOT, "storing %.2f us/msg and draining %.2f of Redis CPU; %s",
+                        storing / n, (cpu - storing) / n, commands);
+            }
         } finally {
             ctx.probe().flushAll();
         }
