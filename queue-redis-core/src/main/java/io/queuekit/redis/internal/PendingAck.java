@@ -1,5 +1,6 @@
 package io.queuekit.redis.internal;
 
+import io.queuekit.internal.Receiver;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
@@ -16,7 +17,7 @@ import redis.clients.jedis.CommandArguments;
  * round trip ({@link #with}), made by the fetch's own script ({@link #inside}), or alone where no
  * fetch comes ({@link #ackAlone}), so that it is made whatever becomes of the fetch.
  */
-public final class PendingAck {
+public final class PendingAck implements Receiver.CarriedAck {
     private static final Logger LOG = LoggerFactory.getLogger(PendingAck.class);
     private static final PendingAck NONE = new PendingAck(null, List.of(), null, r -> 0, () -> 0, n -> { }, () -> { }, false);
 
@@ -145,6 +146,7 @@ public final class PendingAck {
     }
 
     /** Sends the ack alone, if it still waits: no fetch is coming. */
+    @Override
     public void ackAlone() {
         if (!waiting) {
             return;

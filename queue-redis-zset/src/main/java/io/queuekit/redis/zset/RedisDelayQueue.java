@@ -84,23 +84,19 @@ import redis.clients.jedis.UnifiedJedis;
  *
  * <h2>Blocking</h2>
  * Consumers never poll on a fixed interval. Between claims a consumer blocks in Redis
- * ({@code BLPOP} on the queue's {@code signal} list) until the next message falls due, capped by
- * the {@linkplain RedisQueueBuilder#blockTimeout(Duration) block timeout} so that a dead
- * connection, an interrupt or a close is noticed. Storing a message that is due, or due before
- * every other waiting one, pushes a signal that wakes one blocked consumer at once; a claim that
- * took messages while others fall due within 10 s wakes another, which shares out a backlog and
- * keeps an idle consumer watching the next due time while the claiming one is busy. The signal
- * names the time something becomes claimable, so a consumer woken for a later time waits for it
- * without a claim; within one queue object one consumer watches the earliest due time it knows of
- * and the others wait for its wake-up; and a consumer coming back for more, or whose block
- * timeout passed, waits again without a claim while the latest claim of this queue object still
- * vouches that nothing is claimable yet (what becomes claimable sooner pushes a signal). That
- * vouching lasts at most ten block timeouts (or the visibility timeout, if shorter), so an idle
- * queue object makes about one claim per ten block timeouts, and a message whose signal was lost
- * with a consumer that died holding it waits no longer than that.
- * Redis checks the timeouts of blocking commands only on its timer tick ({@code 1000 / hz} ms,
- * 100 ms by default), so the last 100 ms before a due time are waited out in this JVM instead,
- * without a connection; a message sent during that stretch is claimed at its end.
+ * ({@code BLPOP} on the queue's {@code signal} list), capped by the
+ * {@linkplain RedisQueueBuilder#blockTimeout(Duration) block timeout} so that a dead connection,
+ * an interrupt or a close is noticed. Storing a message that is due, or due before every other
+ * waiting one, pushes a wake-up naming its due time, which wakes one blocked consumer at once; a
+ * claim that took messages pushes one for the next due time, for another consumer. A consumer that
+ * takes a wake-up watches its time and claims then, or hands it back to the list if it stops
+ * waiting first (its poll times out, it is interrupted, its queue closes), so that, while any
+ * consumer of the queue waits in any process, a message is claimed within about a timer tick of
+ * Redis ({@code 1000 / hz} ms, 100 ms by default) of its due time. A process that dies holding a
+ * wake-up delays that message by at most ten block timeouts (or the visibility timeout, if
+ * shorter), the longest a queue object trusts its last claim's finding that nothing is claimable:
+ * an idle queue object makes about one claim per that long. {@code docs/wake-up-protocol.md}
+ * states the protocol and why it holds.
  *
  * <h2>Shards</h2>
  * Built with {@link RedisQueueBuilder#shards(int) shards(n)}, the queue keeps its messages in
@@ -172,10 +168,9 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         UnifiedJedis jedis = setup.client();
         this.queue = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
                 ZsetScripts.STORAGE);
-        long blockMillis = queue.settings().blockTimeout().toMillis();
         List<ZsetStore<T>> stores = new ArrayList<>();
         for (RedisContext<T> shard : queue.shards(setup.shards())) {
-            stores.add(new ZsetStore<>(shard, new SignalWaiter(jedis, shard.settings().keys().key("signal"), blockMillis)));
+            stores.add(new ZsetStore<>(shard));
         }
         this.shards = setup.shards();
         this.store = setup.sharded() ? new ZsetShards<>(queue, stores, setup.sharding()) : stores.get(0);

@@ -247,6 +247,20 @@ final class ZsetScripts {
         }
     }
 
+    /** {@code wake.lua}: hands a wake-up back to the signal list. */
+    static final class Wake {
+        private final QueueScript script;
+
+        Wake(RedisContext<?> queue) {
+            script = script(queue, "hand on a wake-up", "wake.lua", "signal");
+        }
+
+        /** Even on a closed queue: a receiver that a close ended hands on what it held. */
+        void run(long atMillis) {
+            script.runEvenIfClosed(List.of(num(atMillis)));
+        }
+    }
+
     /** {@code peek.lua}: the next waiting messages, read-only. */
     static final class Peek {
         private final QueueScript script;

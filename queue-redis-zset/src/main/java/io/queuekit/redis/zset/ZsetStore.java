@@ -8,6 +8,8 @@ import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.Receiver;
+import io.queuekit.internal.WakeUps;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
@@ -20,8 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The delay queue's operations on its storage ({@code zset.lua}): store, claim under a lease with
@@ -31,26 +31,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * @param <T> the payload type
  */
 final class ZsetStore<T> implements DelayStorage<T> {
-    /**
-     * How a consumer waits between claims until something may be claimable. Blocks in Redis for
-     * about {@code millis} (at least 1): the time until the next message or lease falls due, at
-     * {@code eventMillis} on the server's clock, or until the caller's deadline; it may block
-     * longer, up to {@code patienceMillis} (the caller's deadline capped by the block timeout), when
-     * another consumer watches that due time or an earlier one and will wake it. Returns the time
-     * (ms, the server's clock) a wake-up said something becomes claimable; or, if none arrived,
-     * {@link #NO_SIGNAL} after waiting {@code millis}, or {@link #WATCHED} after waiting while
-     * another consumer watched a due time no later.
-     */
-    @FunctionalInterface
-    interface Waiter {
-        long NO_SIGNAL = -1;
-        long WATCHED = -2;
-
-        long await(long millis, long patienceMillis, long eventMillis);
-    }
-
     private final RedisContext<T> queue;
-    private final Waiter waiter;
+    private final SignalList signals;
     private final QueueMetrics.Observer observer;
     private final byte[] lease;
     private final byte[] maxAttempts;
@@ -65,20 +47,20 @@ final class ZsetStore<T> implements DelayStorage<T> {
     private final ZsetScripts.Cancel cancel;
     private final ZsetScripts.Peek peek;
     private final DeadLetterStore<T> dead;
-    private final long leaseMillis;
-    /** How long a claim's finding that nothing is claimable stands: see {@link Quiet}. */
-    private final long quietMillis;
-    /** What the latest claim of this object found: nothing else claimable before a time; or null. */
-    private final AtomicReference<Quiet> quiet = new AtomicReference<>();
+    private final Receiver<T, PendingAck> receiver;
+    /** How consumers wait between claims: the wake-up protocol, for this object and storage. */
+    private final WakeUps wakeUps;
 
-    /** @param waiter how consumers wait between claims */
-    ZsetStore(RedisContext<T> queue, Waiter waiter) {
+    ZsetStore(RedisContext<T> queue) {
         this.queue = queue;
-        this.waiter = waiter;
+        this.signals = new SignalList(queue);
         this.observer = queue.runtime().observer();
-        this.leaseMillis = queue.settings().visibilityTimeout().toMillis();
+        long leaseMillis = queue.settings().visibilityTimeout().toMillis();
         this.lease = QueueScript.num(leaseMillis);
-        this.quietMillis = Math.min(leaseMillis, 10 * queue.settings().blockTimeout().toMillis());
+        long blockMillis = queue.settings().blockTimeout().toMillis();
+        this.wakeUps = new WakeUps(System::nanoTime, blockMillis, Math.min(leaseMillis, 10 * blockMillis),
+                SignalList.TICK_MILLIS, RedisCalls.MIN_BLOCK_MILLIS);
+        this.receiver = new Receiver<>(queue.runtime(), new Waits(), wakeUps);
         this.maxAttempts = QueueScript.num(queue.settings().maxAttempts());
         this.retention = QueueScript.num(queue.settings().deadLetterRetention());
         this.enqueue = new ZsetScripts.Enqueue(queue);
@@ -170,8 +152,6 @@ final class ZsetStore<T> implements DelayStorage<T> {
         ZsetScripts.Claim.Result r = pending.inside(
                 acks -> claim.parse(claim.queueScript().run(claim.args(max, lease, maxAttempts, retention, acks))),
                 ZsetScripts.Claim.Result::acked);
-        Clock server = new Clock(r.nowMillis(), System.nanoTime());
-        quiet.set(r.nextEventMillis() < 0 || r.nextEventMillis() > r.nowMillis() ? new Quiet(server, r.nextEventMillis()) : null);
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
             into.add(new ZsetDelivery<>(this, c.id(), c.attempt(), c.token(), c.body()));
             observer.delivered(Duration.ofMillis(r.nowMillis() - StoredBody.enqueuedMillis(c.body())));
@@ -194,22 +174,25 @@ final class ZsetStore<T> implements DelayStorage<T> {
     }
 
     /**
-     * Claims up to {@code max}, waiting up to {@code timeoutNanos} with the waiter between
-     * claims. Each wait lasts until the next delayed message or lease falls due, capped by the
-     * block timeout and the caller's deadline.
+     * Claims up to {@code max}, waiting up to {@code timeoutNanos} between claims as the wake-up
+     * protocol says ({@link WakeUps}).
      *
      * @throws InterruptedException if interrupted on entry or noticed between blocking calls
      */
     @Override
     public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
-        return receive(max, timeoutNanos, PendingAck.none());
+        return receiver.receive(batch(max), timeoutNanos, PendingAck.none());
+    }
+
+    private int batch(int max) {
+        return Math.min(Checks.batchSize(max), queue.settings().claimBatch());
     }
 
     /**
      * A managed consumer's next fetch, one message, with the ack of the one it finished made by
      * its first claim's script (see {@link AckingFetch}): one script call, on any client; alone
-     * before a first wait instead (the {@link Waiter}'s blocking call is not one this store
-     * sends). Not where acks wait for replicas.
+     * before a first wait instead (the wait's blocking call is not one this store sends). Not where
+     * acks wait for replicas.
      */
     @Override
     public AckingFetch<T> ackingFetch() {
@@ -226,127 +209,40 @@ final class ZsetStore<T> implements DelayStorage<T> {
             } else {
                 done.ack();
             }
-            List<Delivery<T>> got = receive(1, timeoutNanos, pending);
+            List<Delivery<T>> got = receiver.receive(1, timeoutNanos, pending);
             return got.isEmpty() ? null : got.get(0);
         };
     }
 
-    private List<Delivery<T>> receive(int max, long timeoutNanos, PendingAck pending) throws InterruptedException {
-        try {
-            return receiveAcking(max, timeoutNanos, pending);
-        } finally {
-            pending.ackAlone();
+    /** The waiting: claims of this store, waits and hand-ons on its signal list. */
+    private final class Waits implements Receiver.Store<T, PendingAck> {
+        @Override
+        public Receiver.Claimed<T> claim(int max, PendingAck ack) {
+            List<Delivery<T>> got = new ArrayList<>();
+            ZsetScripts.Claim.Result r = ZsetStore.this.claim(max, got, ack);
+            return new Receiver.Claimed<>(got, r.nowMillis(), r.nextEventMillis());
+        }
+
+        @Override
+        public Receiver.Woken<T> block(int max, long millis, PendingAck ack) {
+            ack.ackAlone(); // the blocking call cannot carry it
+            return Receiver.Woken.signal(signals.block(millis));
+        }
+
+        @Override
+        public long pop() {
+            return signals.pop();
+        }
+
+        @Override
+        public void handOn(long millis) {
+            signals.handOn(millis);
         }
     }
 
-    private List<Delivery<T>> receiveAcking(int max, long timeoutNanos, PendingAck pending)
-            throws InterruptedException {
-        int n = Math.min(Checks.batchSize(max), queue.settings().claimBatch());
-        long deadline = System.nanoTime() + timeoutNanos;
-        long cap = queue.settings().blockTimeout().toMillis();
-        Clock server = null;
-        long nextEvent = -1;
-        boolean claimNow = true;
-        Quiet q = quiet.get();
-        if (q != null && timeoutNanos >= TimeUnit.MILLISECONDS.toNanos(RedisCalls.MIN_BLOCK_MILLIS)) {
-            // the latest claim found nothing more claimable before q.until(): what became claimable
-            // since pushed a signal, which the wait below reads at once, so a claim now would find nothing
-            long until = q.until(quietMillis);
-            if (until - q.server().nowMillis() >= RedisCalls.MIN_BLOCK_MILLIS) {
-                server = q.server();
-                nextEvent = until;
-                claimNow = false;
-            }
-        }
-        while (true) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            if (claimNow) {
-                List<Delivery<T>> got = new ArrayList<>();
-                ZsetScripts.Claim.Result c = claim(n, got, pending);
-                if (!got.isEmpty()) {
-                    return got;
-                }
-                server = new Clock(c.nowMillis(), System.nanoTime());
-                nextEvent = c.nextEventMillis();
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return List.of();
-            }
-            long leftMillis = TimeUnit.NANOSECONDS.toMillis(left) + 1;
-            long untilDeadline = Math.min(cap, leftMillis);
-            long untilEvent = nextEvent < 0 ? Long.MAX_VALUE : nextEvent - server.nowMillis();
-            long wait = Math.min(untilDeadline, untilEvent);
-            if (wait <= 0) {
-                claimNow = true;
-                continue;
-            }
-            pending.ackAlone();
-            long event = nextEvent;
-            long signal = RedisCalls.call(queue.label() + ": wait", () -> waiter.await(wait, untilDeadline, event));
-            queue.runtime().checkReceiving();
-            if (signal < 0) {
-                if (leftMillis <= cap && untilEvent > leftMillis) {
-                    // the caller's deadline came with no wake-up and nothing falling due: nothing to claim
-                    return List.of();
-                }
-                Quiet latest = quiet.get();
-                boolean ours = signal == Waiter.NO_SIGNAL && untilEvent <= wait; // we watched our event: claim it
-                if (!ours && latest != null && latest.until(quietMillis) - latest.server().nowMillis() > 1) {
-                    // the latest claim of this queue object still vouches that nothing is claimable
-                    // yet (what became so since signalled, and a signal ends a wait): wait again.
-                    // An event this consumer knew of that has passed was another consumer's to claim;
-                    // one still to come was learned into it from its signal
-                    server = latest.server();
-                    nextEvent = latest.until(quietMillis);
-                    claimNow = false;
-                } else {
-                    claimNow = true;
-                }
-            } else if (signal > server.nowMillis()) {
-                // woken for a later time: wait for it, rather than claim now and find nothing. An
-                // event this consumer knew of that has passed was claimed: the signal would
-                // otherwise name a time already come
-                nextEvent = nextEvent < 0 || nextEvent <= server.nowMillis() ? signal : Math.min(nextEvent, signal);
-                learned(signal);
-                claimNow = false;
-            } else {
-                claimNow = true;
-            }
-        }
-    }
-
-    /**
-     * Shortens the latest claim's finding to an event a signal named, which this consumer took off
-     * the signal list: the next receive, of this consumer or another of this queue object, must
-     * wait for it rather than trust the claim until its horizon, since no signal will name it again.
-     */
-    private void learned(long eventMillis) {
-        quiet.updateAndGet(q -> q == null || (q.nextEvent() >= 0 && q.nextEvent() <= eventMillis) ? q
-                : new Quiet(q.server(), eventMillis));
-    }
-
-    /**
-     * A claim's finding that nothing more was claimable until {@code nextEvent} (-1: nothing known).
-     * Whatever becomes claimable sooner pushes a signal, and leases taken since expire no sooner
-     * than one visibility timeout after it; it is trusted for at most {@code horizonMillis} (the
-     * visibility timeout, at most ten block timeouts), so that a signal lost with a consumer that
-     * died holding it delays a message by no more than that.
-     */
-    private record Quiet(Clock server, long nextEvent) {
-        long until(long horizonMillis) {
-            long horizon = server.millis() + horizonMillis;
-            return nextEvent < 0 ? horizon : Math.min(nextEvent, horizon);
-        }
-    }
-
-    /** The server's clock as a claim read it, run on from there by this JVM's. */
-    private record Clock(long millis, long atNanos) {
-        long nowMillis() {
-            return millis + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - atNanos);
-        }
+    /** This object's wake-up protocol; for tests. */
+    WakeUps wakeUps() {
+        return wakeUps;
     }
 
     // ---- settling (called by ZsetDelivery)

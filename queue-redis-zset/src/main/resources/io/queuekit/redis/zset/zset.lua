@@ -141,14 +141,12 @@ next_due = function(now)
   return -1
 end
 
--- Called once a claim took its ids, with the next event (next_event in common.lua). Others still
--- wait: wake another consumer, to share those already due, or to wait for the next event (which
--- no idle consumer may know of, if it was not the earliest when sent) while this one is busy
--- with what it took. Not for one further ahead than the longest block timeout a builder accepts:
--- every idle consumer claims again before then anyway.
-local MAX_BLOCK_MS = 10000
+-- Called once a claim took its ids, with the next event (next_event in common.lua): wakes
+-- another consumer for what is left, to share those already due, or to watch the next event while
+-- this one is busy with what it took. However far off that event is: no consumer may have heard
+-- of it, and the wake-up protocol (docs/wake-up-protocol.md) counts on this wake-up to cover it.
 local function after_claim(now, next)
-  if next >= 0 and next <= now + MAX_BLOCK_MS then
+  if next >= 0 then
     wake(next)
   end
 end

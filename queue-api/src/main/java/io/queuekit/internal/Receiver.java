@@ -1,0 +1,196 @@
+package io.queuekit.internal;
+
+import io.queuekit.Delivery;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The receive loop of every queue: claim, wait, claim again, until something is claimed or the
+ * caller's time is up, then hand on what the receive still owes. What to do next is a {@link Plan}'s
+ * to say (the wake-up protocol, {@link WakeUps}); how to claim and wait is
+ * the {@link Store}'s. {@code poll}, {@code take} and {@code pollBatch} of every transport, and the
+ * fetches of managed consumers, run here. Thread-safe.
+ *
+ * @param <T> the payload type
+ * @param <A> the ack a fetch may carry ({@link CarriedAck})
+ */
+public final class Receiver<T, A extends Receiver.CarriedAck> {
+    private static final Logger LOG = LoggerFactory.getLogger(Receiver.class);
+
+    /** What a receive does next; see {@link Step}. */
+    public enum Kind {
+        /** Claim up to the batch without waiting; then {@link Plan#claimed}. */
+        CLAIM,
+        /** Wait on the store for {@link Step#millis()}; then {@link Plan#woke}. */
+        BLOCK,
+        /** Wait {@link Step#millis()} in this process; then ask again. */
+        SLEEP,
+        /** Read a wake-up without waiting; then {@link Plan#woke}. */
+        POP,
+        /** The caller's time is up: return nothing. */
+        RETURN
+    }
+
+    /** One step of a receive; {@code millis} for {@link Kind#BLOCK} and {@link Kind#SLEEP}. */
+    public record Step(Kind kind, long millis) {
+        static final Step CLAIM = new Step(Kind.CLAIM, 0);
+        static final Step POP = new Step(Kind.POP, 0);
+        static final Step RETURN = new Step(Kind.RETURN, 0);
+    }
+
+    /** One receive's decisions, used by its thread only. */
+    public interface Plan {
+        Step next();
+
+        /**
+         * What a claim found: the server's time when it ran, when something next becomes claimable
+         * ({@link WakeUps#NONE} if nothing, or the store does not say), and whether it took anything.
+         */
+        void claimed(long serverMillis, long nextEventMillis, boolean took);
+
+        /** What a wait or a read of the wake-up list brought: the time a wake-up names, or NONE. */
+        void woke(long signalMillis);
+
+        /** Ends the receive: a time to hand on to the store's wake-up list, or NONE. Idempotent. */
+        long leave();
+    }
+
+    /** Begins the plan of one receive that waits up to {@code timeoutNanos} (more than zero). */
+    @FunctionalInterface
+    public interface Plans {
+        Plan begin(long timeoutNanos);
+    }
+
+    /** The ack of a delivery its consumer finished, travelling with the next fetch, or made alone. */
+    public interface CarriedAck {
+        /** Makes the ack alone if no fetch has taken it yet; idempotent. */
+        void ackAlone();
+    }
+
+    /** What a claim got, and what it found on the server. */
+    public record Claimed<T>(List<Delivery<T>> deliveries, long serverMillis, long nextEventMillis) {}
+
+    /** What a wait got: deliveries (a store whose waits take them), or a wake-up's time, or NONE. */
+    public record Woken<T>(List<Delivery<T>> deliveries, long signalMillis) {
+        private static final Woken<?> NOTHING = new Woken<>(List.of(), WakeUps.NONE);
+
+        @SuppressWarnings("unchecked")
+        public static <T> Woken<T> nothing() {
+            return (Woken<T>) NOTHING;
+        }
+
+        public static <T> Woken<T> signal(long signalMillis) {
+            return new Woken<>(List.of(), signalMillis);
+        }
+
+        public static <T> Woken<T> took(List<Delivery<T>> deliveries) {
+            return new Woken<>(deliveries, WakeUps.NONE);
+        }
+    }
+
+    /** How one store claims and waits. */
+    public interface Store<T, A> {
+        /** Claims up to {@code max} without waiting, making {@code ack} first (or alone, before). */
+        Claimed<T> claim(int max, A ack);
+
+        /**
+         * Waits up to {@code millis} (at least the store's shortest block) for a wake-up or, where its
+         * waits take messages, for up to {@code max} of them; {@code ack} goes with the wait or is
+         * made alone first.
+         */
+        Woken<T> block(int max, long millis, A ack);
+
+        /** Takes a wake-up off the list without waiting; NONE if none (or the store has no list). */
+        long pop();
+
+        /** Pushes a wake-up for {@code millis} back to the list, for another consumer. */
+        void handOn(long millis);
+    }
+
+    private final QueueRuntime<T> runtime;
+    private final Store<T, A> store;
+    private final Plans plans;
+    private final RateLimitedLog handOnFailures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
+
+    public Receiver(QueueRuntime<T> runtime, Store<T, A> store, Plans plans) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.store = Objects.requireNonNull(store, "store");
+        this.plans = Objects.requireNonNull(plans, "plans");
+    }
+
+    /**
+     * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: one claim, no wait,
+     * and no interrupt is checked) for the first; empty if none came. {@code ack} (may be a no-op)
+     * is made with the first claim or wait, or alone before the return whatever happens.
+     *
+     * @throws InterruptedException if interrupted on entry or between steps
+     * @throws io.queuekit.QueueClosedException once the queue is closing
+     */
+    public List<Delivery<T>> receive(int max, long timeoutNanos, A ack) throws InterruptedException {
+        try {
+            if (timeoutNanos == 0) {
+                runtime.checkReceiving();
+                return store.claim(max, ack).deliveries();
+            }
+            return await(max, timeoutNanos, ack);
+        } finally {
+            ack.ackAlone();
+        }
+    }
+
+    private List<Delivery<T>> await(int max, long timeoutNanos, A ack) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        runtime.checkReceiving();
+        Plan plan = plans.begin(timeoutNanos);
+        try {
+            while (true) {
+                Step s = plan.next();
+                switch (s.kind()) {
+                    case CLAIM -> {
+                        Claimed<T> c = store.claim(max, ack);
+                        plan.claimed(c.serverMillis(), c.nextEventMillis(), !c.deliveries().isEmpty());
+                        if (!c.deliveries().isEmpty()) {
+                            return c.deliveries();
+                        }
+                    }
+                    case BLOCK -> {
+                        Woken<T> w = store.block(max, s.millis(), ack);
+                        if (!w.deliveries().isEmpty()) {
+                            return w.deliveries();
+                        }
+                        plan.woke(w.signalMillis());
+                        runtime.checkReceiving();
+                    }
+                    case SLEEP -> {
+                        Thread.sleep(s.millis());
+                        runtime.checkReceiving();
+                    }
+                    case POP -> plan.woke(store.pop());
+                    case RETURN -> {
+                        return List.of();
+                    }
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+        } finally {
+            long handOn = plan.leave();
+            if (handOn != WakeUps.NONE) {
+                try {
+                    store.handOn(handOn);
+                    handOnFailures.recovered("queuekit {}: handing on wake-ups works again", runtime.label());
+                } catch (RuntimeException e) {
+                    // the wake-up is lost: another consumer finds its time by the horizon claim
+                    handOnFailures.failed("queuekit " + runtime.label() + ": could not hand on a wake-up; another "
+                            + "consumer claims it within the horizon", e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,303 @@
+package io.queuekit.internal;
+
+import io.queuekit.internal.Receiver.Kind;
+import io.queuekit.internal.Receiver.Step;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * The wake-up protocol of one store whose consumers wait on a wake-up list (the delay queue, or one
+ * shard of it), as seen by one queue object: when a receive claims, how long it waits, and which
+ * time it must hand on when it leaves. {@code docs/wake-up-protocol.md} states the protocol, its
+ * invariant and why it holds. Pure: it makes no call; a receive asks {@link Receive#next()} what to
+ * do, does it, and reports what came of it. Thread-safe; one per store and queue object.
+ *
+ * <p>The easy thing to get wrong: a wake-up taken off the list is a duty, kept until a claim at or
+ * after its time discharges it, however many earlier ones the object holds; and whoever holds the
+ * object's duties when it stops waiting hands the earliest back ({@link Receive#leave()}), whatever
+ * ended its wait.
+ */
+public final class WakeUps implements Receiver.Plans {
+    /** No time: no wake-up, no duty, nothing known. */
+    public static final long NONE = -1;
+
+    /** Why a receive claims: a horizon claim's finding is a duty whatever it discharged. */
+    private enum Why { ENTER, DUTY, HORIZON }
+
+    private final LongSupplier nanoTime;
+    private final long blockMillis;
+    private final long horizonMillis;
+    private final long tickMillis;
+    private final long minBlockMillis;
+
+    // all guarded by this
+    /** The server's clock as the latest claim read it: {@code syncMillis} at {@code syncNanos}. */
+    private boolean synced;
+    private long syncMillis;
+    private long syncNanos;
+    /**
+     * The times (server ms) this object must claim at, each with when it was added (a count); the
+     * earliest is watched by {@code holder}.
+     */
+    private final TreeMap<Long, Long> duties = new TreeMap<>();
+    private long added;
+    private Receive holder;
+    /** A claim found nothing claimable before this (server ms); NONE: nothing trusted. */
+    private long quiet = NONE;
+    /** The server time of the claim that set {@code quiet}: an older reply does not replace it. */
+    private long quietFrom = Long.MIN_VALUE;
+    /** The receive making a horizon claim, so that one at a time does. */
+    private Receive horizonClaimer;
+
+    /**
+     * @param nanoTime this process's clock ({@link System#nanoTime}, or a virtual one)
+     * @param blockMillis the longest block on the wake-up list (the block timeout)
+     * @param horizonMillis how long a claim's finding is trusted: a duty lost with a process that
+     *     died is claimed at most this late
+     * @param tickMillis how late the server may end a block (its timer tick): a wait that must end
+     *     on time blocks until this much before, and sleeps the rest here
+     * @param minBlockMillis the shortest block sent to the server; shorter waits are slept here
+     */
+    public WakeUps(LongSupplier nanoTime, long blockMillis, long horizonMillis, long tickMillis, long minBlockMillis) {
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        if (blockMillis < 1 || horizonMillis < 1 || tickMillis < 0 || minBlockMillis < 1) {
+            throw new IllegalArgumentException("block " + blockMillis + " ms, horizon " + horizonMillis + " ms, tick "
+                    + tickMillis + " ms, shortest block " + minBlockMillis + " ms");
+        }
+        this.blockMillis = blockMillis;
+        this.horizonMillis = horizonMillis;
+        this.tickMillis = tickMillis;
+        this.minBlockMillis = minBlockMillis;
+    }
+
+    /** A receive that waits up to {@code timeoutNanos} (more than zero) for what it claims. */
+    @Override
+    public Receive begin(long timeoutNanos) {
+        return new Receive(nanoTime.getAsLong() + timeoutNanos);
+    }
+
+    /** The earliest time this object must claim at (server ms), or {@link #NONE}; for tests. */
+    public synchronized long duty() {
+        return duties.isEmpty() ? NONE : duties.firstKey();
+    }
+
+    /** The server's time now, as estimated from the latest claim; valid once synced. */
+    private long serverNow(long nowNanos) {
+        return syncMillis + Math.floorDiv(nowNanos - syncNanos, 1_000_000);
+    }
+
+    /** Adds a duty; one earlier than all held makes {@code r} its holder, who watches it. */
+    private void addDuty(long time, Receive r) {
+        if (duties.isEmpty() || time < duties.firstKey()) {
+            holder = r;
+        }
+        duties.put(time, ++added);
+    }
+
+    /**
+     * One receive, used by one thread: {@link #next()} until it returns {@link Receiver.Kind#RETURN} or the
+     * caller has what it claimed, then {@link #leave()}, always (in a {@code finally}).
+     */
+    public final class Receive implements Receiver.Plan {
+        private final long deadlineNanos;
+        private boolean entered;
+        private boolean claimNow;
+        private boolean popped;
+        private boolean slept;
+        private boolean left;
+        private Why claiming;
+        private long claimSentNanos;
+        private long claimSentAfter;
+
+        private Receive(long deadlineNanos) {
+            this.deadlineNanos = deadlineNanos;
+        }
+
+        /** What to do next. */
+        @Override
+        public Step next() {
+            long now = nanoTime.getAsLong();
+            synchronized (WakeUps.this) {
+                if (left) {
+                    throw new IllegalStateException("this receive has left");
+                }
+                long leftNanos = deadlineNanos - now;
+                if (!entered) {
+                    entered = true;
+                    if (!trusted(now, leftNanos)) {
+                        return claim(Why.ENTER, now);
+                    }
+                }
+                if (claimNow) {
+                    claimNow = false;
+                    return claim(Why.DUTY, now);
+                }
+                long server = serverNow(now);
+                if (holder == this && duties.firstKey() <= server) {
+                    return claim(Why.DUTY, now);
+                }
+                boolean horizonDue = quiet == NONE || quiet <= server;
+                if (horizonDue && (holder == this || holder == null && horizonClaimer == null)) {
+                    horizonClaimer = this;
+                    return claim(Why.HORIZON, now);
+                }
+                if (leftNanos <= 0) {
+                    if (slept && !popped) {
+                        popped = true; // the last stretch was slept here: a wake-up pushed meanwhile waits on the list
+                        return Step.POP;
+                    }
+                    return Step.RETURN;
+                }
+                long untilDeadline = ceilMillis(leftNanos);
+                if (holder == this) {
+                    // the duty, or the horizon before it
+                    return waitFor(Math.min(Math.min(duties.firstKey(), quiet) - server, untilDeadline), true);
+                }
+                long soft = holder == null && horizonClaimer == null ? Math.min(blockMillis, quiet - server) : blockMillis;
+                return untilDeadline <= soft ? waitFor(untilDeadline, true) : waitFor(soft, false);
+            }
+        }
+
+        /**
+         * Whether an entering receive may wait without a claim: the latest claim found nothing
+         * claimable yet, no duty is due, and the caller waits long enough to block.
+         */
+        private boolean trusted(long now, long leftNanos) {
+            if (!synced || leftNanos < TimeUnit.MILLISECONDS.toNanos(minBlockMillis) || quiet == NONE) {
+                return false;
+            }
+            long server = serverNow(now);
+            return quiet - server >= minBlockMillis && (duties.isEmpty() || duties.firstKey() > server);
+        }
+
+        private Step claim(Why why, long now) {
+            claiming = why;
+            claimSentNanos = now;
+            claimSentAfter = added;
+            return Step.CLAIM;
+        }
+
+        /**
+         * A wait of {@code millis}: one that must end on time ({@code hard}: a due time, the
+         * caller's deadline) blocks for all but the last tick and sleeps that here, since the
+         * server may end a block up to a tick late; another blocks for all of it.
+         */
+        private Step waitFor(long millis, boolean hard) {
+            long block = hard ? millis - tickMillis : millis;
+            if (block >= minBlockMillis) {
+                slept = false;
+                return new Step(Kind.BLOCK, block);
+            }
+            slept = true;
+            return new Step(Kind.SLEEP, Math.max(1, millis));
+        }
+
+        /**
+         * What a {@link Receiver.Kind#CLAIM} found: the server's time {@code serverMillis} when it ran, when
+         * something next becomes claimable ({@code nextEventMillis}, or {@link #NONE}), and whether
+         * it took anything ({@code took}: its script then woke another consumer for the rest).
+         */
+        @Override
+        public void claimed(long serverMillis, long nextEventMillis, boolean took) {
+            long now = nanoTime.getAsLong();
+            synchronized (WakeUps.this) {
+                Why why = claiming;
+                if (why == null) {
+                    throw new IllegalStateException("no claim was asked for");
+                }
+                claiming = null;
+                if (horizonClaimer == this) {
+                    horizonClaimer = null;
+                }
+                long at = claimSentNanos + (now - claimSentNanos) / 2; // the script ran about midway
+                if (!synced || serverMillis >= syncMillis) { // not from a reply older than the last one
+                    synced = true;
+                    syncMillis = serverMillis;
+                    syncNanos = at;
+                }
+                // trusted for at most the horizon: a claim then recovers what a process that died held
+                if (serverMillis >= quietFrom) {
+                    quietFrom = serverMillis;
+                    quiet = took && nextEventMillis >= 0 && nextEventMillis <= serverMillis ? NONE
+                            : nextEventMillis < 0 ? serverMillis + horizonMillis
+                            : Math.min(nextEventMillis, serverMillis + horizonMillis);
+                }
+                // a duty held when the claim was sent and due when it ran is discharged: what was due
+                // then was claimed, or its script woke another consumer for the rest. One added since
+                // may be that very wake-up, and stays
+                boolean discharged = false;
+                for (Iterator<Map.Entry<Long, Long>> it = duties.headMap(serverMillis, true).entrySet().iterator();
+                        it.hasNext(); ) {
+                    if (it.next().getValue() <= claimSentAfter) {
+                        it.remove();
+                        discharged = true;
+                    }
+                }
+                if (!took && (discharged || why == Why.HORIZON) && nextEventMillis >= 0) {
+                    // what the claim found replaces what it discharged; a horizon claim's finding
+                    // replaces duties that may have been lost with a process that died
+                    addDuty(nextEventMillis, this);
+                }
+                if (duties.isEmpty()) {
+                    holder = null;
+                }
+            }
+        }
+
+        /** What a {@link Receiver.Kind#BLOCK} or {@link Receiver.Kind#POP} took off the list: a time, or {@link #NONE}. */
+        @Override
+        public void woke(long signalMillis) {
+            if (signalMillis == NONE) {
+                return;
+            }
+            long now = nanoTime.getAsLong();
+            synchronized (WakeUps.this) {
+                addDuty(signalMillis, this);
+                if (signalMillis <= serverNow(now)) {
+                    holder = this;
+                    claimNow = true;
+                }
+            }
+        }
+
+        /**
+         * Ends this receive: the time it must hand on, by pushing it back to the wake-up list, or
+         * {@link #NONE}. Idempotent.
+         */
+        @Override
+        public long leave() {
+            synchronized (WakeUps.this) {
+                if (left) {
+                    return NONE;
+                }
+                left = true;
+                if (horizonClaimer == this) {
+                    horizonClaimer = null;
+                }
+                if (holder != this) {
+                    return NONE;
+                }
+                // the earliest covers the rest: its claim takes what is due, or finds the next
+                long handOn = duties.firstKey();
+                duties.clear();
+                holder = null;
+                return handOn;
+            }
+        }
+
+        /** Whether this receive watches the object's earliest duty; for tests. */
+        public boolean holds() {
+            synchronized (WakeUps.this) {
+                return holder == this;
+            }
+        }
+    }
+
+    private static long ceilMillis(long nanos) {
+        return nanos / 1_000_000 + (nanos % 1_000_000 == 0 ? 0 : 1);
+    }
+}
