@@ -3,6 +3,7 @@ package io.queuekit.internal;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
+import io.queuekit.Delivery;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -142,6 +144,40 @@ public final class QueueRuntime<T> {
      */
     public Subscription consume(MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options) {
         return consumers.start(queue, handler, options); // refuses once closing began
+    }
+
+    /** {@link MessageQueue#poll()}: one claim, no wait. */
+    public Delivery<T> poll() {
+        try {
+            return first(store().receive(1, 0));
+        } catch (InterruptedException e) {
+            throw new AssertionError("a receive that does not wait checks no interrupt", e);
+        }
+    }
+
+    /** {@link MessageQueue#poll(long, TimeUnit)}. */
+    public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+        return first(store().receive(1, Checks.timeoutNanos(timeout, unit)));
+    }
+
+    /** {@link MessageQueue#take()}: waits a day at a time, for as long as it takes. */
+    public Delivery<T> take() throws InterruptedException {
+        while (true) {
+            Delivery<T> d = first(store().receive(1, TimeUnit.DAYS.toNanos(1)));
+            if (d != null) {
+                return d;
+            }
+        }
+    }
+
+    /** {@link MessageQueue#pollBatch}. */
+    public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
+        Checks.batchSize(maxMessages);
+        return store().receive(maxMessages, Checks.timeoutNanos(timeout, unit));
+    }
+
+    private static <T> Delivery<T> first(List<Delivery<T>> got) {
+        return got.isEmpty() ? null : got.get(0);
     }
 
     /** The queue's counts. */

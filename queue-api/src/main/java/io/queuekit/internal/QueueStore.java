@@ -1,14 +1,25 @@
 package io.queuekit.internal;
 
+import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
+import java.util.List;
 
 /**
  * Where one queue keeps its messages, as its {@link QueueRuntime} needs it: the few things the
  * runtime asks of storage, which every transport's store (the in-memory engine, the Redis list
- * and zset stores) implements for real. Sending, receiving and settling stay with the store and
- * its deliveries: their shape differs by storage, and the SPI already says what they promise.
+ * and zset stores) implements for real. Sending and settling stay with the store and its
+ * deliveries: their shape differs by storage, and the SPI already says what they promise.
  */
 public interface QueueStore<T> {
+
+    /**
+     * Up to {@code max} (1 to {@link Checks#batchSize}'s limit) deliveries, waiting up to
+     * {@code timeoutNanos} for the first (zero: not at all, and no interrupt is checked); empty if
+     * none came. Through the store's {@link Receiver}.
+     *
+     * @throws InterruptedException if interrupted on entry or while waiting
+     */
+    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException;
 
     /** The queue's counts as of now; read by {@code stats()} and the metrics gauges. */
     QueueStats stats();

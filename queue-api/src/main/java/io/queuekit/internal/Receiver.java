@@ -4,13 +4,15 @@ import io.queuekit.Delivery;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.IntPredicate;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The receive loop of every queue: claim, wait, claim again, until something is claimed or the
  * caller's time is up, then hand on what the receive still owes. What to do next is a {@link Plan}'s
- * to say (the wake-up protocol, {@link WakeUps}); how to claim and wait is
+ * to say (the wake-up protocol, {@link WakeUps}, or {@link #takingWaits}); how to claim and wait is
  * the {@link Store}'s. {@code poll}, {@code take} and {@code pollBatch} of every transport, and the
  * fetches of managed consumers, run here. Thread-safe.
  *
@@ -58,10 +60,56 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         long leave();
     }
 
-    /** Begins the plan of one receive that waits up to {@code timeoutNanos} (more than zero). */
+    /**
+     * Begins the plan of one receive of up to {@code max} that waits up to {@code timeoutNanos}
+     * (more than zero).
+     */
     @FunctionalInterface
     public interface Plans {
-        Plan begin(long timeoutNanos);
+        Plan begin(int max, long timeoutNanos);
+    }
+
+    /**
+     * The plan of a store whose waits take messages themselves (a list's {@code BLMOVE}, the
+     * in-memory queue's condition wait) and that has no wake-up list: a claim first if
+     * {@code claimFirst} says so for the batch asked for, then waits of at most
+     * {@code blockMillis} until the caller's deadline.
+     */
+    public static Plans takingWaits(LongSupplier nanoTime, long blockMillis, IntPredicate claimFirst) {
+        Objects.requireNonNull(nanoTime, "nanoTime");
+        Objects.requireNonNull(claimFirst, "claimFirst");
+        return (max, timeoutNanos) -> new Plan() {
+            private final long deadline = nanoTime.getAsLong() + timeoutNanos;
+            private boolean entered;
+
+            @Override
+            public Step next() {
+                if (!entered) {
+                    entered = true;
+                    if (claimFirst.test(max)) {
+                        return Step.CLAIM;
+                    }
+                }
+                long left = deadline - nanoTime.getAsLong();
+                if (left <= 0) {
+                    return Step.RETURN;
+                }
+                return new Step(Kind.BLOCK, Math.min(blockMillis, left / 1_000_000 + (left % 1_000_000 == 0 ? 0 : 1)));
+            }
+
+            @Override
+            public void claimed(long serverMillis, long nextEventMillis, boolean took) {
+            }
+
+            @Override
+            public void woke(long signalMillis) {
+            }
+
+            @Override
+            public long leave() {
+                return WakeUps.NONE;
+            }
+        };
     }
 
     /** The ack of a delivery its consumer finished, travelling with the next fetch, or made alone. */
@@ -146,7 +194,7 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
             throw new InterruptedException();
         }
         runtime.checkReceiving();
-        Plan plan = plans.begin(timeoutNanos);
+        Plan plan = plans.begin(max, timeoutNanos);
         try {
             while (true) {
                 Step s = plan.next();

@@ -74,9 +74,9 @@ public final class WakeUps implements Receiver.Plans {
         this.minBlockMillis = minBlockMillis;
     }
 
-    /** A receive that waits up to {@code timeoutNanos} (more than zero) for what it claims. */
+    /** A receive that waits up to {@code timeoutNanos} (more than zero) for what it claims; any batch. */
     @Override
-    public Receive begin(long timeoutNanos) {
+    public Receive begin(int max, long timeoutNanos) {
         return new Receive(nanoTime.getAsLong() + timeoutNanos);
     }
 

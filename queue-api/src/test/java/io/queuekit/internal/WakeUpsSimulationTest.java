@@ -376,7 +376,7 @@ class WakeUpsSimulationTest {
                     return;
                 }
                 long timeout = style == 0 ? 1000 * MS : style == 1 ? (5 + rnd.nextInt(800)) * MS : 3_600_000 * MS;
-                receive = proc.wakeUps.begin(timeout);
+                receive = proc.wakeUps.begin(batch, timeout);
                 deadlineAt = now + timeout;
                 if (active++ == 0) {
                     activeSince = now;

@@ -32,7 +32,7 @@ class WakeUpsTest {
     }
 
     private WakeUps.Receive receive(long timeoutMillis) {
-        return wakeUps.begin(TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+        return wakeUps.begin(1, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
     }
 
     /** A receive that entered and claimed nothing, with nothing known to come. */

@@ -358,6 +358,22 @@ final class Engine<T> implements QueueStore<T> {
 
     // ---- receiving
 
+    @Override
+    public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
+        if (timeoutNanos > 0) {
+            return pollBatch(max, timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        lock.lock();
+        try {
+            ensureReceiving();
+            Instant now = now();
+            promote(now);
+            return ready.isEmpty() ? List.of() : deliver(Math.min(max, claimBatch), now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     Delivery<T> poll() {
         lock.lock();
         try {

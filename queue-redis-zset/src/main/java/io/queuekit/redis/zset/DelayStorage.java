@@ -28,12 +28,6 @@ interface DelayStorage<T> extends QueueStore<T> {
     /** Removes a waiting message; true if it did. */
     boolean cancel(MessageId id);
 
-    /** Up to {@code max} deliveries, without waiting. */
-    List<Delivery<T>> claim(int max);
-
-    /** Up to {@code max} deliveries, waiting up to {@code timeoutNanos} for the first. */
-    List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException;
-
     /** Acks several deliveries; how many were settled. */
     int ackAll(Collection<? extends Delivery<T>> deliveries);
 

@@ -319,30 +319,22 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Delivery<T> poll() {
-        List<Delivery<T>> d = store.claim(1);
-        return d.isEmpty() ? null : d.get(0);
+        return queue.runtime().poll();
     }
 
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        List<Delivery<T>> d = store.receive(1, Checks.timeoutNanos(timeout, unit));
-        return d.isEmpty() ? null : d.get(0);
+        return queue.runtime().poll(timeout, unit);
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
-        while (true) {
-            List<Delivery<T>> d = store.receive(1, TimeUnit.DAYS.toNanos(1));
-            if (!d.isEmpty()) {
-                return d.get(0);
-            }
-        }
+        return queue.runtime().take();
     }
 
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
-        Checks.batchSize(maxMessages);
-        return store.receive(maxMessages, Checks.timeoutNanos(timeout, unit));
+        return queue.runtime().pollBatch(maxMessages, timeout, unit);
     }
 
     /** {@inheritDoc} One script for all of this queue's deliveries. */

@@ -126,15 +126,6 @@ final class ZsetShards<T> extends ShardedStore<T, ZsetStore<T>> implements Delay
     // ---- receiving
 
     @Override
-    public List<Delivery<T>> claim(int max) {
-        try {
-            return receive(max, 0);
-        } catch (InterruptedException e) {
-            throw new AssertionError("a receive that does not wait checks no interrupt", e);
-        }
-    }
-
-    @Override
     protected Taken<T> take(int index, int max) {
         List<Delivery<T>> got = new ArrayList<>();
         ZsetScripts.Claim.Result r = shard(index).claim(Math.min(Checks.batchSize(max),

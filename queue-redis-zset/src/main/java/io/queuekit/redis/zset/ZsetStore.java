@@ -165,14 +165,6 @@ final class ZsetStore<T> implements DelayStorage<T> {
         return r;
     }
 
-    /** One claim of up to {@code max}, without waiting. */
-    @Override
-    public List<Delivery<T>> claim(int max) {
-        List<Delivery<T>> out = new ArrayList<>();
-        claim(max, out);
-        return out;
-    }
-
     /**
      * Claims up to {@code max}, waiting up to {@code timeoutNanos} between claims as the wake-up
      * protocol says ({@link WakeUps}).

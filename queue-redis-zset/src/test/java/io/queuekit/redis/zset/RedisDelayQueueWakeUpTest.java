@@ -104,15 +104,16 @@ class RedisDelayQueueWakeUpTest {
         RedisDelayQueue<String> y = queue(name);
         x.poll(); // both objects have claimed: both trust that nothing comes without a wake-up
         y.poll();
-        Future<Delivery<String>> xPoll = threads.submit(() -> x.poll(800, MILLISECONDS));
+        long pollStart = System.nanoTime();
+        Future<Delivery<String>> xPoll = threads.submit(() -> x.poll(3_000, MILLISECONDS));
         awaitBlocked(1);
         Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
         closeAfter.add(y.consume(d -> deliveredAt.put(d.payload(), System.currentTimeMillis()),
                 ConsumeOptions.builder().concurrency(1).build()));
         awaitBlocked(2); // x blocked first: the server hands it the wake-up
 
-        Instant due = Instant.now().plusMillis(2_000);
-        y.scheduleAt("m", due);
+        Instant due = Instant.now().plusMillis(3_500 - (System.nanoTime() - pollStart) / 1_000_000);
+        y.scheduleAt("m", due); // due half a second after x's poll ends
 
         assertThat(xPoll.get(5, SECONDS)).as("x's poll ended before the message was due").isNull();
         await().atMost(Duration.ofSeconds(15)).until(() -> deliveredAt.containsKey("m"));
