@@ -155,13 +155,16 @@ public final class QueueRuntime<T> {
         }
     }
 
-    /** {@link MessageQueue#poll(long, TimeUnit)}. */
+    /** {@link MessageQueue#poll(long, TimeUnit)}; an interrupt on entry takes nothing, as a zero wait. */
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        return first(store().receive(1, Checks.timeoutNanos(timeout, unit)));
+        long nanos = Checks.timeoutNanos(timeout, unit);
+        interruptedOnEntry();
+        return first(store().receive(1, nanos));
     }
 
     /** {@link MessageQueue#take()}: waits a day at a time, for as long as it takes. */
     public Delivery<T> take() throws InterruptedException {
+        interruptedOnEntry();
         while (true) {
             Delivery<T> d = first(store().receive(1, TimeUnit.DAYS.toNanos(1)));
             if (d != null) {
@@ -173,7 +176,15 @@ public final class QueueRuntime<T> {
     /** {@link MessageQueue#pollBatch}. */
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
         Checks.batchSize(maxMessages);
-        return store().receive(maxMessages, Checks.timeoutNanos(timeout, unit));
+        long nanos = Checks.timeoutNanos(timeout, unit);
+        interruptedOnEntry();
+        return store().receive(maxMessages, nanos);
+    }
+
+    private static void interruptedOnEntry() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
     }
 
     private static <T> Delivery<T> first(List<Delivery<T>> got) {

@@ -148,8 +148,10 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
          * Waits up to {@code millis} (at least the store's shortest block) for a wake-up or, where its
          * waits take messages, for up to {@code max} of them; {@code ack} goes with the wait or is
          * made alone first.
+         *
+         * @throws InterruptedException if interrupted while it waits in this process
          */
-        Woken<T> block(int max, long millis, A ack);
+        Woken<T> block(int max, long millis, A ack) throws InterruptedException;
 
         /** Takes a wake-up off the list without waiting; NONE if none (or the store has no list). */
         long pop();

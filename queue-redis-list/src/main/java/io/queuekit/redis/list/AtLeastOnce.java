@@ -4,6 +4,8 @@ import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
 import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.Receiver;
+import io.queuekit.internal.WakeUps;
 import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
@@ -50,6 +52,10 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private final String receiveLabel;
     private final String waitLabel;
     private final String ackLabel;
+    /** Receives: a batch take first when more than one is asked for, then BLMOVE. */
+    private final Receiver<T, CarriedAck> receiving;
+    /** Receives without a take first: the caller just took what was ready ({@link ListShards}). */
+    private final Receiver<T, CarriedAck> awaiting;
     /**
      * When the last upkeep of this instance that emptied 'claiming' was sent (System.nanoTime): an
      * element taken alone whose take's reply came before it is in 'held'.
@@ -67,22 +73,21 @@ final class AtLeastOnce<T> extends ListMode<T> {
         this.waitLabel = engine.label() + ": wait";
         this.ackLabel = engine.label() + ": ack";
         this.sweptUpTo = System.nanoTime(); // before any take
+        Moves moves = new Moves();
+        this.receiving = new Receiver<>(engine.runtime(), moves,
+                Receiver.takingWaits(System::nanoTime, capMillis, max -> Math.min(max, claimBatch) > 1));
+        this.awaiting = new Receiver<>(engine.runtime(), moves, Receiver.takingWaits(System::nanoTime, capMillis,
+                max -> false));
     }
 
     @Override
     public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
-        return receive(max, timeoutNanos, null);
+        return receiving.receive(max, timeoutNanos, new CarriedAck(null));
     }
 
     @Override
     List<Delivery<T>> await(int max, long timeoutNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        engine.runtime().checkReceiving();
-        long deadline = System.nanoTime() + timeoutNanos;
-        upkeep();
-        return awaitUntil(deadline, PendingAck.none());
+        return awaiting.receive(max, timeoutNanos, new CarriedAck(null));
     }
 
     /**
@@ -96,77 +101,84 @@ final class AtLeastOnce<T> extends ListMode<T> {
             return null;
         }
         return (done, timeoutNanos) -> {
+            LeasedDelivery<T> toAck = null;
             if (done instanceof LeasedDelivery<T> ld && ld.mode() == this) {
                 // past its deadline or settled already: nothing to ack, as ack() would find
-                return RedisListQueue.first(receive(1, timeoutNanos, ld.claimSettlement() ? ld : null));
+                toAck = ld.claimSettlement() ? ld : null;
+            } else {
+                done.ack();
             }
-            done.ack();
-            return RedisListQueue.first(receive(1, timeoutNanos, null));
+            return RedisListQueue.first(receiving.receive(1, timeoutNanos, new CarriedAck(toAck)));
         };
     }
 
     /**
-     * {@link #receive(int, long)}, acking {@code toAck} (a delivery whose settling its caller
-     * claimed, or null) with the first fetch, or alone before any exit that makes none.
+     * The ack of a delivery whose settling its consumer claimed, to go with the next fetch, made
+     * after the upkeep, which may move its element out of 'claiming' (see {@link #pendingAck}).
      */
-    private List<Delivery<T>> receive(int max, long timeoutNanos, LeasedDelivery<T> toAck)
-            throws InterruptedException {
-        PendingAck pending = null; // made after the upkeep, which may move toAck out of 'claiming'
-        try {
-            if (timeoutNanos > 0 && Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            engine.runtime().checkReceiving();
-            long deadline = System.nanoTime() + timeoutNanos;
-            upkeep();
-            pending = pendingAck(toAck);
-            int n = Math.min(max, claimBatch);
-            if (n > 1) {
-                pending.ackAlone();
-                List<Delivery<T>> got = takeBatch(n);
-                if (!got.isEmpty() || timeoutNanos == 0) {
-                    return got;
-                }
-            } else if (timeoutNanos == 0) {
-                byte[] e = fetch(pending, 0);
-                return e == null ? List.of() : deliveries(e, System.nanoTime(), false);
-            }
-            return awaitUntil(deadline, pending);
-        } finally {
+    private final class CarriedAck implements Receiver.CarriedAck {
+        private final LeasedDelivery<T> toAck;
+        private PendingAck pending;
+
+        CarriedAck(LeasedDelivery<T> toAck) {
+            this.toAck = toAck;
+        }
+
+        PendingAck pending() {
             if (pending == null) {
                 pending = pendingAck(toAck);
             }
-            pending.ackAlone();
+            return pending;
+        }
+
+        @Override
+        public void ackAlone() {
+            pending().ackAlone();
         }
     }
 
-    private List<Delivery<T>> awaitUntil(long deadline, PendingAck pending) throws InterruptedException {
-        while (true) {
-            long now = System.nanoTime();
-            long left = deadline - now;
-            if (left <= 0) {
-                return List.of();
-            }
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
+    /** Takes with LMOVE or a batch script, waits with BLMOVE; the upkeep first when it is due. */
+    private final class Moves implements Receiver.Store<T, CarriedAck> {
+        @Override
+        public Receiver.Claimed<T> claim(int max, CarriedAck ack) {
             upkeep();
-            long millis = Math.min(Math.min(capMillis, ceilMillis(left)),
-                    Math.max(1, ceilMillis(untilUpkeep(System.nanoTime()))));
-            if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
-                Thread.sleep(millis);
-            }
-            byte[] e = fetch(pending, millis < RedisCalls.MIN_BLOCK_MILLIS ? 0 : millis);
-            long received = System.nanoTime();
-            if (e != null) {
-                stopIfAsked(e);
-                List<Delivery<T>> got = deliveries(e, received, false);
-                if (!got.isEmpty()) {
-                    return got;
-                }
+            PendingAck pending = ack.pending();
+            int n = Math.min(max, claimBatch);
+            List<Delivery<T>> got;
+            if (n > 1) {
+                pending.ackAlone();
+                got = takeBatch(n);
             } else {
-                engine.runtime().checkReceiving();
+                byte[] e = fetch(pending, 0);
+                got = e == null ? List.of() : deliveries(e, System.nanoTime(), false);
             }
+            return new Receiver.Claimed<>(got, WakeUps.NONE, WakeUps.NONE);
+        }
+
+        @Override
+        public Receiver.Woken<T> block(int max, long millis, CarriedAck ack) throws InterruptedException {
+            upkeep();
+            PendingAck pending = ack.pending();
+            long wait = Math.min(millis, Math.max(1, ceilMillis(untilUpkeep(System.nanoTime()))));
+            if (wait < RedisCalls.MIN_BLOCK_MILLIS) {
+                Thread.sleep(wait);
+            }
+            byte[] e = fetch(pending, wait < RedisCalls.MIN_BLOCK_MILLIS ? 0 : wait);
+            if (e == null) {
+                return Receiver.Woken.nothing();
+            }
+            long received = System.nanoTime();
+            stopIfAsked(e);
+            return Receiver.Woken.took(deliveries(e, received, false));
+        }
+
+        @Override
+        public long pop() {
+            return WakeUps.NONE;
+        }
+
+        @Override
+        public void handOn(long millis) {
         }
     }
 

@@ -2,6 +2,8 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
 import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.Receiver;
+import io.queuekit.internal.WakeUps;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
@@ -25,69 +27,61 @@ import redis.clients.jedis.util.KeyValue;
 final class AtMostOnce<T> extends ListMode<T> {
     private static final Logger LOG = LoggerFactory.getLogger(AtMostOnce.class);
 
+    private static final Receiver.CarriedAck NO_ACK = () -> { };
+
     private final ListScripts.Fetch fetch;
+    /** Receives: a pop first when more than one is asked for (BRPOP returns at once for one). */
+    private final Receiver<T, Receiver.CarriedAck> receiving;
+    /** Receives without a pop first: the caller just took what was ready ({@link ListShards}). */
+    private final Receiver<T, Receiver.CarriedAck> awaiting;
 
     AtMostOnce(RedisContext<T> engine) {
         super(engine);
         this.fetch = new ListScripts.Fetch(engine);
+        Pops pops = new Pops();
+        this.receiving = new Receiver<>(engine.runtime(), pops,
+                Receiver.takingWaits(System::nanoTime, capMillis, max -> Math.min(max, claimBatch) > 1));
+        this.awaiting = new Receiver<>(engine.runtime(), pops, Receiver.takingWaits(System::nanoTime, capMillis,
+                max -> false));
     }
 
     @Override
     public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
-        // one message with time to wait: BRPOP alone, since it returns at once when one is ready
-        return receive(max, timeoutNanos, timeoutNanos == 0 || Math.min(max, claimBatch) > 1);
+        return receiving.receive(max, timeoutNanos, NO_ACK);
     }
 
     @Override
     List<Delivery<T>> await(int max, long timeoutNanos) throws InterruptedException {
-        return receive(max, timeoutNanos, false);
+        return awaiting.receive(max, timeoutNanos, NO_ACK);
     }
 
-    /** As {@link #receive(int, long)}; {@code popFirst}: pop without waiting before a first BRPOP. */
-    private List<Delivery<T>> receive(int max, long timeoutNanos, boolean popFirst) throws InterruptedException {
-        if (timeoutNanos > 0 && Thread.interrupted()) {
-            throw new InterruptedException();
+    /** Pops with RPOP, waits with BRPOP; the fetch script instead when the upkeep is due. */
+    private final class Pops implements Receiver.Store<T, Receiver.CarriedAck> {
+        @Override
+        public Receiver.Claimed<T> claim(int max, Receiver.CarriedAck ack) {
+            int n = Math.min(max, claimBatch);
+            long now = System.nanoTime();
+            List<byte[]> got = upkeepDue(now) ? fetch(n, now)
+                    : RedisCalls.call(engine.label() + ": receive", () -> jedis.rpop(ready, n));
+            return new Receiver.Claimed<>(got == null ? List.of() : deliveries(got), WakeUps.NONE, WakeUps.NONE);
         }
-        int n = Math.min(max, claimBatch);
-        long deadline = System.nanoTime() + timeoutNanos;
-        while (true) {
-            engine.runtime().checkReceiving();
-            List<byte[]> got = null;
+
+        @Override
+        public Receiver.Woken<T> block(int max, long millis, Receiver.CarriedAck ack) throws InterruptedException {
             long now = System.nanoTime();
             if (upkeepDue(now)) {
-                got = fetch(n, now);
-            } else if (popFirst) {
-                got = RedisCalls.call(engine.label() + ": receive", () -> jedis.rpop(ready, n));
+                return Receiver.Woken.took(deliveries(fetch(Math.min(max, claimBatch), now)));
             }
-            if (got != null && !got.isEmpty()) {
-                List<Delivery<T>> out = deliveries(got);
-                if (!out.isEmpty()) {
-                    return out;
-                }
-                continue;
-            }
-            now = System.nanoTime();
-            long left = deadline - now;
-            if (left <= 0) {
-                return List.of();
-            }
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            long millis = Math.min(Math.min(capMillis, ceilMillis(left)), ceilMillis(untilUpkeep(now)));
-            if (millis <= 0) {
-                continue;
-            }
-            if (millis < RedisCalls.MIN_BLOCK_MILLIS) {
-                // too short to send to Redis: wait here, then pop (or fetch) without blocking
-                Thread.sleep(millis);
-                popFirst = true;
-                continue;
+            long wait = Math.min(millis, ceilMillis(untilUpkeep(now)));
+            if (wait < RedisCalls.MIN_BLOCK_MILLIS) {
+                // too short to send to Redis: wait here, then pop without blocking
+                Thread.sleep(Math.max(0, wait));
+                return Receiver.Woken.took(claim(max, ack).deliveries());
             }
             KeyValue<byte[], byte[]> popped = RedisCalls.call(engine.label() + ": wait",
-                    () -> jedis.brpop(RedisCalls.blockSeconds(millis), ready));
+                    () -> jedis.brpop(RedisCalls.blockSeconds(wait), ready));
             if (popped == null) {
-                continue;
+                return Receiver.Woken.nothing();
             }
             byte[] element = popped.getValue();
             if (engine.runtime().isClosing() || Thread.interrupted()) {
@@ -95,10 +89,16 @@ final class AtMostOnce<T> extends ListMode<T> {
                 engine.runtime().checkReceiving();
                 throw new InterruptedException();
             }
-            List<Delivery<T>> out = deliveries(List.of(element));
-            if (!out.isEmpty()) {
-                return out;
-            }
+            return Receiver.Woken.took(deliveries(List.of(element)));
+        }
+
+        @Override
+        public long pop() {
+            return WakeUps.NONE;
+        }
+
+        @Override
+        public void handOn(long millis) {
         }
     }
 

@@ -187,43 +187,22 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
 
     @Override
     public Delivery<T> poll() {
-        try {
-            return first(mode.receive(1, 0));
-        } catch (InterruptedException e) {
-            throw new AssertionError("a receive that does not wait checks no interrupt", e);
-        }
+        return engine.runtime().poll();
     }
 
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = Checks.timeoutNanos(timeout, unit);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        return first(mode.receive(1, nanos));
+        return engine.runtime().poll(timeout, unit);
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        while (true) {
-            Delivery<T> d = first(mode.receive(1, TimeUnit.DAYS.toNanos(1)));
-            if (d != null) {
-                return d;
-            }
-        }
+        return engine.runtime().take();
     }
 
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
-        Checks.batchSize(maxMessages);
-        long nanos = Checks.timeoutNanos(timeout, unit);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        return mode.receive(maxMessages, nanos);
+        return engine.runtime().pollBatch(maxMessages, timeout, unit);
     }
 
     static <T> Delivery<T> first(List<Delivery<T>> deliveries) {
