@@ -226,13 +226,15 @@ public final class WakeUps implements Receiver.Plans {
                             : nextEventMillis < 0 ? serverMillis + horizonMillis
                             : Math.min(nextEventMillis, serverMillis + horizonMillis);
                 }
-                // a duty held when the claim was sent and due when it ran is discharged: what was due
-                // then was claimed, or its script woke another consumer for the rest. One added since
-                // may be that very wake-up, and stays
+                // a duty held when the claim was sent is discharged if it was due when the claim ran
+                // (what was due then was taken, or the claim woke another consumer for the rest), or
+                // whatever its time if the claim took something (its script woke another consumer for
+                // the next event, no later than any duty's). One added since may be that very wake-up,
+                // or one for a message sent since, and stays
                 boolean discharged = false;
-                for (Iterator<Map.Entry<Long, Long>> it = duties.headMap(serverMillis, true).entrySet().iterator();
-                        it.hasNext(); ) {
-                    if (it.next().getValue() <= claimSentAfter) {
+                for (Iterator<Map.Entry<Long, Long>> it = duties.entrySet().iterator(); it.hasNext(); ) {
+                    Map.Entry<Long, Long> d = it.next();
+                    if (d.getValue() <= claimSentAfter && (took || d.getKey() <= serverMillis)) {
                         it.remove();
                         discharged = true;
                     }

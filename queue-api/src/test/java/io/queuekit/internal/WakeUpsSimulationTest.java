@@ -49,6 +49,7 @@ class WakeUpsSimulationTest {
         long worst = 0;
         long claims = 0;
         long messages = 0;
+        long handOns = 0;
         for (long seed = first; seed < last; seed++) {
             Sim sim = new Sim(seed);
             try {
@@ -60,9 +61,10 @@ class WakeUpsSimulationTest {
             worst = Math.max(worst, sim.worstLateness);
             claims += sim.claims;
             messages += sim.taken;
+            handOns += sim.handOns;
         }
-        System.out.printf("wake-up simulation: %d seeds, %d messages claimed by %d claims; worst lateness within the "
-                + "bound %.1f ms%n", last - first, messages, claims, worst / (double) MS);
+        System.out.printf("wake-up simulation: %d seeds, %d messages claimed by %d claims, %d wake-ups handed on; worst "
+                + "lateness within the bound %.1f ms%n", last - first, messages, claims, handOns, worst / (double) MS);
         assertThat(messages).isPositive();
     }
 
@@ -106,6 +108,7 @@ class WakeUpsSimulationTest {
         long worstLateness;
         long claims;
         long taken;
+        long handOns;
 
         Sim(long seed) {
             this.seed = seed;
@@ -474,6 +477,7 @@ class WakeUpsSimulationTest {
                 long handOn = r.leave();
                 if (handOn != WakeUps.NONE) {
                     log(this + " hands on " + handOn);
+                    handOns++;
                     pushesOnTheWay.merge(handOn, 1, Integer::sum);
                     at(now + half(), () -> {
                         pushesOnTheWay.merge(handOn, -1, Integer::sum);
