@@ -2,10 +2,9 @@ package io.queuekit.internal;
 
 import io.queuekit.internal.Receiver.Kind;
 import io.queuekit.internal.Receiver.Step;
-import java.util.Iterator;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -16,10 +15,9 @@ import java.util.function.LongSupplier;
  * invariant and why it holds. Pure: it makes no call; a receive asks {@link Receive#next()} what to
  * do, does it, and reports what came of it. Thread-safe; one per store and queue object.
  *
- * <p>The easy thing to get wrong: a wake-up taken off the list is a duty, kept until a claim at or
- * after its time discharges it, however many earlier ones the object holds; and whoever holds the
- * object's duties when it stops waiting hands the earliest back ({@link Receive#leave()}), whatever
- * ended its wait.
+ * <p>The easy thing to get wrong: a wake-up taken off the list is a duty of the receive that took
+ * it, kept until a claim made after it was taken discharges it; a receive that stops waiting hands
+ * the earliest of its duties back ({@link Receive#leave()}), whatever ended its wait.
  */
 public final class WakeUps implements Receiver.Plans {
     /** No time: no wake-up, no duty, nothing known. */
@@ -27,6 +25,9 @@ public final class WakeUps implements Receiver.Plans {
 
     /** Why a receive claims: a horizon claim's finding is a duty whatever it discharged. */
     private enum Why { ENTER, DUTY, HORIZON }
+
+    /** A time (server ms) a receive must claim at, with when it was taken (a count of this object's). */
+    private record Duty(long time, long taken, Receive owner) {}
 
     private final LongSupplier nanoTime;
     private final long blockMillis;
@@ -39,17 +40,16 @@ public final class WakeUps implements Receiver.Plans {
     private boolean synced;
     private long syncMillis;
     private long syncNanos;
-    /**
-     * The times (server ms) this object must claim at, each with when it was added (a count); the
-     * earliest is watched by {@code holder}.
-     */
-    private final TreeMap<Long, Long> duties = new TreeMap<>();
-    private long added;
-    private Receive holder;
+    /** Every duty of this object's receives. */
+    private final List<Duty> duties = new ArrayList<>();
+    private long taken;
     /** A claim found nothing claimable before this (server ms); NONE: nothing trusted. */
     private long quiet = NONE;
-    /** The server time of the claim that set {@code quiet}: an older reply does not replace it. */
-    private long quietFrom = Long.MIN_VALUE;
+    /**
+     * The server time of the latest claim: an older reply does not replace what it found, and the
+     * next horizon claim is due a horizon after it.
+     */
+    private long lastClaim = NONE;
     /** The receive making a horizon claim, so that one at a time does. */
     private Receive horizonClaimer;
 
@@ -80,9 +80,20 @@ public final class WakeUps implements Receiver.Plans {
         return new Receive(nanoTime.getAsLong() + timeoutNanos);
     }
 
-    /** The earliest time this object must claim at (server ms), or {@link #NONE}; for tests. */
+    /** The earliest time a receive of this object must claim at (server ms), or {@link #NONE}; for tests. */
     public synchronized long duty() {
-        return duties.isEmpty() ? NONE : duties.firstKey();
+        return earliest(null);
+    }
+
+    /** The earliest duty of {@code owner}, or of every receive if null; NONE if none. */
+    private long earliest(Receive owner) {
+        long t = NONE;
+        for (Duty d : duties) {
+            if ((owner == null || d.owner == owner) && (t == NONE || d.time < t)) {
+                t = d.time;
+            }
+        }
+        return t;
     }
 
     /** The server's time now, as estimated from the latest claim; valid once synced. */
@@ -90,16 +101,8 @@ public final class WakeUps implements Receiver.Plans {
         return syncMillis + Math.floorDiv(nowNanos - syncNanos, 1_000_000);
     }
 
-    /** Adds a duty; one earlier than all held makes {@code r} its holder, who watches it. */
-    private void addDuty(long time, Receive r) {
-        if (duties.isEmpty() || time < duties.firstKey()) {
-            holder = r;
-        }
-        duties.put(time, ++added);
-    }
-
     /**
-     * One receive, used by one thread: {@link #next()} until it returns {@link Receiver.Kind#RETURN} or the
+     * One receive, used by one thread: {@link #next()} until it returns {@link Kind#RETURN} or the
      * caller has what it claimed, then {@link #leave()}, always (in a {@code finally}).
      */
     public final class Receive implements Receiver.Plan {
@@ -132,32 +135,33 @@ public final class WakeUps implements Receiver.Plans {
                         return claim(Why.ENTER, now);
                     }
                 }
-                if (claimNow) {
+                long server = serverNow(now);
+                long mine = earliest(this);
+                if (claimNow || mine != NONE && mine <= server) {
                     claimNow = false;
                     return claim(Why.DUTY, now);
                 }
-                long server = serverNow(now);
-                if (holder == this && duties.firstKey() <= server) {
-                    return claim(Why.DUTY, now);
-                }
-                boolean horizonDue = quiet == NONE || quiet <= server;
-                if (horizonDue && (holder == this || holder == null && horizonClaimer == null)) {
+                long untilHorizon = lastClaim + horizonMillis - server;
+                if (untilHorizon <= 0 && horizonClaimer == null) {
                     horizonClaimer = this;
                     return claim(Why.HORIZON, now);
+                }
+                if (horizonClaimer != null) {
+                    untilHorizon = blockMillis;
                 }
                 if (leftNanos <= 0) {
                     if (slept && !popped) {
                         popped = true; // the last stretch was slept here: a wake-up pushed meanwhile waits on the list
-                        return Step.POP;
+                        return Receiver.Step.POP;
                     }
-                    return Step.RETURN;
+                    return Receiver.Step.RETURN;
                 }
                 long untilDeadline = ceilMillis(leftNanos);
-                if (holder == this) {
-                    // the duty, or the horizon before it
-                    return waitFor(Math.min(Math.min(duties.firstKey(), quiet) - server, untilDeadline), true);
+                if (mine != NONE) {
+                    // its own duty, or the horizon or the deadline before it: all must end on time
+                    return waitFor(Math.min(Math.min(mine - server, untilHorizon), untilDeadline), true);
                 }
-                long soft = holder == null && horizonClaimer == null ? Math.min(blockMillis, quiet - server) : blockMillis;
+                long soft = Math.min(blockMillis, untilHorizon);
                 return untilDeadline <= soft ? waitFor(untilDeadline, true) : waitFor(soft, false);
             }
         }
@@ -171,14 +175,15 @@ public final class WakeUps implements Receiver.Plans {
                 return false;
             }
             long server = serverNow(now);
-            return quiet - server >= minBlockMillis && (duties.isEmpty() || duties.firstKey() > server);
+            long earliest = earliest(null);
+            return quiet - server >= minBlockMillis && (earliest == NONE || earliest > server);
         }
 
         private Step claim(Why why, long now) {
             claiming = why;
             claimSentNanos = now;
-            claimSentAfter = added;
-            return Step.CLAIM;
+            claimSentAfter = taken;
+            return Receiver.Step.CLAIM;
         }
 
         /**
@@ -197,7 +202,7 @@ public final class WakeUps implements Receiver.Plans {
         }
 
         /**
-         * What a {@link Receiver.Kind#CLAIM} found: the server's time {@code serverMillis} when it ran, when
+         * What a {@link Kind#CLAIM} found: the server's time {@code serverMillis} when it ran, when
          * something next becomes claimable ({@code nextEventMillis}, or {@link #NONE}), and whether
          * it took anything ({@code took}: its script then woke another consumer for the rest).
          */
@@ -219,38 +224,28 @@ public final class WakeUps implements Receiver.Plans {
                     syncMillis = serverMillis;
                     syncNanos = at;
                 }
-                // trusted for at most the horizon: a claim then recovers what a process that died held
-                if (serverMillis >= quietFrom) {
-                    quietFrom = serverMillis;
+                // trusted for at most the horizon, when a claim recovers what a process that died held
+                if (serverMillis >= lastClaim) {
+                    lastClaim = serverMillis;
                     quiet = took && nextEventMillis >= 0 && nextEventMillis <= serverMillis ? NONE
                             : nextEventMillis < 0 ? serverMillis + horizonMillis
                             : Math.min(nextEventMillis, serverMillis + horizonMillis);
                 }
-                // a duty held when the claim was sent is discharged if it was due when the claim ran
-                // (what was due then was taken, or the claim woke another consumer for the rest), or
-                // whatever its time if the claim took something (its script woke another consumer for
-                // the next event, no later than any duty's). One added since may be that very wake-up,
-                // or one for a message sent since, and stays
-                boolean discharged = false;
-                for (Iterator<Map.Entry<Long, Long>> it = duties.entrySet().iterator(); it.hasNext(); ) {
-                    Map.Entry<Long, Long> d = it.next();
-                    if (d.getValue() <= claimSentAfter && (took || d.getKey() <= serverMillis)) {
-                        it.remove();
-                        discharged = true;
-                    }
-                }
+                // a duty taken before the claim was sent is discharged if it was due when the claim
+                // ran (what was due then was taken, or the claim woke another consumer for the rest),
+                // or whatever its time if the claim took something (its script woke another consumer
+                // for the next event, no later than any such duty's). One taken since may be that
+                // very wake-up, or one for a message sent since, and stays
+                boolean discharged = duties.removeIf(d -> d.taken <= claimSentAfter && (took || d.time <= serverMillis));
                 if (!took && (discharged || why == Why.HORIZON) && nextEventMillis >= 0) {
                     // what the claim found replaces what it discharged; a horizon claim's finding
                     // replaces duties that may have been lost with a process that died
-                    addDuty(nextEventMillis, this);
-                }
-                if (duties.isEmpty()) {
-                    holder = null;
+                    duties.add(new Duty(nextEventMillis, ++taken, this));
                 }
             }
         }
 
-        /** What a {@link Receiver.Kind#BLOCK} or {@link Receiver.Kind#POP} took off the list: a time, or {@link #NONE}. */
+        /** What a {@link Kind#BLOCK} or {@link Kind#POP} took off the list: a time, or {@link #NONE}. */
         @Override
         public void woke(long signalMillis) {
             if (signalMillis == NONE) {
@@ -258,17 +253,15 @@ public final class WakeUps implements Receiver.Plans {
             }
             long now = nanoTime.getAsLong();
             synchronized (WakeUps.this) {
-                addDuty(signalMillis, this);
-                if (signalMillis <= serverNow(now)) {
-                    holder = this;
-                    claimNow = true;
-                }
+                duties.add(new Duty(signalMillis, ++taken, this));
+                claimNow |= signalMillis <= serverNow(now);
             }
         }
 
         /**
-         * Ends this receive: the time it must hand on, by pushing it back to the wake-up list, or
-         * {@link #NONE}. Idempotent.
+         * Ends this receive: the earliest of its duties, to hand on by pushing it back to the wake-up
+         * list (it covers the rest: its claim takes what is due, or finds the next), or {@link #NONE}.
+         * Idempotent.
          */
         @Override
         public long leave() {
@@ -280,21 +273,16 @@ public final class WakeUps implements Receiver.Plans {
                 if (horizonClaimer == this) {
                     horizonClaimer = null;
                 }
-                if (holder != this) {
-                    return NONE;
-                }
-                // the earliest covers the rest: its claim takes what is due, or finds the next
-                long handOn = duties.firstKey();
-                duties.clear();
-                holder = null;
+                long handOn = earliest(this);
+                duties.removeIf(d -> d.owner == this);
                 return handOn;
             }
         }
 
-        /** Whether this receive watches the object's earliest duty; for tests. */
+        /** Whether this receive holds a duty; for tests. */
         public boolean holds() {
             synchronized (WakeUps.this) {
-                return holder == this;
+                return earliest(this) != NONE;
             }
         }
     }

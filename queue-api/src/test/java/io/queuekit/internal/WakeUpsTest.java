@@ -108,32 +108,24 @@ class WakeUpsTest {
     }
 
     @Test
-    void oneReceiveOfAnObjectWatchesADueTime_theOthersWaitForWakeUps() {
+    void aLaterWakeUp_isDischargedByTheEarlierOnesClaim_andNotClaimedAgain() {
         twoWaiting();
-
         a.woke(2_000);
         b.woke(2_500);
+        assertThat(b.next()).as("b watches its own").isEqualTo(new Step(Kind.BLOCK, 2_400));
+        advanceTo(2_000);
+        assertThat(a.next().kind()).isEqualTo(Kind.CLAIM);
 
-        assertThat(a.holds()).isTrue();
-        assertThat(b.holds()).as("2,500 is covered by the claim at 2,000").isFalse();
-        assertThat(b.next()).as("blocks for wake-ups, not until its own time").isEqualTo(new Step(Kind.BLOCK, BLOCK));
+        a.claimed(2_000, 2_500, true); // took the first message; its script woke a consumer for 2,500
+
+        assertThat(b.holds()).as("covered by that wake-up").isFalse();
+        advanceTo(2_400);
+        assertThat(b.next()).as("so b does not claim at 2,500").isEqualTo(new Step(Kind.BLOCK, BLOCK));
+        assertThat(a.leave()).isEqualTo(WakeUps.NONE);
     }
 
     @Test
-    void anEarlierWakeUp_takesTheWatchOver_andTheFormerWatcherStandsDown() {
-        twoWaiting();
-        a.woke(2_000);
-
-        b.woke(1_500);
-
-        assertThat(b.holds()).isTrue();
-        assertThat(a.holds()).isFalse();
-        assertThat(b.next()).isEqualTo(new Step(Kind.BLOCK, 1_400));
-        assertThat(a.next()).isEqualTo(new Step(Kind.BLOCK, BLOCK));
-    }
-
-    @Test
-    void aClaimThatTookSomething_discharges_butKeepsTheWakeUpItsScriptPushedForTheRest() {
+    void aClaimThatTookSomething_keepsAWakeUpTakenWhileItWasOnItsWay() {
         twoWaiting();
         a.woke(1_000);
         advanceTo(1_000);
@@ -144,7 +136,8 @@ class WakeUpsTest {
         a.claimed(1_000, 1_200, true);
 
         assertThat(wakeUps.duty()).isEqualTo(1_200);
-        assertThat(a.leave()).as("a leaves with what it took and hands the watch on").isEqualTo(1_200);
+        assertThat(b.holds()).isTrue();
+        assertThat(a.leave()).as("a leaves with what it took, owing nothing").isEqualTo(WakeUps.NONE);
     }
 
     @Test
