@@ -6,7 +6,10 @@ import io.queuekit.MessageListener;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.internal.BroadcastDispatch;
+import io.queuekit.internal.BroadcastRuntime;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.Inbound;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.RateLimitedLog;
 import io.queuekit.spi.QueueMetrics;
@@ -15,10 +18,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * stack trace, at most once every 10 s per subscription, with a count of those not logged, as on
  * Redis), and it receives the following messages; the failed message is not delivered again. A
  * listener that returns with its thread's interrupt flag set has the flag cleared before the next
- * call. Concurrent publishes are ordered the same way for every subscriber.
+ * call. A metrics observer that throws is logged and changes nothing else. Concurrent publishes
+ * are ordered the same way for every subscriber.
  *
  * <p><b>Slow listeners.</b> A subscription's queue holds at most {@link Builder#inboxCapacity(int)}
  * messages (100,000 unless set). A message published while it is full is dropped for that
@@ -58,7 +58,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Nulls, threads, closing.</b> Null messages and listeners are refused with
  * {@link NullPointerException}. All methods are thread-safe. Closing a subscription drops the
  * messages it has not yet delivered and waits (up to 10 s) for its listener to finish the message
- * in hand. {@link #close()} closes every subscription and makes later calls throw
+ * in hand, interrupting it, as on Redis (which matters only to a listener that blocks
+ * interruptibly). {@link #close()} closes every subscription and makes later calls throw
  * {@link QueueClosedException}; it is idempotent.
  *
  * @param <T> the payload type
@@ -67,29 +68,27 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryBroadcaster.class);
     private static final Semantics SEMANTICS = new Semantics("in-memory", Semantics.Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.PUBLISH_ORDER, false, true, false);
-    private static final long JOIN_MILLIS = 10_000;
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration LOG_PERIOD = Duration.ofSeconds(10);
-    private static final Object STOP = new Object();
 
     /** The default {@link Builder#inboxCapacity(int)}: 100,000 messages per subscription. */
     public static final int DEFAULT_INBOX_CAPACITY = 100_000;
 
     private final String name;
     private final Payloads<T> bodies;
-    private final List<Sub> subscriptions = new CopyOnWriteArrayList<>();
-    private final AtomicInteger subscriberNumbers = new AtomicInteger();
-    private final AtomicLong failures = new AtomicLong();
+    private final BroadcastRuntime<Sub> runtime;
     private final AtomicLong dropped = new AtomicLong();
     private final int inboxCapacity;
+    /** Orders publishes, and subscriptions starting and ending, so that each is one step for every subscription. */
     private final Object publishLock = new Object();
-    private final QueueMetrics.Observer observer;
-    private volatile boolean closed;
 
     private InMemoryBroadcaster(Settings<T> settings, int inboxCapacity) {
         this.name = settings.name;
         this.inboxCapacity = inboxCapacity;
         this.bodies = settings.bodies();
-        this.observer = settings.metrics.observe(name, SEMANTICS.transport(), Settings.metricsNamespace(), null);
+        this.runtime = new BroadcastRuntime<>(name, name,
+                settings.metrics.observe(name, SEMANTICS.transport(), Settings.metricsNamespace(), null),
+                CLOSE_TIMEOUT, LOG);
     }
 
     /**
@@ -126,16 +125,11 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     @Override
     public long publish(T message) {
         Objects.requireNonNull(message, "message");
-        Posted posted = new Posted(bodies.store(message), System.nanoTime());
+        Inbound<Object> posted = posted(message);
         synchronized (publishLock) {
-            ensureOpen();
-            long n = 0;
-            for (Sub s : subscriptions) {
-                if (s.offer(posted)) {
-                    n++;
-                }
-            }
-            observer.sent(1);
+            runtime.checkOpen();
+            long n = handOut(posted);
+            runtime.observer().sent(1);
             return n;
         }
     }
@@ -154,25 +148,37 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     @Override
     public long[] publishAll(Collection<? extends T> messages) {
         List<? extends T> copy = Checks.payloads(messages);
-        List<Posted> batch = new ArrayList<>(copy.size());
+        List<Inbound<Object>> batch = new ArrayList<>(copy.size());
         for (T m : copy) {
-            batch.add(new Posted(bodies.store(m), System.nanoTime()));
+            batch.add(posted(m));
         }
         synchronized (publishLock) {
-            ensureOpen();
+            runtime.checkOpen();
             long[] received = new long[batch.size()];
             for (int i = 0; i < received.length; i++) {
-                for (Sub s : subscriptions) {
-                    if (s.offer(batch.get(i))) {
-                        received[i]++;
-                    }
-                }
+                received[i] = handOut(batch.get(i));
             }
             if (received.length > 0) {
-                observer.sent(received.length);
+                runtime.observer().sent(received.length);
             }
             return received;
         }
+    }
+
+    /** A published body and when it was published, for the latency metric. */
+    private Inbound<Object> posted(T message) {
+        return Inbound.message(bodies.store(message), null, 0, System.nanoTime());
+    }
+
+    /** Called with publishLock held; returns how many subscriptions took it. */
+    private long handOut(Inbound<Object> posted) {
+        long n = 0;
+        for (Sub s : runtime.members()) {
+            if (s.offer(posted)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /**
@@ -185,10 +191,9 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     public Subscription subscribe(MessageListener<? super T> listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (publishLock) {
-            ensureOpen();
-            Sub s = new Sub(listener, "queuekit-" + name + "-subscriber-" + subscriberNumbers.incrementAndGet());
-            subscriptions.add(s);
-            s.thread.start();
+            runtime.checkOpen();
+            Sub s = runtime.register(new Sub(listener, runtime.nextSubscriptionName()));
+            s.dispatch.start();
             return s;
         }
     }
@@ -200,7 +205,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
 
     /** How many times a listener threw, or a message could not be decoded for it, so far. */
     public long listenerFailures() {
-        return failures.get();
+        return runtime.totals().listenerFailures() + runtime.totals().decodeFailures();
     }
 
     /**
@@ -213,16 +218,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
 
     @Override
     public void close() {
-        synchronized (publishLock) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        for (Sub s : subscriptions) {
-            s.close();
-        }
-        observer.close();
+        runtime.close(deadline -> { });
     }
 
     @Override
@@ -230,45 +226,31 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         return "InMemoryBroadcaster[" + name + "]";
     }
 
-    private void ensureOpen() {
-        if (closed) {
-            throw new QueueClosedException(name);
-        }
-    }
-
-    /** A published body and when it was published, for the latency metric. */
-    private record Posted(Object body, long nanos) {}
-
-    /** One subscription: a queue of bodies and the thread that feeds them to the listener. */
-    private final class Sub implements Subscription {
-        private final MessageListener<? super T> listener;
-        private final LinkedBlockingQueue<Object> inbox;
-        private final AtomicBoolean active = new AtomicBoolean(true);
+    /** One subscription: its listener side, and whether messages are being dropped for it. */
+    private final class Sub implements Subscription, BroadcastRuntime.Member {
+        final BroadcastDispatch<Object, T> dispatch;
+        private final String threadName;
         private final RateLimitedLog dropLog = new RateLimitedLog(LOG, LOG_PERIOD);
-        private final RateLimitedLog failureLog = new RateLimitedLog(LOG, LOG_PERIOD);
-        private final RateLimitedLog decodeLog = new RateLimitedLog(LOG, LOG_PERIOD);
+        private volatile boolean active = true;
         /** Whether messages are being dropped for this subscription, and since when; guarded by publishLock. */
         private boolean dropping;
         private long droppingSinceNanos;
-        final Thread thread;
 
         Sub(MessageListener<? super T> listener, String threadName) {
-            this.listener = listener;
-            // one more than the capacity: close() must always find room for STOP
-            this.inbox = new LinkedBlockingQueue<>(inboxCapacity + 1);
-            this.thread = new Thread(this::run, threadName);
-            this.thread.setDaemon(true);
+            this.threadName = threadName;
+            this.dispatch = new BroadcastDispatch<>(runtime, threadName, InMemoryBroadcaster.this.name, inboxCapacity,
+                    Long.MAX_VALUE, bodies::load, (channel, message) -> listener.onMessage(message), this::beginClose);
         }
 
         /** Called with publishLock held. */
-        boolean offer(Posted posted) {
-            if (!active.get()) {
+        boolean offer(Inbound<Object> posted) {
+            if (!active) {
                 return false;
             }
-            if (inbox.size() < inboxCapacity && inbox.offer(posted)) {
+            if (dispatch.offer(posted)) {
                 if (dropping) {
                     dropping = false;
-                    observer.gap(Duration.ofNanos(System.nanoTime() - droppingSinceNanos));
+                    runtime.observer().gap(Duration.ofNanos(System.nanoTime() - droppingSinceNanos));
                 }
                 return true;
             }
@@ -280,107 +262,43 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             long held = dropLog.tryAcquire();
             if (held >= 0) {
                 LOG.warn("queuekit {}: the listener on {} is {} messages behind (inboxCapacity); dropped {} "
-                        + "message(s) for it since the last report", name, thread.getName(), inboxCapacity, held + 1);
+                        + "message(s) for it since the last report", name, threadName, inboxCapacity, held + 1);
             }
             return false;
         }
 
-        private void run() {
-            try {
-                while (active.get()) {
-                    Object body;
-                    try {
-                        body = inbox.take();
-                    } catch (InterruptedException e) {
-                        continue; // only close() ends this thread; it leaves STOP in the queue
-                    }
-                    if (body == STOP || !active.get()) {
-                        return;
-                    }
-                    deliver((Posted) body);
-                    // a listener that left the flag set must not interrupt the next one
-                    Thread.interrupted();
-                }
-            } finally {
-                if (active.get()) {
-                    // not reached through close(): stop counting this subscription rather than hold a dead one
-                    LOG.error("queuekit {}: {} ended unexpectedly; its subscription is closed", name,
-                            thread.getName());
-                    active.set(false);
-                    subscriptions.remove(this);
-                    inbox.clear();
-                }
-            }
-        }
-
-        private void deliver(Posted posted) {
-            T message;
-            try {
-                message = bodies.load(posted.body());
-            } catch (Throwable e) {
-                // as on Redis: skipped, never handed to the listener, not counted as delivered
-                failures.incrementAndGet();
-                try {
-                    observer.decodeFailed();
-                    long held = decodeLog.tryAcquire();
-                    if (held >= 0) {
-                        LOG.warn("queuekit {}: {} skipped a message that could not be decoded{}", name,
-                                thread.getName(), RateLimitedLog.more(held), e);
-                    }
-                } catch (Throwable ignored) {
-                    // an observer or logger that fails too: the subscription still carries on
-                }
-                return;
-            }
-            long start = System.nanoTime();
-            try {
-                observer.delivered(Duration.ofNanos(start - posted.nanos()));
-                listener.onMessage(message);
-                observer.handled(Duration.ofNanos(System.nanoTime() - start), false);
-            } catch (Throwable e) {
-                failures.incrementAndGet();
-                try {
-                    observer.handled(Duration.ofNanos(System.nanoTime() - start), true);
-                    long held = failureLog.tryAcquire();
-                    if (held >= 0) {
-                        LOG.warn("queuekit {}: listener on {} failed; carrying on with the next message{}", name,
-                                thread.getName(), RateLimitedLog.more(held), e);
-                    }
-                } catch (Throwable ignored) {
-                    // an observer or logger that fails too: the subscription still carries on
-                }
-            }
-        }
-
         @Override
         public boolean isActive() {
-            return active.get();
+            return active;
         }
 
         @Override
         public void close() {
+            beginClose();
+            awaitTermination(System.nanoTime() + CLOSE_TIMEOUT.toNanos());
+        }
+
+        @Override
+        public void beginClose() {
             synchronized (publishLock) {
                 // under the lock: no publish is between its active check and its offer
-                if (!active.compareAndSet(true, false)) {
+                if (!active) {
                     return;
                 }
-                subscriptions.remove(this);
-                inbox.clear();
-                inbox.offer(STOP);
-            }
-            if (Thread.currentThread() == thread) {
-                return;
-            }
-            try {
-                thread.join(JOIN_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                dispatch.beginClose(); // first: once inactive, its listener is handed nothing more
+                active = false;
+                runtime.unregister(this);
             }
         }
 
         @Override
+        public void awaitTermination(long deadlineNanos) {
+            dispatch.awaitTermination(deadlineNanos);
+        }
+
+        @Override
         public String toString() {
-            return "Subscription[" + thread.getName() + (active.get() ? "" : ", closed") + "]";
+            return "Subscription[" + threadName + (active ? "" : ", closed") + "]";
         }
     }
 

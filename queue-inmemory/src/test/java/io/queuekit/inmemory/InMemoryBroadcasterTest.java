@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,34 @@ class InMemoryBroadcasterTest {
 
         await().atMost(Duration.ofSeconds(5)).until(() -> b.listenerFailures() == 2);
         assertThat(received).containsExactly("a", "b");
+    }
+
+    /** An observer must not throw; one that does is logged, and delivery goes on. */
+    @Test
+    void anObserverThatThrows_stopsNoDelivery() {
+        QueueMetrics throwing = (name, transport, namespace, stats) -> new QueueMetrics.Observer() {
+            @Override
+            public void delivered(Duration latency) {
+                throw new IllegalStateException("observer failure: delivered");
+            }
+
+            @Override
+            public void handled(Duration time, boolean failed) {
+                throw new IllegalStateException("observer failure: handled");
+            }
+        };
+        InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("news").metrics(throwing).build();
+        broadcaster = b;
+        List<String> received = new CopyOnWriteArrayList<>();
+        Subscription s = b.subscribe(received::add);
+
+        b.publish("a");
+        b.publishAll(List.of("b", "c"));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == 3);
+        assertThat(received).containsExactly("a", "b", "c");
+        assertThat(s.isActive()).isTrue();
+        assertThat(b.listenerFailures()).as("the listener never threw").isZero();
     }
 
     @Test

@@ -8,36 +8,24 @@ import io.queuekit.Semantics;
 import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
 import io.queuekit.TransportException;
+import io.queuekit.internal.BroadcastDispatch;
+import io.queuekit.internal.BroadcastRuntime;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Codecs;
 import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.ClusterPipeline;
-import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.util.JedisClusterCRC16;
-import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * A {@link Broadcaster} on Redis PUB/SUB: {@code PUBLISH} to one channel, each subscription on a
@@ -83,7 +71,7 @@ import redis.clients.jedis.util.SafeEncoder;
  * resubscription after a failover reaches the new master); for a {@code RedisClusterClient}, the
  * pool of the master that serves the channel's slot, looked up afresh on every (re)subscription, so
  * a subscription follows a failover or a slot migration (see <a href="#cluster">Redis Cluster</a>;
- * a classic channel takes any node's pool). A borrowed
+ * with {@code sharded(false)}, any node's pool). A borrowed
  * connection must answer PING first, so a stale one left in the pool by a Redis restart is
  * discarded rather than failing the subscription, and the wait for a free connection ends after
  * {@code subscribeTimeout} (or when the subscription is closed) whatever the pool's
@@ -106,17 +94,24 @@ import redis.clients.jedis.util.SafeEncoder;
  * throws (an {@link Error} included) is logged (rate-limited) and counted
  * ({@link RedisSubscription#listenerFailures()}) and receives the next message; a listener that
  * leaves its thread interrupted has the flag cleared before the next call; other subscriptions are
- * never affected.
+ * never affected. A metrics observer that throws is logged, and changes nothing else.
  *
  * <h2 id="cluster">Redis Cluster</h2>
- * With a {@code RedisClusterClient} on Redis 7 or later the channel is <b>sharded</b> (unless the
- * broadcaster is built with {@link Builder#sharded(boolean) sharded(false)}): {@code SPUBLISH} and
+ * With a {@code RedisClusterClient} the channel is <b>sharded</b> when the master that serves its
+ * slot runs Redis 7 or later (unless the broadcaster is built with
+ * {@link Builder#sharded(boolean) sharded(false)}): {@code SPUBLISH} and
  * {@code SSUBSCRIBE} on the master that serves the channel's slot, so a message travels to that one
  * shard rather than to every node, and {@link #publish} counts every subscription of the channel
  * wherever its publisher and subscribers are connected. When that master fails over or the slot
  * moves, Redis ends the sharded subscriptions; each subscribes again on the slot's new master and
- * reports the gap as above. Sharded pub/sub has no patterns, so {@link #subscribePattern} throws
- * {@link UnsupportedOperationException} on a sharded channel.
+ * reports the gap as above. That master is asked its version with {@code HELLO}, which every ACL
+ * user may run, on each connection as it is made: by a subscription at every (re)subscription, by
+ * a publisher on each connection it has not asked before. An upgrade from 6.2 to 7 restarts the
+ * server, so instances started before it and after it all speak sharded pub/sub once it is done
+ * (the subscriptions report the restart as a gap). Sharded pub/sub has no patterns, so
+ * {@link #subscribePattern} throws {@link UnsupportedOperationException} on a sharded channel, and
+ * a pattern subscription made on 6.2 cannot subscribe again after the upgrade: it logs why, and
+ * tries again until it is closed.
  *
  * <p>On Redis 6.2 (no sharded pub/sub), or with {@code sharded(false)}, the channel is classic:
  * {@code PUBLISH} is copied to every node of the cluster and a subscription may sit on any node, so
@@ -126,9 +121,11 @@ import redis.clients.jedis.util.SafeEncoder;
  *
  * <h2>Slow listeners</h2>
  * When a listener cannot keep up and its buffer is full (by count or by bytes, whichever comes
- * first), the reading thread stops reading: the backlog then waits in Redis, never in this JVM's
- * heap beyond the buffer, and the other subscriptions carry on. If the backlog passes the server's {@code client-output-buffer-limit
- * pubsub} (by default 32 MB at once, or 8 MB for 60 s), Redis closes the connection; the
+ * first; messages the listener's thread has taken out count until it hands each to the listener),
+ * the reading thread stops reading: the backlog then waits in Redis, never in this JVM's heap
+ * beyond the buffer, and the other subscriptions carry on. If the backlog passes the server's
+ * {@code client-output-buffer-limit pubsub} (by default 32 MB at once, or 8 MB for 60 s), Redis
+ * closes the connection; the
  * subscription subscribes again and reports the gap as above. Messages come in publish order up to
  * the gap and after it; none is dropped silently in between. A WARN line, at most once a minute,
  * says when a buffer has stayed full for over a second.
@@ -179,44 +176,32 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_MOST_ONCE,
             Semantics.Ordering.PUBLISH_ORDER, false, true, false);
 
-    private final UnifiedJedis client;
-    private final ConnectionSource connections;
-    private final Heartbeat heartbeat;
     private final String name;
     private final String keyPrefix;
     private final String channelKey;
     private final byte[] channelKeyBytes;
     private final Codec<T> codec;
     private final int maxPayloadBytes;
-    private final Settings settings;
-    private final String closedName;
-    private final Counters totals = new Counters(null);
-    private final AtomicInteger subscriberNumbers = new AtomicInteger();
-    private final Set<Subscriber<T>> subscribers = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** The client when it is a cluster client that may shard this channel; else null. */
-    private final RedisClusterClient cluster;
-    /** Whether the channel is sharded; null until the cluster's version was read. */
-    private volatile Boolean sharded;
+    private final Sharding sharding;
+    private final Publisher publisher;
+    private final BroadcastRuntime<Subscriber<?>> runtime;
+    private final Shared<T> shared;
 
     private RedisBroadcaster(Builder<T> b) {
-        this.client = b.client;
-        this.connections = ConnectionSource.of(b.client);
-        this.cluster = b.sharded && b.client instanceof RedisClusterClient c ? c : null;
-        if (cluster == null) {
-            this.sharded = false;
-        }
         this.name = b.channel;
-        this.heartbeat = new Heartbeat("queuekit-" + name + "-keepalive");
         this.keyPrefix = b.keyPrefix;
         this.channelKey = RedisKeys.of(keyPrefix, name).base();
         this.channelKeyBytes = channelKey.getBytes(StandardCharsets.UTF_8);
         this.codec = b.codec;
         this.maxPayloadBytes = b.maxPayloadBytes;
-        this.settings = new Settings(b.subscribeTimeout, b.initialBackoff, b.maxBackoff, b.bufferCapacity,
-                b.bufferBytes, b.keepAliveInterval, b.closeTimeout, b.onGap, b.clock,
-                b.metrics.observe(name, SEMANTICS.transport(), keyPrefix, null));
-        this.closedName = "broadcaster " + name;
+        this.sharding = Sharding.of(b.client, b.sharded, channelKey);
+        this.publisher = new Publisher(b.client, channelKeyBytes, sharding);
+        this.runtime = new BroadcastRuntime<>(name, "broadcaster " + name,
+                b.metrics.observe(name, SEMANTICS.transport(), keyPrefix, null), b.closeTimeout, Subscriber.log);
+        Settings settings = new Settings(b.subscribeTimeout, b.initialBackoff, b.maxBackoff, b.bufferCapacity,
+                b.bufferBytes, b.keepAliveInterval, b.onGap, b.clock);
+        this.shared = new Shared<>(b.client, ConnectionSource.of(b.client), sharding,
+                new Heartbeat("queuekit-" + name + "-keepalive"), settings, runtime, codec, new Reconnects(null));
     }
 
     /**
@@ -269,12 +254,11 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     @Override
     public long publish(T message) {
         Objects.requireNonNull(message, "message");
-        checkOpen();
+        runtime.checkOpen();
         byte[] body = encode(message);
-        boolean spublish = shardedOrFail("publish");
         try {
-            long received = spublish ? cluster.spublish(channelKeyBytes, body) : client.publish(channelKeyBytes, body);
-            settings.observer().sent(1);
+            long received = publisher.publish(body);
+            runtime.observer().sent(1);
             return received;
         } catch (JedisException e) {
             throw new TransportException("could not publish to " + channelKey + ": " + e.getMessage(), e);
@@ -299,7 +283,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     @Override
     public long[] publishAll(Collection<? extends T> messages) {
         List<? extends T> copy = Checks.payloads(messages);
-        checkOpen();
+        runtime.checkOpen();
         List<byte[]> bodies = new ArrayList<>(copy.size());
         for (T m : copy) {
             bodies.add(encode(m));
@@ -307,19 +291,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         if (bodies.isEmpty()) {
             return new long[0];
         }
-        boolean spublish = shardedOrFail("publish");
-        try (AbstractPipeline pipeline = client.pipelined()) {
-            List<Response<Long>> replies = new ArrayList<>(bodies.size());
-            for (byte[] body : bodies) {
-                replies.add(spublish ? ((ClusterPipeline) pipeline).spublish(channelKeyBytes, body)
-                        : pipeline.publish(channelKeyBytes, body));
-            }
-            pipeline.sync();
-            settings.observer().sent(bodies.size());
-            long[] received = new long[replies.size()];
-            for (int i = 0; i < received.length; i++) {
-                received[i] = replies.get(i).get();
-            }
+        try {
+            long[] received = publisher.publishAll(bodies);
+            runtime.observer().sent(bodies.size());
             return received;
         } catch (JedisException | IllegalStateException e) {
             // a cluster pipeline that loses a connection logs it and leaves that node's replies unset,
@@ -343,10 +317,9 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     @Override
     public RedisSubscription subscribe(MessageListener<? super T> listener) {
         Objects.requireNonNull(listener, "listener");
-        checkOpen();
-        Subscriber.Kind kind = shardedOrFail("subscribe") ? Subscriber.Kind.SHARDED : Subscriber.Kind.CHANNEL;
-        return start(channelKeyBytes, kind, name, (channel, message) -> listener.onMessage(message),
-                key -> name);
+        runtime.checkOpen();
+        return start(channelKeyBytes, Attempt.Kind.CHANNEL, name, (channel, message) -> listener.onMessage(message),
+                null);
     }
 
     /**
@@ -377,34 +350,30 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * @throws QueueClosedException after {@link #close()}
      */
     public RedisSubscription subscribePattern(String pattern, PatternListener<? super T> listener) {
-        checkPattern(pattern);
+        Patterns.checkPattern(pattern);
         Objects.requireNonNull(listener, "listener");
-        checkOpen();
-        if (shardedOrFail("subscribePattern")) {
-            throw new UnsupportedOperationException(channelKey + " is a sharded channel (SSUBSCRIBE, Redis 7+ on a "
-                    + "cluster), and sharded pub/sub has no patterns: subscribe to each channel, or build every "
-                    + "broadcaster of the cluster with sharded(false) for classic pub/sub, whose publish() counts "
-                    + "only the subscribers connected to the node that received the message");
+        runtime.checkOpen();
+        boolean sharded;
+        try {
+            sharded = sharding.forPublish();
+        } catch (JedisException e) {
+            throw new TransportException("could not subscribe to " + pattern + " under " + keyPrefix + ": "
+                    + e.getMessage(), e);
+        }
+        if (sharded) {
+            throw sharding.noPatterns();
         }
         String head = keyPrefix + ":{";
         byte[] key = (head + pattern + "}").getBytes(StandardCharsets.UTF_8);
-        return start(key, Subscriber.Kind.PATTERN, pattern, listener,
-                channelBytes -> channelName(head, new String(channelBytes, StandardCharsets.UTF_8)));
+        return start(key, Attempt.Kind.PATTERN, pattern, listener::onMessage,
+                channelBytes -> Patterns.channelName(head, new String(channelBytes, StandardCharsets.UTF_8)));
     }
 
-    private RedisSubscription start(byte[] target, Subscriber.Kind kind, String channel,
-            PatternListener<? super T> listener, Function<byte[], String> channelNames) {
-        String threadName = "queuekit-" + name + "-subscriber-" + subscriberNumbers.incrementAndGet();
-        ConnectionSource source = kind == Subscriber.Kind.SHARDED
-                ? ConnectionSource.forSlot(cluster, JedisClusterCRC16.getSlot(channelKeyBytes)) : connections;
-        Subscriber<T> s = new Subscriber<>(client, source, heartbeat, target, kind, channel, threadName, closedName, codec,
-                listener, channelNames, settings, new Counters(totals), subscribers::remove);
-        subscribers.add(s);
-        if (closed.get()) {
-            // close() may have run before add() and missed this one
-            s.beginClose();
-            throw new QueueClosedException(closedName);
-        }
+    private RedisSubscription start(byte[] target, Attempt.Kind kind, String channel,
+            BroadcastDispatch.Listener<? super T> listener, Function<byte[], String> channelNames) {
+        Subscriber<T> s = new Subscriber<>(shared, target, kind, channel, runtime.nextSubscriptionName(), listener,
+                channelNames);
+        runtime.register(s);
         s.start();
         return new RedisSubscription(s);
     }
@@ -420,17 +389,17 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
     /** Resubscriptions after a lost connection, over every subscription this broadcaster made. */
     public long reconnects() {
-        return totals.reconnects();
+        return shared.reconnects().count();
     }
 
     /** Messages on which a listener threw, over every subscription this broadcaster made. */
     public long listenerFailures() {
-        return totals.listenerFailures();
+        return runtime.totals().listenerFailures();
     }
 
     /** Messages skipped because the codec could not decode them, over every subscription. */
     public long decodeFailures() {
-        return totals.decodeFailures();
+        return runtime.totals().decodeFailures();
     }
 
     /**
@@ -440,19 +409,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        List<Subscriber<T>> all = new ArrayList<>(subscribers);
-        for (Subscriber<T> s : all) {
-            s.beginClose();
-        }
-        long deadline = System.nanoTime() + settings.closeTimeout().toNanos();
-        for (Subscriber<T> s : all) {
-            s.awaitTermination(deadline);
-        }
-        heartbeat.close(deadline);
-        settings.observer().close();
+        runtime.close(shared.heartbeat()::close);
     }
 
     @Override
@@ -460,134 +417,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         return "RedisBroadcaster[" + channelKey + "]";
     }
 
-    /**
-     * Whether this channel is sharded: a cluster client (unless built with {@code sharded(false)})
-     * on Redis 7 or later. Read from the server once, on the first publish or subscribe.
-     */
-    private boolean sharded() {
-        Boolean known = sharded;
-        if (known != null) {
-            return known;
-        }
-        int slot = JedisClusterCRC16.getSlot(channelKeyBytes);
-        String info;
-        try (Connection c = cluster.getConnectionFromSlot(slot)) {
-            info = String.valueOf(SafeEncoder.encodeObject(
-                    c.executeCommand(new CommandArguments(Protocol.Command.INFO).add("server"))));
-        }
-        known = majorVersion(info) >= 7;
-        sharded = known;
-        return known;
-    }
-
-    private boolean shardedOrFail(String what) {
-        try {
-            return sharded();
-        } catch (JedisException e) {
-            throw new TransportException("could not " + what + " to " + channelKey
-                    + ": could not read the Redis version of the cluster: " + e.getMessage(), e);
-        }
-    }
-
-    /** The major version in an {@code INFO server} reply; 0 if it does not say. */
-    static int majorVersion(String info) {
-        int at = info.indexOf("redis_version:");
-        if (at < 0) {
-            return 0;
-        }
-        int from = at + "redis_version:".length();
-        int to = from;
-        while (to < info.length() && Character.isDigit(info.charAt(to))) {
-            to++;
-        }
-        return to == from ? 0 : Integer.parseInt(info.substring(from, to));
-    }
-
-    private void checkOpen() {
-        if (closed.get()) {
-            throw new QueueClosedException(closedName);
-        }
-    }
-
     private byte[] encode(T message) {
         return PayloadLimit.check(Codecs.encode(codec, message), maxPayloadBytes, channelKey + ": message");
-    }
-
-    static String checkPattern(String pattern) {
-        Objects.requireNonNull(pattern, "pattern");
-        if (pattern.isEmpty() || pattern.length() > 100) {
-            throw new IllegalArgumentException("pattern must be 1 to 100 characters, was " + pattern.length());
-        }
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || ".-_:*?[]^".indexOf(c) >= 0;
-            if (!ok) {
-                throw new IllegalArgumentException("pattern may hold only letters, digits, . _ - : and the glob "
-                        + "characters * ? [ ] ^ but has '"
-                        + (Character.isISOControl(c) ? "\\u" + Integer.toHexString(c) : c) + "' at index " + i
-                        + ": " + pattern.replaceAll("\\p{Cntrl}", "?"));
-            }
-        }
-        checkBrackets(pattern);
-        return pattern;
-    }
-
-    /**
-     * Refuses a pattern whose {@code [...]} sets are not closed within it, reading them as Redis's
-     * glob matcher does: a {@code ^} right after {@code [} negates, the first {@code ]} closes (so
-     * {@code []} is an empty set), and {@code x-y} is a range whose end may itself be {@code ]}.
-     * An open set would take the closing brace of {@code <keyPrefix>:{<pattern>}} into it, and the
-     * pattern could then match channels outside the broadcaster's namespace.
-     */
-    private static void checkBrackets(String pattern) {
-        String subscribed = pattern + "}"; // what Redis reads after the pattern: the hash tag's closing brace
-        int i = 0;
-        while (i < pattern.length()) {
-            char c = pattern.charAt(i);
-            if (c == ']') {
-                throw new IllegalArgumentException("pattern has a ']' at index " + i + " that closes no '[': "
-                        + pattern);
-            }
-            if (c != '[') {
-                i++;
-                continue;
-            }
-            int open = i++;
-            if (subscribed.charAt(i) == '^') {
-                i++;
-            }
-            while (true) {
-                if (i >= pattern.length()) {
-                    throw new IllegalArgumentException("pattern has a '[' at index " + open + " that no ']' closes"
-                            + " (in a range such as a-] the ']' is the range's end): " + pattern + "; Redis would "
-                            + "read the channel's closing brace into the set and could match channels that are "
-                            + "not this broadcaster's");
-                }
-                if (subscribed.charAt(i) == ']') {
-                    i++;
-                    break;
-                }
-                i += subscribed.length() - i >= 3 && subscribed.charAt(i + 1) == '-' ? 3 : 1;
-            }
-        }
-    }
-
-    /**
-     * The name in a broadcaster channel ({@code head}, a valid channel name, a closing brace), or
-     * null if {@code channel} is not one: a glob's {@code *}, {@code ?} or negated set also matches braces and other
-     * characters no channel name holds, so a pattern can match channels that other clients made.
-     */
-    static String channelName(String head, String channel) {
-        if (!channel.startsWith(head) || !channel.endsWith("}")) {
-            return null;
-        }
-        String name = channel.substring(head.length(), channel.length() - 1);
-        try {
-            return Checks.name(name);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     /**
@@ -638,70 +469,10 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * after {@link Builder#closeTimeout(Duration)}. Close is idempotent, thread-safe, and may be
      * called from the listener itself. All methods are thread-safe.
      */
-    public static final class RedisSubscription implements Subscription {
-        private final Subscriber<?> subscriber;
+    public static final class RedisSubscription extends RedisSubscriptionBase {
 
         private RedisSubscription(Subscriber<?> subscriber) {
-            this.subscriber = subscriber;
-        }
-
-        /** The name of the listener's thread, {@code queuekit-<channel>-subscriber-<n>}. */
-        public String name() {
-            return subscriber.name();
-        }
-
-        /** The channel name, or the pattern of a pattern subscription. */
-        public String channel() {
-            return subscriber.channel();
-        }
-
-        /** Whether this is a pattern subscription. */
-        public boolean isPattern() {
-            return subscriber.isPattern();
-        }
-
-        /** {@code true} until {@link #close()} ran or the broadcaster was closed; stays {@code true}
-         *  while reconnecting. */
-        @Override
-        public boolean isActive() {
-            return subscriber.isActive();
-        }
-
-        /** Whether Redis has confirmed the subscription on the current connection (false while
-         *  reconnecting and after close). */
-        public boolean isConnected() {
-            return subscriber.isConnected();
-        }
-
-        /** How many times this subscription subscribed again after losing its connection, each time
-         *  a gap in what it received. */
-        public long reconnects() {
-            return subscriber.counters().reconnects();
-        }
-
-        /** Messages on which the listener threw. */
-        public long listenerFailures() {
-            return subscriber.counters().listenerFailures();
-        }
-
-        /** Messages skipped because the codec could not decode them. */
-        public long decodeFailures() {
-            return subscriber.counters().decodeFailures();
-        }
-
-        /** Bytes received and not yet handed to the listener; for tests. */
-        long bufferedBytes() {
-            return subscriber.bufferedBytes();
-        }
-
-        @Override
-        public void close() {
-            subscriber.close();
-        }
-
-        @Override
-        public String toString() {
-            return "RedisSubscription[" + name() + (isActive() ? "" : ", closed") + "]";
+            super(subscriber);
         }
     }
 
@@ -711,158 +482,10 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      *
      * @param <T> the payload type
      */
-    public static final class Builder<T> {
-        private final UnifiedJedis client;
-        private final String channel;
-        private final Codec<T> codec;
-        private String keyPrefix = "queuekit";
-        private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
-        private Duration subscribeTimeout = Duration.ofSeconds(10);
-        private Duration initialBackoff = Duration.ofMillis(100);
-        private Duration maxBackoff = Duration.ofSeconds(5);
-        private int bufferCapacity = 1024;
-        private int bufferBytes = DEFAULT_BUFFER_BYTES;
-        private Duration keepAliveInterval = Duration.ofSeconds(30);
-        private Duration closeTimeout = Duration.ofSeconds(5);
-        private Consumer<? super GapEvent> onGap;
-        private Clock clock = Clock.systemUTC();
-        private QueueMetrics metrics = QueueMetrics.NONE;
-        private boolean sharded = true;
+    public static final class Builder<T> extends RedisBroadcasterBuilder<T> {
 
         private Builder(UnifiedJedis client, String channel, Codec<T> codec) {
-            this.client = Objects.requireNonNull(client, "client");
-            this.channel = Checks.name(channel);
-            this.codec = Objects.requireNonNull(codec, "codec");
-        }
-
-        /**
-         * Whether a {@code RedisClusterClient} on Redis 7 or later shards the channel (true by
-         * default): {@code SPUBLISH} goes to the one master that serves the channel's slot and
-         * {@code publish} returns how many subscriptions received the message there, which is every
-         * subscription of the channel, since each {@code SSUBSCRIBE}s on that master. With
-         * {@code false}, or on Redis 6.2, classic {@code PUBLISH} is copied to every node of the
-         * cluster and the count covers only subscriptions connected to the node that received it
-         * (a message counted 0 may still have been received on other nodes). Every publisher and
-         * subscriber of a channel must agree: sharded and classic messages never meet. Pattern
-         * subscriptions need classic pub/sub. Ignored for other clients.
-         */
-        public Builder<T> sharded(boolean sharded) {
-            this.sharded = sharded;
-            return this;
-        }
-
-        /**
-         * The first part of the Redis channel, {@code <keyPrefix>:{<name>}}; {@code queuekit} by
-         * default. Same rules as a channel name.
-         */
-        public Builder<T> keyPrefix(String keyPrefix) {
-            Objects.requireNonNull(keyPrefix, "keyPrefix");
-            try {
-                this.keyPrefix = Checks.name(keyPrefix);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("keyPrefix: " + e.getMessage(), e);
-            }
-            return this;
-        }
-
-        /**
-         * The largest encoded message {@link #publish} accepts: 1 byte to 256 MiB, 1 MiB by default,
-         * the same rule as the queues'. A larger one is refused with {@link IllegalArgumentException},
-         * publishing nothing.
-         */
-        public Builder<T> maxPayloadBytes(int maxPayloadBytes) {
-            this.maxPayloadBytes = PayloadLimit.maxPayloadBytes(maxPayloadBytes);
-            return this;
-        }
-
-        /** How long {@code subscribe} waits for Redis to confirm; 10 s by default, 1 ms to 1 h. */
-        public Builder<T> subscribeTimeout(Duration subscribeTimeout) {
-            this.subscribeTimeout = Checks.between(subscribeTimeout, Duration.ofMillis(1), Duration.ofHours(1),
-                    "subscribeTimeout");
-            return this;
-        }
-
-        /**
-         * The wait before the first attempt to subscribe again after a lost connection, doubled
-         * after each failed attempt up to {@code max} (each wait varied by up to 20% so that many
-         * subscribers do not reconnect in step); 100 ms and 5 s by default, each 1 ms to 1 h.
-         */
-        public Builder<T> reconnectBackoff(Duration initial, Duration max) {
-            Checks.between(initial, Duration.ofMillis(1), Duration.ofHours(1), "initial reconnect backoff");
-            Checks.between(max, Duration.ofMillis(1), Duration.ofHours(1), "max reconnect backoff");
-            if (max.compareTo(initial) < 0) {
-                throw new IllegalArgumentException("max reconnect backoff must not be below the initial one: "
-                        + max + " < " + initial);
-            }
-            this.initialBackoff = initial;
-            this.maxBackoff = max;
-            return this;
-        }
-
-        /**
-         * How many received messages each subscription holds for its listener before it stops
-         * reading from Redis; 1024 by default, 1 to 16,777,216. The buffer is also bounded by
-         * {@link #bufferBytes(int)}; whichever bound is reached first stops the reading.
-         */
-        public Builder<T> bufferCapacity(int bufferCapacity) {
-            this.bufferCapacity = Checks.inRange(bufferCapacity, 1, 1 << 24, "bufferCapacity");
-            return this;
-        }
-
-        /**
-         * How many bytes of received messages (payloads and, for pattern subscriptions, channel
-         * names) each subscription holds for its listener before it stops reading from Redis;
-         * 8 MiB by default, 1 to 1 GiB. A message larger than this is still taken once the
-         * buffer is empty, so a subscription holds at most this many bytes or one message,
-         * whichever is larger.
-         */
-        public Builder<T> bufferBytes(int bufferBytes) {
-            this.bufferBytes = Checks.inRange(bufferBytes, 1, 1 << 30, "bufferBytes");
-            return this;
-        }
-
-        /**
-         * How long a subscribed connection may be quiet before it sends a keep-alive (a repeated
-         * SUBSCRIBE); 30 s by default, 1 ms to 1 day. It also sets how soon a silent connection is
-         * given up: after this interval plus the same again, at least 2 s, without a byte read
-         * (see "Keep-alive, and dead connections" in the class comment).
-         */
-        public Builder<T> keepAliveInterval(Duration keepAliveInterval) {
-            this.keepAliveInterval = Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1),
-                    "keepAliveInterval");
-            return this;
-        }
-
-        /** How long {@code close()} waits for subscription threads to end; 5 s by default, 0 to 1 h. */
-        public Builder<T> closeTimeout(Duration closeTimeout) {
-            this.closeTimeout = Checks.between(closeTimeout, Duration.ZERO, Duration.ofHours(1), "closeTimeout");
-            return this;
-        }
-
-        /**
-         * Called after a subscription lost its connection and subscribed again, on that
-         * subscription's listener thread, in order with its messages. An exception it throws is
-         * logged and ignored. None by default (the gap is logged and counted either way).
-         */
-        public Builder<T> onGap(Consumer<? super GapEvent> onGap) {
-            this.onGap = Objects.requireNonNull(onGap, "onGap");
-            return this;
-        }
-
-        /**
-         * Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by
-         * default. Delivery latency is measured from the message's arrival at the subscriber's
-         * connection, since pub/sub messages carry no send time.
-         */
-        public Builder<T> metrics(QueueMetrics metrics) {
-            this.metrics = Objects.requireNonNull(metrics, "metrics");
-            return this;
-        }
-
-        /** The clock for {@link GapEvent} times; the system clock by default. */
-        public Builder<T> clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
+            super(client, channel, codec);
         }
 
         /** A new broadcaster; no connection is made until the first publish or subscribe. */

@@ -1,6 +1,5 @@
 package io.queuekit.redis.pubsub;
 
-import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -13,10 +12,8 @@ record Settings(
         int bufferCapacity,
         int bufferBytes,
         Duration keepAliveInterval,
-        Duration closeTimeout,
         Consumer<? super RedisBroadcaster.GapEvent> onGap,
-        Clock clock,
-        QueueMetrics.Observer observer) {
+        Clock clock) {
 
     /** The least time a keep-alive's answer is given, on top of the keep-alive interval. */
     static final Duration MIN_ANSWER_TIME = Duration.ofSeconds(2);

@@ -9,6 +9,7 @@ import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
 import io.queuekit.testing.RedisCluster;
 import io.queuekit.testing.RedisServer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.util.KeyValue;
 
 /**
  * Broadcasts on a Redis Cluster: sharded channels on Redis 7 (SPUBLISH to the master of the
@@ -168,17 +170,26 @@ class RedisBroadcasterClusterTest {
     }
 
     @Test
-    void theServersMajorVersion_decidesSharding() {
-        assertThat(RedisBroadcaster.majorVersion("# Server\r\nredis_version:6.2.14\r\nredis_mode:cluster")).isEqualTo(6);
-        assertThat(RedisBroadcaster.majorVersion("# Server\r\nredis_version:7.0.15\r\n")).isEqualTo(7);
-        assertThat(RedisBroadcaster.majorVersion("redis_version:10.0.0")).isEqualTo(10);
-        assertThat(RedisBroadcaster.majorVersion("# Server\r\n")).isZero();
+    void theMajorVersionInHelloReplies_decidesSharding() {
+        byte[] version = "version".getBytes(StandardCharsets.UTF_8);
+        assertThat(Sharding.majorVersion(List.of(bytes("server"), bytes("redis"), version, bytes("6.2.14"),
+                bytes("proto"), 2L))).as("RESP2").isEqualTo(6);
+        assertThat(Sharding.majorVersion(List.of(new KeyValue<>(bytes("server"), bytes("redis")),
+                new KeyValue<>(version, bytes("7.0.15"))))).as("RESP3").isEqualTo(7);
+        assertThat(Sharding.majorVersion(List.of(version, bytes("10.0.0")))).isEqualTo(10);
+        assertThat(Sharding.majorVersion(List.of(bytes("mode"), version))).as("a value named version").isZero();
+        assertThat(Sharding.majorVersion(List.of(bytes("server"), bytes("redis")))).isZero();
+        assertThat(Sharding.majorVersion("OK")).isZero();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Sharded pub/sub needs Redis 7: on 6.2 the broadcaster speaks classic pub/sub. */
     private static void assumeSharded(RedisCluster cluster) {
         org.junit.jupiter.api.Assumptions.assumeTrue(
-                RedisBroadcaster.majorVersion("redis_version:" + cluster.nodes().get(0).version()) >= 7,
+                !cluster.nodes().get(0).version().startsWith("6."),
                 "sharded pub/sub needs Redis 7 or later; this cluster runs " + cluster.nodes().get(0).version());
     }
 }

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuekit.Codec;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
+import io.queuekit.spi.QueueMetrics;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
 import io.queuekit.testing.RedisClients;
@@ -47,6 +48,34 @@ class RedisBroadcasterMetricsTest {
             await().atMost(Duration.ofSeconds(10)).until(() ->
                     registry.get("queuekit.handler").tag("outcome", "failure").timer().count() == 1);
             assertThat(registry.get("queuekit.handler").tag("outcome", "success").timer().count()).isEqualTo(2);
+        }
+    }
+
+    /** An observer must not throw; one that does is logged, and delivery goes on. */
+    @Test
+    void anObserverThatThrows_stopsNoDelivery(RedisClient client) {
+        QueueMetrics throwing = (name, transport, namespace, stats) -> new QueueMetrics.Observer() {
+            @Override
+            public void delivered(Duration latency) {
+                throw new IllegalStateException("observer failure: delivered");
+            }
+
+            @Override
+            public void handled(Duration time, boolean failed) {
+                throw new IllegalStateException("observer failure: handled");
+            }
+        };
+        List<String> got = new CopyOnWriteArrayList<>();
+        try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, Channels.unique("observer"), Codec.utf8())
+                        .metrics(throwing).build();
+                RedisSubscription s = b.subscribe(got::add)) {
+            assertThat(b.publish("one")).isEqualTo(1);
+            assertThat(b.publishAll(List.of("two", "three"))).containsExactly(1, 1);
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 3);
+            assertThat(got).containsExactly("one", "two", "three");
+            assertThat(s.isActive()).isTrue();
+            assertThat(s.listenerFailures()).as("the listener never threw").isZero();
         }
     }
 

@@ -366,7 +366,7 @@ class RedisBroadcasterTest {
         @ParameterizedTest
         @ValueSource(strings = {"", "a{b", "a}", "a b", "a\\*", "a/b"})
         void invalidPatterns_areRefused(String pattern) {
-            assertThatThrownBy(() -> RedisBroadcaster.checkPattern("x".repeat(101)))
+            assertThatThrownBy(() -> io.queuekit.redis.pubsub.Patterns.checkPattern("x".repeat(101)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 100");
             try (RedisBroadcaster<String> b = strings(Channels.unique("patterns"))) {
                 assertThatThrownBy(() -> b.subscribePattern(pattern, (c, m) -> {}))

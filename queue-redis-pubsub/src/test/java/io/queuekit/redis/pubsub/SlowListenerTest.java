@@ -8,16 +8,23 @@ import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -133,5 +140,99 @@ class SlowListenerTest {
             assertThat(got).isEqualTo(IntStream.range(0, count).boxed().toList());
             assertThat(s.reconnects()).isZero();
         }
+    }
+
+    /**
+     * Everything a subscription holds for its listener counts against {@code bufferBytes}: the
+     * messages its listener's thread has taken out of the buffer to work through as well as those
+     * still in it. Measured from outside: what Redis has written to the subscriber's socket, less
+     * what the kernel's socket buffers can hold, is a floor on what the JVM has read.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aSlowListener_holdsAtMostBufferBytes_countingTheMessagesTakenOutToWorkThrough() throws Exception {
+        int mib = 1 << 20;
+        int message = 4 * mib;
+        int bound = 64 * mib;
+        long kernel = kernelSocketBufferBytes();
+        // before the bound counted them, the batch taken out added up to bound - message more
+        Assumptions.assumeTrue(kernel < bound - 2L * message,
+                "the kernel's socket buffers (" + kernel + " bytes) would hide what this test measures");
+        int count = bound / message * 3;
+        try (RedisServer server = RedisServer.builder()
+                     .config("client-output-buffer-limit", "pubsub 0 0 0") // Redis holds any backlog
+                     .start();
+             RedisClient client = RedisClients.create(server);
+             Jedis admin = new Jedis(server.host(), server.port());
+             RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, "held", Codec.bytes())
+                     .maxPayloadBytes(message).bufferBytes(bound).build()) {
+            AtomicReference<RedisSubscription> sub = new AtomicReference<>();
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<Integer> got = new CopyOnWriteArrayList<>();
+            long writtenBefore = netOutputBytes(admin);
+            sub.set(b.subscribe(m -> {
+                int seq = ByteBuffer.wrap(m).getInt();
+                got.add(seq);
+                if (seq == 0) {
+                    // the first returns once the buffer is full, so the next takes out a full one
+                    await().atMost(Duration.ofSeconds(30)).until(() -> sub.get().bufferedBytes() >= bound - message);
+                } else if (seq == 1) {
+                    holding.countDown();
+                    release.await();
+                }
+            }));
+            for (int i = 0; i < count; i++) {
+                b.publish(ByteBuffer.allocate(message).putInt(i).array());
+            }
+
+            long written;
+            try {
+                assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+                // Redis stops writing once the subscription stopped reading and the kernel's buffers are
+                // full; each look adds the INFO reply to what it wrote
+                AtomicLong last = new AtomicLong(-mib);
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                    long now = netOutputBytes(admin);
+                    return now - last.getAndSet(now) < 64 << 10;
+                });
+                written = last.get() - writtenBefore;
+            } finally {
+                release.countDown();
+            }
+
+            // read at least: what Redis wrote, less the kernel's buffers and some bytes of framing and replies
+            long readAtLeast = written - kernel - mib;
+            // may hold: the bound, and besides it the message handled, the one in the listener's hands and
+            // the one the reading thread waits to put in the buffer
+            long mayHold = bound + 3L * message;
+            System.out.printf("slow listener with bufferBytes %d MiB: Redis wrote %d MiB, so the JVM read at least "
+                    + "%d MiB (kernel socket buffers up to %d MiB)%n", bound / mib, written / mib, readAtLeast / mib,
+                    kernel / mib);
+            assertThat(readAtLeast).as("bytes read from Redis, at least").isLessThanOrEqualTo(mayHold);
+            await().atMost(Duration.ofSeconds(60)).until(() -> got.size() == count);
+            assertThat(got).isEqualTo(IntStream.range(0, count).boxed().toList());
+        }
+    }
+
+    private static long netOutputBytes(Jedis admin) {
+        String info = admin.info("stats");
+        int at = info.indexOf("total_net_output_bytes:") + "total_net_output_bytes:".length();
+        return Long.parseLong(info.substring(at, info.indexOf('\r', at)));
+    }
+
+    /** The most a loopback connection's send and receive buffers can hold together (Linux). */
+    private static long kernelSocketBufferBytes() {
+        try {
+            return maxOf(Path.of("/proc/sys/net/ipv4/tcp_rmem")) + maxOf(Path.of("/proc/sys/net/ipv4/tcp_wmem"));
+        } catch (IOException | RuntimeException e) {
+            Assumptions.abort("cannot read the kernel's socket buffer limits: " + e);
+            return 0;
+        }
+    }
+
+    private static long maxOf(Path limits) throws IOException {
+        String[] fields = String.join(" ", Files.readAllLines(limits)).trim().split("\\s+");
+        return Long.parseLong(fields[fields.length - 1]);
     }
 }
