@@ -106,6 +106,16 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
     protected abstract List<Delivery<T>> await(int index, int max, long timeoutNanos) throws InterruptedException;
 
     /**
+     * Up to {@code max} deliveries from shard {@code index}, taking what is ready there first, as
+     * a batch when {@code max} is more than one, then waiting as {@link #await} does: for a
+     * receiver going straight back to its shard, which has not just taken from it. By default
+     * {@link #await}, for shards whose wait takes what is ready first.
+     */
+    protected List<Delivery<T>> takeThenAwait(int index, int max, long timeoutNanos) throws InterruptedException {
+        return await(index, max, timeoutNanos);
+    }
+
+    /**
      * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: not at all, and
      * interrupts are not checked) for the first; an interrupt on entry takes nothing. A receive first takes, without waiting, from one
      * shard after another, starting at a different shard on each call, until it has {@code max}
@@ -118,7 +128,8 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
      *
      * <p>Under load the takes would mostly find nothing: a receiver that has just been handed a
      * message from a shard, and whose own last takes are less than a block timeout old, goes
-     * straight back to waiting there without the takes: for up to a block timeout while every
+     * straight back to that shard without the takes, receiving there as an unsharded queue does
+     * ({@link #takeThenAwait}: a batch is taken whole): for up to a block timeout while every
      * other shard has a receiver waiting on it, else for at most 20 ms before it takes from every
      * shard again. Each message then costs about one wait, as on an unsharded queue, and a message
      * on a shard no receiver waits on is taken within about 20 ms of a receiver being free.
@@ -135,7 +146,7 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         if (timeoutNanos > 0 && me.home >= 0 && System.nanoTime() - me.sweptAt < blockNanos) {
             // while every other shard has a receiver waiting, for a block timeout; else only briefly
             long wait = othersWaited(me.home) ? blockNanos : coverNanos;
-            List<Delivery<T>> got = waitOn(me.home, max, Math.min(timeoutNanos, wait));
+            List<Delivery<T>> got = waitOn(me.home, max, Math.min(timeoutNanos, wait), true);
             if (!got.isEmpty()) {
                 return got;
             }
@@ -158,7 +169,7 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
                 throw new InterruptedException();
             }
             int on = soonest >= 0 ? soonest : leastWaited(first);
-            got = waitOn(on, max, Math.min(left, blockNanos));
+            got = waitOn(on, max, Math.min(left, blockNanos), false);
             if (!got.isEmpty()) {
                 me.home = on;
                 return got;
@@ -166,14 +177,18 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         }
     }
 
-    /** {@link #await} on shard {@code index}, counted among the receivers waiting there. */
-    private List<Delivery<T>> waitOn(int index, int max, long timeoutNanos) throws InterruptedException {
+    /**
+     * {@link #await} on shard {@code index}, or {@link #takeThenAwait} if {@code takeFirst}, counted
+     * among the receivers waiting there.
+     */
+    private List<Delivery<T>> waitOn(int index, int max, long timeoutNanos, boolean takeFirst)
+            throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
         waiting.incrementAndGet(index);
         try {
-            return await(index, max, timeoutNanos);
+            return takeFirst ? takeThenAwait(index, max, timeoutNanos) : await(index, max, timeoutNanos);
         } finally {
             waiting.decrementAndGet(index);
         }
