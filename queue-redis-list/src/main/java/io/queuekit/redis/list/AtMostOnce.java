@@ -52,6 +52,7 @@ final class AtMostOnce<T> extends ListMode<T> {
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
             engine.runtime().checkReceiving();
+            engine.checkShardCount(); // the pop may be this object's first command
             List<byte[]> got = null;
             long now = System.nanoTime();
             if (upkeepDue(now)) {
