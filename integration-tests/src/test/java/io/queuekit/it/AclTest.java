@@ -19,12 +19,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
@@ -64,6 +67,8 @@ class AclTest {
     static void start() {
         server = RedisServer.builder().requireProcessControl()
                 .config("user", "orders " + ORDERS_RULES)
+                .config("user", "sharded " + ORDERS_RULES.replace(">orders-secret", ">sharded-secret")
+                        + " ~queuekit:{orders~*}:*")
                 .config("user", "intruder on >intruder-secret resetkeys ~queuekit:{payments}:* resetchannels "
                         + "&queuekit:{payments} -@all " + String.join(" ", COMMANDS.stream().map(c -> "+" + c).toList()))
                 .config("user", "patterns " + ORDERS_RULES.replace(">orders-secret", ">patterns-secret")
@@ -87,17 +92,23 @@ class AclTest {
         return RedisClients.builder(server).configure(c -> c.user(user).password(password)).pool(pool).build();
     }
 
-    @ParameterizedTest(name = "{0}")
-    @EnumSource(Transport.class)
-    void restrictedUser_runsEveryQueueOperation(Transport transport) throws Exception {
+    static Stream<Arguments> transportsAndShards() {
+        return Stream.of(Transport.values()).flatMap(t -> Stream.of(Arguments.of(t, 1), Arguments.of(t, 3)));
+    }
+
+    /**
+     * Unsharded, as user {@code orders}; in three shards, as user {@code sharded}, whose rules add
+     * the shards' tags (the queue records its number of shards under its own tag).
+     */
+    @ParameterizedTest(name = "{0}, shards({1})")
+    @MethodSource("transportsAndShards")
+    void restrictedUser_runsEveryQueueOperation(Transport transport, int shards) throws Exception {
         resetAclLog();
         // the user may touch one queue name; the transports keep their messages in different layouts
-        Set<String> left = admin.keys("queuekit:{orders}:*");
-        if (!left.isEmpty()) {
-            admin.del(left.toArray(String[]::new));
-        }
-        try (RedisClient client = clientAs("orders", "orders-secret");
-                MessageQueue<String> q = transport.build(client, "orders", Codec.utf8(), b -> b
+        deleteKeys("queuekit:{orders[}~]*");
+        String user = shards == 1 ? "orders" : "sharded";
+        try (RedisClient client = clientAs(user, user + "-secret");
+                MessageQueue<String> q = transport.build(client, "orders", Codec.utf8(), b -> b.shards(shards)
                         .blockTimeout(Duration.ofMillis(100)).visibilityTimeout(Duration.ofMillis(300)).maxAttempts(2))) {
             q.send("a");
             q.sendAll(List.of("b", "c", "d"));
@@ -122,7 +133,8 @@ class AclTest {
             q.send("e");
             await().atMost(Duration.ofSeconds(10)).until(() -> consumed.contains("e"));
         }
-        assertThat(aclLog()).as("commands Redis refused to the user").doesNotContain("orders");
+        assertThat(admin.get("queuekit:{orders}:shards")).isEqualTo(String.valueOf(shards));
+        assertThat(aclLog()).as("commands Redis refused to the user").doesNotContain(user);
     }
 
     @Test
@@ -188,9 +200,17 @@ class AclTest {
     void userAllowedEvalButNotTheScriptsCommands_getsNoperm() {
         try (RedisClient client = clientAs("scriptless", "scriptless-secret");
                 MessageQueue<String> q = Transport.ZSET.build(client, "orders", Codec.utf8(), b -> b)) {
+            // the object's first script checks its number of shards (GET, SET)
             assertThatThrownBy(() -> q.send("x")).isInstanceOf(TransportException.class)
-                    .hasMessageContaining("send failed")
+                    .hasMessageContaining("check the number of shards failed")
                     .hasMessageContaining("can't run this command"); // Redis 7.0's wording for NOPERM in scripts
+        }
+    }
+
+    private static void deleteKeys(String pattern) {
+        Set<String> left = admin.keys(pattern);
+        if (!left.isEmpty()) {
+            admin.del(left.toArray(String[]::new));
         }
     }
 

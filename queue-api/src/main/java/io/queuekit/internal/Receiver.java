@@ -76,11 +76,21 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
      * {@code blockMillis} until the caller's deadline.
      */
     public static Plans takingWaits(LongSupplier nanoTime, long blockMillis, IntPredicate claimFirst) {
+        return takingWaits(nanoTime, blockMillis, claimFirst, false);
+    }
+
+    /**
+     * {@link #takingWaits(LongSupplier, long, IntPredicate)}, with a claim before every wait after
+     * the first if {@code claimBetween}: for a store whose waits cover part of it only (one shard).
+     */
+    public static Plans takingWaits(LongSupplier nanoTime, long blockMillis, IntPredicate claimFirst,
+            boolean claimBetween) {
         Objects.requireNonNull(nanoTime, "nanoTime");
         Objects.requireNonNull(claimFirst, "claimFirst");
         return (max, timeoutNanos) -> new Plan() {
             private final long deadline = nanoTime.getAsLong() + timeoutNanos;
             private boolean entered;
+            private boolean waited;
 
             @Override
             public Step next() {
@@ -89,11 +99,15 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                     if (claimFirst.test(max)) {
                         return Step.CLAIM;
                     }
+                } else if (waited && claimBetween) {
+                    waited = false;
+                    return Step.CLAIM;
                 }
                 long left = deadline - nanoTime.getAsLong();
                 if (left <= 0) {
                     return Step.RETURN;
                 }
+                waited = true;
                 return new Step(Kind.BLOCK, Math.min(blockMillis, left / 1_000_000 + (left % 1_000_000 == 0 ? 0 : 1)));
             }
 

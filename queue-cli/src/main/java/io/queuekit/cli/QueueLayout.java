@@ -33,7 +33,8 @@ import redis.clients.jedis.resps.ScanResult;
  * </pre>
  * The queues record their type in {@code layout} ({@code list} or {@code zset}) once they store a
  * waiting message; where it exists it decides. A queue without it that holds only dead letters has
- * none of the parts that differ, so its type cannot be told and must be given.
+ * none of the parts that differ, so its type cannot be told and must be given. A queue stored in
+ * shards, as {@code shards} records, keeps its messages under other keys: it is refused.
  */
 final class QueueLayout {
     private static final Map<String, String> SHARED = Map.of(
@@ -55,9 +56,15 @@ final class QueueLayout {
      * @throws Main.Usage if {@code given} contradicts the keys, or the keys cannot tell and none
      *     was given
      * @throws Main.Failure if no key of the queue exists (naming the queues that do) and no type
-     *     was given, or if the keys fit no layout
+     *     was given, if the keys fit no layout, or if the queue is stored in shards
      */
     static QueueType resolve(UnifiedJedis jedis, RedisKeys keys, QueueType given) {
+        String shards = jedis.get(keys.key("shards"));
+        if (shards != null && !shards.equals("1")) {
+            throw new Main.Failure("queue '" + keys.name() + "' is stored in " + Text.escape(shards) + " shards, as "
+                    + keys.key("shards") + " records; the operator commands read unsharded queues only, nothing was"
+                    + " changed");
+        }
         Map<String, String> found = new LinkedHashMap<>();
         for (String part : PARTS) {
             String type = jedis.type(keys.key(part));

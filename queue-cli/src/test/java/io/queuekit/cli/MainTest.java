@@ -12,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -90,6 +91,24 @@ class MainTest {
         }
         assertThat(run("stats", "--redis", RedisServer.shared().uri(), "--queue", "no-such-queue")).isEqualTo(1);
         assertThat(err()).contains("no queue named 'no-such-queue'").contains(known);
+    }
+
+    @Test
+    void aShardedQueue_isRefused_sayingTheCommandsReadUnshardedQueuesOnly() {
+        String name = unique();
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).shards(3).build()) {
+            q.send("x");
+        }
+        String uri = RedisServer.shared().uri();
+        for (List<String> type : List.of(List.<String>of(), List.of("--type", "list"))) {
+            errBytes.reset();
+            List<String> args = new ArrayList<>(List.of("stats", "--redis", uri, "--queue", name));
+            args.addAll(type);
+
+            assertThat(run(args.toArray(String[]::new))).as("%s", type).isEqualTo(1);
+            assertThat(err()).as("%s", type).contains("queue '" + name + "' is stored in 3 shards")
+                    .contains("the operator commands read unsharded queues only");
+        }
     }
 
     @Test

@@ -172,9 +172,17 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
      * queue's {@code semantics().ordering()} is {@code PER_KEY} with {@code shardBy}, else
      * {@code NONE}. Each shard keeps up to {@link #deadLetterRetention} dead letters of its own.
      *
-     * <p>The number of shards is part of the queue's layout, as its name is: a queue built again
-     * with another number reads other keys, and what the old shards hold stays there unread. Drain
-     * a queue before changing it.
+     * <p>The number of shards is part of the queue's layout, as its name is, and Redis keeps it: the
+     * first queue object to use the queue records it ({@code <prefix>:{<name>}:shards}, under the
+     * unsharded tag whatever the number), and every object checks it at its first call, so
+     * {@code build()} still makes no call to Redis. The check costs one round trip in an object's
+     * lifetime; one that failed (Redis unreachable) is made again at the next call. An object built
+     * with another number than the one recorded refuses every call with a
+     * {@link io.queuekit.QueueException} naming both numbers, storing and changing nothing: it would
+     * look for messages by id or hash in other shards than those holding them (a cancel answering
+     * false, a chosen id stored twice, a dead letter not found), and never read the others. To
+     * change the number, stop the objects built with the old one, drain the queue with one (ready,
+     * in flight, delayed and dead messages), delete the record, then use the new number.
      *
      * @param shards 1 (unsharded) to 256
      * @throws IllegalArgumentException if out of range

@@ -2,7 +2,10 @@ package io.queuekit.testing;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 import redis.clients.jedis.ConnectionPoolConfig;
@@ -112,6 +115,18 @@ public final class RedisClients {
             }
         }
         return 0;
+    }
+
+    /**
+     * Every key matching {@code pattern} (KEYS) with its serialized value (DUMP, in Base64), in
+     * key order: equal before and after a call that must change nothing.
+     */
+    public static Map<String, String> dumpKeys(UnifiedJedis client, String pattern) {
+        Map<String, String> out = new TreeMap<>();
+        for (String key : client.keys(pattern)) {
+            out.put(key, Base64.getEncoder().encodeToString(client.dump(key)));
+        }
+        return out;
     }
 
     /**

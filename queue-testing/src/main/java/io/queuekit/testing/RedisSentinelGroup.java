@@ -10,10 +10,8 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisSentinelClient;
@@ -37,12 +35,11 @@ import redis.clients.jedis.exceptions.JedisException;
  * }
  * }</pre>
  *
- * <p>{@link #primary()} and {@link #replica()} follow failovers: they ask the Sentinels. Replication
- * is asynchronous, as in production: a write acknowledged just before {@link #killPrimary()} may be
- * lost. A killed node keeps its port and data directory, so {@link RedisServer#restart()} brings it
- * back, and the Sentinels make it a replica of whichever node is primary then. Thread-safe for reads;
- * calls that change the topology are serialized. {@link #close()} kills every process and is
- * idempotent.
+ * <p>{@link #primary()} and {@link #replica()} ask the Sentinels, so they follow failovers.
+ * Replication is asynchronous: a write acknowledged just before {@link #killPrimary()} may be lost.
+ * A killed node keeps its port and data, and {@link RedisServer#restart()} brings it back as a
+ * replica of the primary then. Thread-safe; topology changes are serialized; {@link #close()} kills
+ * every process.
  */
 public final class RedisSentinelGroup implements AutoCloseable {
 
@@ -124,10 +121,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
         throw new RedisServerException("no Sentinel of " + this + " names the primary", failure);
     }
 
-    /**
-     * The data node that is not {@link #primary()}: the replica, or after {@link #killPrimary()} the killed
-     * node once the Sentinels have promoted the other (it is a replica again after its restart).
-     */
+    /** The data node that is not {@link #primary()}: after a failover, the former primary. */
     public RedisServer replica() {
         return other(primary());
     }
@@ -141,15 +135,14 @@ public final class RedisSentinelGroup implements AutoCloseable {
         return out;
     }
 
-    /** A Sentinel client of the primary with the timeouts of {@link RedisClients}; the caller closes it. */
+    /** A Sentinel client with the timeouts of {@link RedisClients}; the caller closes it. */
     public RedisSentinelClient client() {
         return client(settings -> { });
     }
 
     /**
-     * A Sentinel client of the primary whose connections to it have the settings {@code settings} gives a
-     * {@link RedisClients.Builder} (timeouts, protocol, pool); its connections to the Sentinels have the
-     * same connect and command timeouts. The caller closes it.
+     * A Sentinel client whose connections have the settings {@code settings} gives a
+     * {@link RedisClients.Builder} (timeouts, protocol, pool; for the Sentinels too). The caller closes it.
      */
     public RedisSentinelClient client(Consumer<RedisClients.Builder> settings) {
         RedisClients.Builder config = RedisClients.builder(nodes.get(0));

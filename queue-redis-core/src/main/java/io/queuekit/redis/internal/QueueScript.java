@@ -49,9 +49,13 @@ public final class QueueScript {
         return new QueueScript(queue, what, lua, queue.settings().replicas(), lua.keys().toArray(String[]::new));
     }
 
-    /** Runs the script; refused once the queue is closed. The reply is as Jedis returns it. */
+    /**
+     * Runs the script; refused once the queue is closed, and until the queue's number of shards is
+     * checked ({@link RedisContext#checkShardCount()}). The reply is as Jedis returns it.
+     */
     public Object run(List<byte[]> args) {
         queue.runtime().checkOpen();
+        queue.checkShardCount();
         return runEvenIfClosed(args);
     }
 
@@ -66,11 +70,12 @@ public final class QueueScript {
     }
 
     /**
-     * The script's call, to send with other commands in {@link OneRoundTrip}; refused once the
-     * queue is closed. Pass the reply, with the same {@code args}, to {@link #reply}.
+     * The script's call, to send with other commands in {@link OneRoundTrip}; refused as
+     * {@link #run} is. Pass the reply, with the same {@code args}, to {@link #reply}.
      */
     public CommandArguments command(List<byte[]> args) {
         queue.runtime().checkOpen();
+        queue.checkShardCount();
         return lua.evalsha(keys, args);
     }
 

@@ -30,6 +30,10 @@ import redis.clients.jedis.UnifiedJedis;
  * keys of its shard and its own scripts bound to them, and all share the queue's client, settings
  * and runtime, so the queue has one lifecycle, one set of consumers and one set of metrics.
  *
+ * <p>No command of a queue object may reach Redis before {@link #checkShardCount()} passed: the
+ * scripts check it themselves ({@link QueueScript}); a command sent outside a script that can be
+ * an object's first (a take's {@code LMOVE} or {@code BLMOVE}, a pop) must call it.
+ *
  * @param <T> the payload type
  */
 public final class RedisContext<T> {
@@ -46,14 +50,18 @@ public final class RedisContext<T> {
     private final String idSuffix;
     /** Scripts composed once per queue, whatever number of shards binds them to its keys. */
     private final Map<String, LuaScript> composed;
+    /** The queue's number of shards, checked against the one recorded in Redis. */
+    private final ShardCount shardCount;
+    private final int shards;
 
     /**
      * @param transport the transport's name, for messages ({@code redis-list})
      * @param anchor a class of the transport's module, to load its scripts
      * @param storage class-path resource of the transport's storage file
+     * @param shards how many shards hold the queue: 1 (unsharded) to {@link Sharding#MAX_SHARDS}
      */
     public RedisContext(UnifiedJedis jedis, RedisQueueSettings settings, Codec<T> codec, String transport,
-            Class<?> anchor, String storage) {
+            Class<?> anchor, String storage, int shards) {
         this.jedis = jedis;
         this.settings = settings;
         String label = transport + " " + settings.keys().name();
@@ -67,6 +75,8 @@ public final class RedisContext<T> {
         this.label = label;
         this.idSuffix = "";
         this.composed = new ConcurrentHashMap<>();
+        this.shardCount = new ShardCount(jedis, settings.keys(), shards, settings.replicas(), label);
+        this.shards = shards;
     }
 
     /** Shard {@code index} of {@code count} of the queue of {@code whole}. */
@@ -81,22 +91,36 @@ public final class RedisContext<T> {
         this.label = whole.label + " shard " + index;
         this.idSuffix = Sharding.idSuffix(index, count);
         this.composed = whole.composed;
+        this.shardCount = whole.shardCount;
+        this.shards = 1; // a shard is stored whole under its tag
     }
 
     /**
-     * The contexts of the queue's {@code count} shards, in order, each with the keys of its shard
-     * ({@link RedisKeys#shard}) and all sharing this context's runtime; for one shard, this
-     * context alone, with the queue's unsharded keys.
+     * The contexts of the queue's shards, in order, each with the keys of its shard
+     * ({@link RedisKeys#shard}) and all sharing this context's runtime and shard count check; for
+     * one shard, this context alone, with the queue's unsharded keys (and of a shard, that shard).
      */
-    public List<RedisContext<T>> shards(int count) {
-        if (count == 1) {
+    public List<RedisContext<T>> shards() {
+        if (shards == 1) {
             return List.of(this);
         }
-        List<RedisContext<T>> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            out.add(new RedisContext<>(this, i, count));
+        List<RedisContext<T>> out = new ArrayList<>(shards);
+        for (int i = 0; i < shards; i++) {
+            out.add(new RedisContext<>(this, i, shards));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * Checks, before this queue object's first command, that Redis records the queue as stored in
+     * as many shards as the object was built with, recording the number if none is: one round trip
+     * per object, made again after a failure, then nothing.
+     *
+     * @throws io.queuekit.QueueException if another number is recorded, naming both and what to do
+     * @throws io.queuekit.TransportException if Redis could not be asked
+     */
+    public void checkShardCount() {
+        shardCount.check();
     }
 
     /**

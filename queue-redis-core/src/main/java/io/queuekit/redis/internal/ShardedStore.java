@@ -6,6 +6,8 @@ import io.queuekit.QueueStats;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.QueueStore;
+import io.queuekit.internal.Receiver;
+import io.queuekit.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,12 +49,20 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
     private final AtomicIntegerArray waiting;
     /** Longest a receiver goes straight back to its own shard while others have no one waiting. */
     private final long coverNanos;
-    /** Each receiving thread's own: the shard it last got a message from by waiting, and its last sweep. */
-    private final ThreadLocal<Receiver> receivers = ThreadLocal.withInitial(Receiver::new);
+    /** Each receiving thread's own: where it last got a message by waiting, and where to wait next. */
+    private final ThreadLocal<Rounds> rounds = ThreadLocal.withInitial(Rounds::new);
+    private final Receiver<T, Receiver.CarriedAck> receiver;
 
-    private static final class Receiver {
+    /** One receiving thread's way round the shards. */
+    private static final class Rounds {
+        /** The shard it last got a message from by waiting, or -1. */
         int home = -1;
         long sweptAt;
+        /** The shard its next wait is on. */
+        int next = -1;
+        /** Whether that wait goes straight back to its home, taking first: for at most {@code homeNanos}. */
+        boolean homeFirst;
+        long homeNanos;
     }
 
     /**
@@ -74,6 +84,8 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         this.dead = new ShardedDeadLetters<>(deadLetters, sharding::home);
         this.waiting = new AtomicIntegerArray(shards.size());
         this.coverNanos = Math.min(blockNanos, COVER.toNanos());
+        this.receiver = new Receiver<>(queue.runtime(), new Round(), Receiver.takingWaits(System::nanoTime,
+                queue.settings().blockTimeout().toMillis(), max -> !homeFirst(), true));
     }
 
     /** The shards' stores, in shard order. */
@@ -106,6 +118,16 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
     protected abstract List<Delivery<T>> await(int index, int max, long timeoutNanos) throws InterruptedException;
 
     /**
+     * Up to {@code max} deliveries from shard {@code index}, taking what is ready there first, as
+     * a batch when {@code max} is more than one, then waiting as {@link #await} does: for a
+     * receiver going straight back to its shard, which has not just taken from it. By default
+     * {@link #await}, for shards whose wait takes what is ready first.
+     */
+    protected List<Delivery<T>> takeThenAwait(int index, int max, long timeoutNanos) throws InterruptedException {
+        return await(index, max, timeoutNanos);
+    }
+
+    /**
      * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: not at all, and
      * interrupts are not checked) for the first; an interrupt on entry takes nothing. A receive first takes, without waiting, from one
      * shard after another, starting at a different shard on each call, until it has {@code max}
@@ -118,7 +140,8 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
      *
      * <p>Under load the takes would mostly find nothing: a receiver that has just been handed a
      * message from a shard, and whose own last takes are less than a block timeout old, goes
-     * straight back to waiting there without the takes: for up to a block timeout while every
+     * straight back to that shard without the takes, receiving there as an unsharded queue does
+     * ({@link #takeThenAwait}: a batch is taken whole): for up to a block timeout while every
      * other shard has a receiver waiting on it, else for at most 20 ms before it takes from every
      * shard again. Each message then costs about one wait, as on an unsharded queue, and a message
      * on a shard no receiver waits on is taken within about 20 ms of a receiver being free.
@@ -126,54 +149,81 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
      * <p>A shard that fails is passed over while others have messages: the deliveries taken are
      * returned, never dropped. A receive that found nothing throws the first failure.
      */
+    @Override
     public final List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
-        if (timeoutNanos > 0 && Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        long deadline = System.nanoTime() + timeoutNanos;
-        Receiver me = receivers.get();
-        if (timeoutNanos > 0 && me.home >= 0 && System.nanoTime() - me.sweptAt < blockNanos) {
-            // while every other shard has a receiver waiting, for a block timeout; else only briefly
-            long wait = othersWaited(me.home) ? blockNanos : coverNanos;
-            List<Delivery<T>> got = waitOn(me.home, max, Math.min(timeoutNanos, wait));
-            if (!got.isEmpty()) {
-                return got;
-            }
+        return receiver.receive(max, timeoutNanos, NO_ACK);
+    }
+
+    private static final Receiver.CarriedAck NO_ACK = () -> { };
+
+    /**
+     * Whether a receive of this thread goes straight back to its home shard rather than round the
+     * shards first: it got a message there by waiting, and its last round is less than a block
+     * timeout old. Then it waits there for up to a block timeout while every other shard has a
+     * receiver waiting, else only briefly.
+     */
+    private boolean homeFirst() {
+        Rounds me = rounds.get();
+        me.homeFirst = me.home >= 0 && System.nanoTime() - me.sweptAt < blockNanos;
+        if (me.homeFirst) {
+            me.next = me.home;
+            me.homeNanos = othersWaited(me.home) ? blockNanos : coverNanos;
         }
         me.home = -1;
-        int start = rotation.getAndIncrement();
-        for (int round = 0; ; round++) {
-            int first = Math.floorMod(start + round, shards.size());
+        return me.homeFirst;
+    }
+
+    /** A round of takes from every shard, and a wait on one shard. */
+    private final class Round implements Receiver.Store<T, Receiver.CarriedAck> {
+        @Override
+        public Receiver.Claimed<T> claim(int max, Receiver.CarriedAck ack) {
+            Rounds me = rounds.get();
+            me.home = -1;
+            int first = Math.floorMod(rotation.getAndIncrement(), shards.size());
             List<Delivery<T>> got = new ArrayList<>();
             int soonest = sweep(first, max, got, me);
             me.sweptAt = System.nanoTime();
-            if (!got.isEmpty() || timeoutNanos == 0) {
-                return got;
+            me.next = soonest >= 0 ? soonest : leastWaited(first);
+            return new Receiver.Claimed<>(got, WakeUps.NONE, WakeUps.NONE);
+        }
+
+        @Override
+        public Receiver.Woken<T> block(int max, long millis, Receiver.CarriedAck ack) throws InterruptedException {
+            Rounds me = rounds.get();
+            boolean homeFirst = me.homeFirst;
+            me.homeFirst = false;
+            long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
+            int on = me.next;
+            List<Delivery<T>> got = waitOn(on, max, homeFirst ? Math.min(nanos, me.homeNanos) : nanos, homeFirst);
+            if (got.isEmpty()) {
+                return Receiver.Woken.nothing();
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return got;
-            }
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            int on = soonest >= 0 ? soonest : leastWaited(first);
-            got = waitOn(on, max, Math.min(left, blockNanos));
-            if (!got.isEmpty()) {
-                me.home = on;
-                return got;
-            }
+            me.home = on;
+            return Receiver.Woken.took(got);
+        }
+
+        @Override
+        public long pop() {
+            return WakeUps.NONE;
+        }
+
+        @Override
+        public void handOn(long millis) {
         }
     }
 
-    /** {@link #await} on shard {@code index}, counted among the receivers waiting there. */
-    private List<Delivery<T>> waitOn(int index, int max, long timeoutNanos) throws InterruptedException {
+    /**
+     * {@link #await} on shard {@code index}, or {@link #takeThenAwait} if {@code takeFirst}, counted
+     * among the receivers waiting there.
+     */
+    private List<Delivery<T>> waitOn(int index, int max, long timeoutNanos, boolean takeFirst)
+            throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
         waiting.incrementAndGet(index);
         try {
-            return await(index, max, timeoutNanos);
+            return takeFirst ? takeThenAwait(index, max, timeoutNanos) : await(index, max, timeoutNanos);
         } finally {
             waiting.decrementAndGet(index);
         }
@@ -205,7 +255,7 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
      * Takes from every shard from {@code first} on, until {@code max} are in {@code into}. Returns
      * the shard whose next event falls due first within a block timeout, or -1.
      */
-    private int sweep(int first, int max, List<Delivery<T>> into, Receiver me) {
+    private int sweep(int first, int max, List<Delivery<T>> into, Rounds me) {
         RuntimeException failed = null;
         int soonest = -1;
         long soonestMillis = TimeUnit.NANOSECONDS.toMillis(blockNanos);

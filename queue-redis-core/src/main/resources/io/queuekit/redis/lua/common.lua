@@ -28,6 +28,8 @@
 --   seq       STRING counter for generated ids (both; the list queue's only for foreign elements
 --             it buries) and fencing tokens (delay queue)
 --   layout    STRING 'list' or 'zset': which queue's keys these are, both
+--   shards    STRING the number of shards the queue is stored in (both; under the unsharded tag
+--             whatever the number, and only shards.lua reads it)
 -- The layout check (check_layout) reads layout and the keys check_types names, so every script
 -- that runs it declares layout, ready, claiming, delayed and, for the list queue, lease; a script
 -- both queues run (dead_list.lua, dead_move.lua) declares the keys either storage touches.

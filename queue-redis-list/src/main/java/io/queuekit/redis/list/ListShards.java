@@ -76,6 +76,12 @@ final class ListShards<T> extends ShardedStore<T, ListMode<T>> implements ListSt
         return shard(index).await(max, timeoutNanos);
     }
 
+    /** The shard's own receive: a batch take first when {@code max} is more than one, as unsharded. */
+    @Override
+    protected List<Delivery<T>> takeThenAwait(int index, int max, long timeoutNanos) throws InterruptedException {
+        return shard(index).receive(max, timeoutNanos);
+    }
+
     /**
      * Acks the deliveries of each shard together, in one script per shard (at least once), others
      * one by one. A failure on one shard leaves the acks of the shards before it made.

@@ -88,8 +88,9 @@ import redis.clients.jedis.UnifiedJedis;
  * {@link #deadLetters()} covers them all, each shard keeping up to the dead-letter retention.
  * Generated ids end with {@code ~<shard>}, so a dead letter is found by its id in one round trip.
  * A managed consumer's ack does not travel with its next fetch (the fetch may go to another
- * shard). Changing the number of shards of a queue that holds messages leaves them where the new
- * layout does not look: drain it first.
+ * shard). The queue records its number of shards in Redis, and an object built with another
+ * number refuses every call, naming both: see {@link RedisQueueBuilder#shards(int)} for how to
+ * change it.
  *
  * <h2>Blocking and connections</h2>
  * {@code take}, {@code poll(timeout)}, {@code pollBatch} and {@code consume}'s workers block in
@@ -133,9 +134,9 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
         this.engine = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
-                ListScripts.STORAGE);
+                ListScripts.STORAGE, setup.shards());
         List<ListMode<T>> modes = new ArrayList<>();
-        for (RedisContext<T> shard : engine.shards(setup.shards())) {
+        for (RedisContext<T> shard : engine.shards()) {
             modes.add(b.guarantee == Guarantee.AT_MOST_ONCE ? new AtMostOnce<>(shard) : new AtLeastOnce<>(shard));
         }
         this.shards = setup.shards();

@@ -10,9 +10,11 @@ import io.queuekit.Codec;
 import io.queuekit.DeadLetter;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
+import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Semantics.Guarantee;
+import io.queuekit.TransportException;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.Sharding;
@@ -24,16 +26,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.RedisClient;
@@ -92,7 +102,7 @@ class RedisListQueueShardsTest {
             MessageId id = q.send("a");
 
             assertThat(CLIENT.keys("queuekit:{" + name + "*")).containsExactlyInAnyOrder(
-                    Queues.key(name, "ready"), Queues.key(name, "layout"));
+                    Queues.key(name, "ready"), Queues.key(name, "layout"), Queues.key(name, "shards"));
             assertThat(id.value()).doesNotContain("~");
             assertThat(q.semantics().ordering()).isEqualTo(Semantics.Ordering.FIFO);
         }
@@ -172,6 +182,33 @@ class RedisListQueueShardsTest {
             assertThat(next.id()).isEqualTo(other);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("far less than a block timeout")
                     .isLessThan(block.dividedBy(2));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Guarantee.class)
+    void pollBatch_handsOutWholeBatches_alsoWhenItGoesStraightBackToTheShardThatServedIt(Guarantee guarantee)
+            throws Exception {
+        try (RedisListQueue<String> q = sharded(Queues.unique("batches"), 3).guarantee(guarantee).build()) {
+            for (int s = 0; s < 3; s++) {
+                List<String> batch = new ArrayList<>();
+                for (int i = 0; i < 96; i++) {
+                    batch.add(s + ":" + i);
+                }
+                q.sendAll(batch); // without a key, a batch goes whole to the next shard: 96 in each
+            }
+
+            List<Integer> perCall = new ArrayList<>();
+            Set<String> got = new HashSet<>();
+            while (got.size() < 288) {
+                List<Delivery<String>> ds = q.pollBatch(32, 5, SECONDS);
+                assertThat(ds).as("after %s calls", perCall.size()).isNotEmpty();
+                perCall.add(ds.size());
+                ds.forEach(d -> got.add(d.payload()));
+                q.ackAll(ds);
+            }
+
+            assertThat(perCall).as("messages per call").containsExactly(32, 32, 32, 32, 32, 32, 32, 32, 32);
         }
     }
 
@@ -306,6 +343,186 @@ class RedisListQueueShardsTest {
             assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
             assertThat(q.ackAll(taken)).as("settled already").isZero();
         }
+    }
+
+    // ---- the number of shards, recorded
+
+    /** Every key of the queue, under its unsharded tag and its shards' tags, with its DUMP. */
+    private static Map<String, String> dump(String name) {
+        return RedisClients.dumpKeys(CLIENT, "queuekit:{" + name + "[}~]*");
+    }
+
+    private static String refusal(String name, int stored, int built) {
+        return "queue " + name + " is stored in " + (stored == 1 ? "1 shard (unsharded)" : stored + " shards")
+                + "; this object was built with shards(" + built + "): build it with shards(" + stored + "), or drain"
+                + " the queue (ready, in flight, delayed and dead messages) and delete queuekit:{" + name + "}:shards"
+                + " first";
+    }
+
+    /** Takes and acks everything ready, in every shard; the ids taken. */
+    private static List<MessageId> drain(RedisListQueue<String> q) throws InterruptedException {
+        List<MessageId> got = new ArrayList<>();
+        for (List<Delivery<String>> ds; !(ds = q.pollBatch(100, 300, MILLISECONDS)).isEmpty(); ) {
+            ds.forEach(d -> got.add(d.id()));
+            q.ackAll(ds);
+        }
+        return got;
+    }
+
+    @ParameterizedTest(name = "stored in {0}, built with {1}")
+    @CsvSource({"2, 3", "3, 2", "3, 1", "1, 3"})
+    void anObjectBuiltWithAnotherNumberOfShards_refusesEveryCall_namingBoth_andChangesNothing(int stored, int built)
+            throws Exception {
+        String name = Queues.unique("reshard");
+        List<MessageId> ids = new ArrayList<>();
+        MessageId dead;
+        try (RedisListQueue<String> q = sharded(name, stored).build()) {
+            for (int i = 0; i < 6; i++) {
+                ids.add(q.send("m" + i));
+            }
+            Delivery<String> d = q.poll(5, SECONDS);
+            dead = d.id();
+            assertThat(d.deadLetter("for the test")).isTrue();
+        }
+        Map<String, String> before = dump(name);
+
+        for (Guarantee guarantee : Guarantee.values()) {
+            try (RedisListQueue<String> wrong = sharded(name, built).guarantee(guarantee).build()) {
+                List<ThrowingCallable> calls = List.of(() -> wrong.send("x"), () -> wrong.sendAll(List.of("x", "y")),
+                        wrong::poll, () -> wrong.poll(100, MILLISECONDS), () -> wrong.pollBatch(10, 100, MILLISECONDS),
+                        wrong::stats, () -> wrong.peek(10), () -> wrong.deadLetters().list(10),
+                        () -> wrong.deadLetters().find(dead), () -> wrong.deadLetters().requeue(dead),
+                        () -> wrong.deadLetters().purge());
+                for (ThrowingCallable call : calls) {
+                    assertThatThrownBy(call).as("%s", guarantee).isInstanceOf(QueueException.class)
+                            .isNotInstanceOf(TransportException.class).hasMessage(refusal(name, stored, built));
+                }
+            }
+        }
+
+        assertThat(dump(name)).as("every key as it was").isEqualTo(before);
+        try (RedisListQueue<String> q = sharded(name, stored).build()) {
+            assertThat(q.deadLetters().find(dead)).isPresent();
+            assertThat(q.deadLetters().requeue(dead)).isTrue();
+            assertThat(drain(q)).containsExactlyInAnyOrderElementsOf(ids);
+        }
+    }
+
+    @Test
+    void aRefusedObject_worksOnceTheQueueIsDrained_andItsRecordDeleted_andRecordsItsOwnNumber() throws Exception {
+        String name = Queues.unique("reshard-drained");
+        try (RedisListQueue<String> two = sharded(name, 2).build();
+                RedisListQueue<String> three = sharded(name, 3).build()) {
+            List<MessageId> ids = List.of(two.send("a"), two.send("b"));
+            assertThatThrownBy(() -> three.send("c")).hasMessage(refusal(name, 2, 3));
+
+            assertThat(drain(two)).containsExactlyInAnyOrderElementsOf(ids);
+            CLIENT.del(Queues.key(name, "shards"));
+            MessageId c = three.send("c"); // checked again, after its failure
+
+            assertThat(CLIENT.get(Queues.key(name, "shards"))).isEqualTo("3");
+            assertThat(c.value()).matches("@.*~[0-2]");
+            assertThat(three.poll(5, SECONDS).id()).isEqualTo(c);
+            try (RedisListQueue<String> twoAgain = sharded(name, 2).build()) {
+                assertThatThrownBy(twoAgain::stats).hasMessage(refusal(name, 3, 2));
+            }
+        }
+    }
+
+    @Test
+    void aCheckThatFailedWhileRedisWasDown_isMadeAgainAtTheNextCall() throws Exception {
+        String name = Queues.unique("down");
+        try (RedisServer server = RedisServer.builder().requireProcessControl().start();
+                RedisClient client = RedisClients.create(server);
+                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).shards(2).build()) {
+            server.kill();
+            assertThatThrownBy(() -> q.send("a")).isInstanceOf(TransportException.class)
+                    .hasMessageContaining("check the number of shards");
+            server.restart();
+
+            await().atMost(Duration.ofSeconds(10)).ignoreException(TransportException.class)
+                    .until(() -> q.stats() != null);
+
+            assertThat(client.get(Queues.key(name, "shards"))).isEqualTo("2");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"three", "0", "257"})
+    void aRecordThatIsNoNumberOfShards_isRefused_sayingWhatToDo(String recorded) {
+        String name = Queues.unique("garbled");
+        CLIENT.set(Queues.key(name, "shards"), recorded);
+        try (RedisListQueue<String> q = sharded(name, 3).build()) {
+            assertThatThrownBy(() -> q.send("a")).isInstanceOf(QueueException.class)
+                    .hasMessage("queue " + name + ": queuekit:{" + name + "}:shards holds '" + recorded
+                            + "', not a number of shards from 1 to 256: set it to the number the queue is stored in,"
+                            + " or delete it if the queue is empty");
+            assertThat(CLIENT.get(Queues.key(name, "shards"))).isEqualTo(recorded);
+        }
+    }
+
+    @Test
+    void aQueueObject_checksTheNumberOnce_atItsFirstCall() throws Exception {
+        String name = Queues.unique("checked-once");
+        try (RedisListQueue<String> q = sharded(name, 3).build()) {
+            assertThat(CLIENT.exists(Queues.key(name, "shards"))).as("nothing recorded by build()").isFalse();
+            q.stats();
+            assertThat(CLIENT.get(Queues.key(name, "shards"))).isEqualTo("3");
+            CLIENT.del(Queues.key(name, "shards"));
+
+            MessageId id = q.send("a");
+            q.poll(5, SECONDS).deadLetter("dead");
+            q.deadLetters().requeue(id);
+            q.peek(10);
+            q.poll(5, SECONDS).ack();
+
+            assertThat(CLIENT.exists(Queues.key(name, "shards"))).as("not checked again").isFalse();
+        }
+    }
+
+    @Test
+    void twoObjectsRecordingDifferentNumbersAtOnce_oneWins_andTheOtherIsRefused() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 20; round++) {
+                String name = Queues.unique("race");
+                try (RedisListQueue<String> two = sharded(name, 2).build();
+                        RedisListQueue<String> three = sharded(name, 3).build()) {
+                    CountDownLatch go = new CountDownLatch(1);
+                    Future<MessageId> byTwo = threads.submit(firstSend(go, two));
+                    Future<MessageId> byThree = threads.submit(firstSend(go, three));
+                    go.countDown();
+                    Throwable twoFailed = failure(byTwo);
+                    Throwable threeFailed = failure(byThree);
+
+                    int winner = Integer.parseInt(CLIENT.get(Queues.key(name, "shards")));
+                    assertThat(winner == 2 ? twoFailed : threeFailed).as("the winner's send").isNull();
+                    assertThat(winner == 2 ? threeFailed : twoFailed).as("the other's send")
+                            .isInstanceOf(QueueException.class).hasMessage(refusal(name, winner, 5 - winner));
+                    assertThat(CLIENT.keys("queuekit:{" + name + "~*}:ready")).as("one message stored").hasSize(1);
+                    assertThat((winner == 2 ? two : three).stats().ready()).isEqualTo(1);
+                }
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** What {@code f} threw, or null if it returned. */
+    private static Throwable failure(Future<?> f) throws Exception {
+        try {
+            f.get(10, SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+    }
+
+    private static Callable<MessageId> firstSend(CountDownLatch go, RedisListQueue<String> q) {
+        return () -> {
+            go.await();
+            return q.send("first");
+        };
     }
 
     @Test

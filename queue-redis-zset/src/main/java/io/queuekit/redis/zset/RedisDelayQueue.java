@@ -135,8 +135,8 @@ import redis.clients.jedis.UnifiedJedis;
  *   keeping up to the dead-letter retention. A managed consumer's ack does not travel with its next
  *   claim.</li>
  * </ul>
- * Changing the number of shards of a queue that holds messages leaves them where the new layout
- * does not look: drain it first.
+ * The queue records its number of shards in Redis, and an object built with another number
+ * refuses every call, naming both: see {@link RedisQueueBuilder#shards(int)} for how to change it.
  *
  * <h2>Connections, threads, closing</h2>
  * All methods are thread-safe. Each consumer blocked in {@code take}, {@code poll(timeout)},
@@ -167,9 +167,9 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
         this.queue = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
-                ZsetScripts.STORAGE);
+                ZsetScripts.STORAGE, setup.shards());
         List<ZsetStore<T>> stores = new ArrayList<>();
-        for (RedisContext<T> shard : queue.shards(setup.shards())) {
+        for (RedisContext<T> shard : queue.shards()) {
             stores.add(new ZsetStore<>(shard));
         }
         this.shards = setup.shards();

@@ -211,6 +211,7 @@ class RedisDelayQueueBlockingTest {
         Instant base = Instant.now().plus(Duration.ofHours(1));
         List<Scheduled<String>> batch = IntStream.range(0, 10_000)
                 .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i % 1000))).toList();
+        q.stats(); // the object's first call checks its number of shards, once
 
         long before = scriptCalls();
         List<MessageId> ids = q.scheduleEach(batch);
@@ -339,7 +340,7 @@ class RedisDelayQueueBlockingTest {
         // time if one consumer watches the clock (20-24 for 20 on a quiet host, up to 32 beside
         // other tests), two if a second one counting down to the same time on its own clock claims
         // it too (37-41 on a quiet host), ten if every waiting consumer wakes at each. The bound
-        // leaves room for a busy host; SignalWaiterTest pins the one-watcher rule itself
+        // leaves room for a busy host; WakeUpsTest pins the rule that one claim serves a due time
         long claims = scriptCalls() - before - 2L * messages;
         System.out.printf("%d messages due one by one, 10 consumers: %d claims%n", messages, claims);
         assertThat(claims).isLessThan(2L * messages);

@@ -1,5 +1,6 @@
 package io.queuekit.redis.zset;
 
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,9 +10,11 @@ import io.queuekit.Codec;
 import io.queuekit.DeadLetter;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
+import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
+import io.queuekit.TransportException;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.Sharding;
@@ -25,14 +28,22 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -237,6 +248,31 @@ class RedisDelayQueueShardsTest {
     }
 
     @Test
+    void pollBatch_handsOutWholeBatches_alsoWhenItGoesStraightBackToTheShardThatServedIt() throws Exception {
+        try (RedisDelayQueue<String> q = sharded(unique("batches"), 3).build()) {
+            for (int s = 0; s < 3; s++) {
+                List<String> batch = new ArrayList<>();
+                for (int i = 0; i < 96; i++) {
+                    batch.add(s + ":" + i);
+                }
+                q.sendAll(batch); // without a key, a batch goes whole to the next shard: 96 in each
+            }
+
+            List<Integer> perCall = new ArrayList<>();
+            Set<String> got = new HashSet<>();
+            while (got.size() < 288) {
+                List<Delivery<String>> ds = q.pollBatch(32, 5, SECONDS);
+                assertThat(ds).as("after %s calls", perCall.size()).isNotEmpty();
+                perCall.add(ds.size());
+                ds.forEach(d -> got.add(d.payload()));
+                q.ackAll(ds);
+            }
+
+            assertThat(perCall).as("messages per call").containsExactly(32, 32, 32, 32, 32, 32, 32, 32, 32);
+        }
+    }
+
+    @Test
     void statsPeekAndDeadLetters_coverEveryShard() throws Exception {
         try (RedisDelayQueue<String> q = sharded(unique("cover"), 3).build()) {
             List<MessageId> ids = new ArrayList<>();
@@ -280,6 +316,128 @@ class RedisDelayQueueShardsTest {
             assertThat(q.ackAll(taken)).isEqualTo(6);
 
             assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
+        }
+    }
+
+    // ---- the number of shards, recorded
+
+    /** How the refusal begins; {@code RedisListQueueShardsTest} checks all of it. */
+    private static String refusal(String name, int stored, int built) {
+        return "queue " + name + " is stored in " + (stored == 1 ? "1 shard (unsharded)" : stored + " shards")
+                + "; this object was built with shards(" + built + "): build it with shards(" + stored + ")";
+    }
+
+    @ParameterizedTest(name = "stored in {0}, built with {1}")
+    @CsvSource({"2, 3", "3, 2", "3, 1", "1, 3"})
+    void anObjectBuiltWithAnotherNumberOfShards_refusesEveryCall_namingBoth_andChangesNothing(int stored, int built)
+            throws Exception {
+        String name = unique("reshard");
+        List<MessageId> chosen = new ArrayList<>();
+        List<MessageId> generated = new ArrayList<>();
+        MessageId dead;
+        try (RedisDelayQueue<String> q = sharded(name, stored).build()) {
+            for (int i = 0; i < 6; i++) {
+                chosen.add(MessageId.of("order-" + i));
+                assertThat(q.schedule(chosen.get(i), "chosen " + i, Duration.ofMinutes(5))).isTrue();
+                generated.add(q.schedule("generated " + i, Duration.ofMinutes(5)));
+            }
+            dead = q.send("dies");
+            Delivery<String> d = q.poll(5, SECONDS);
+            assertThat(d.id()).isEqualTo(dead);
+            assertThat(d.deadLetter("for the test")).isTrue();
+        }
+        String everyKey = "queuekit:{" + name + "[}~]*";
+        Map<String, String> before = RedisClients.dumpKeys(CLIENT, everyKey);
+
+        try (RedisDelayQueue<String> wrong = sharded(name, built).build()) {
+            Instant later = Instant.now().plusSeconds(300);
+            List<ThrowingCallable> calls = List.of(() -> wrong.schedule(chosen.get(0), "again", Duration.ofMinutes(1)),
+                    () -> wrong.scheduleAt(chosen.get(1), "again", later), () -> wrong.cancel(chosen.get(2)),
+                    () -> wrong.cancel(generated.get(0)), () -> wrong.send("x"), () -> wrong.sendAll(List.of("x", "y")),
+                    () -> wrong.schedule("x", Duration.ofMinutes(1)), () -> wrong.scheduleAt("x", later),
+                    () -> wrong.scheduleAll(List.of("x", "y"), Duration.ofMinutes(1)),
+                    () -> wrong.scheduleEach(List.of(Scheduled.at("x", later))), wrong::poll,
+                    () -> wrong.poll(100, MILLISECONDS), () -> wrong.pollBatch(10, 100, MILLISECONDS), wrong::stats,
+                    () -> wrong.peek(10), () -> wrong.deadLetters().list(10), () -> wrong.deadLetters().find(dead),
+                    () -> wrong.deadLetters().requeue(dead), () -> wrong.deadLetters().purge());
+            for (ThrowingCallable call : calls) {
+                assertThatThrownBy(call).isInstanceOf(QueueException.class).isNotInstanceOf(TransportException.class)
+                        .hasMessageStartingWith(refusal(name, stored, built));
+            }
+        }
+
+        assertThat(RedisClients.dumpKeys(CLIENT, everyKey)).as("every key as it was").isEqualTo(before);
+        try (RedisDelayQueue<String> q = sharded(name, stored).build()) {
+            assertThat(q.schedule(chosen.get(0), "again", Duration.ofMinutes(1))).as("stored already").isFalse();
+            for (MessageId id : chosen) {
+                assertThat(q.cancel(id)).as("cancel %s", id).isTrue();
+            }
+            for (MessageId id : generated) {
+                assertThat(q.cancel(id)).as("cancel %s", id).isTrue();
+            }
+            assertThat(q.deadLetters().requeue(dead)).isTrue();
+            assertThat(q.poll(5, SECONDS).id()).isEqualTo(dead);
+        }
+    }
+
+    @Test
+    void aRefusedObject_worksOnceTheQueueIsDrained_andItsRecordDeleted() throws Exception {
+        String name = unique("reshard-drained");
+        String record = "queuekit:{" + name + "}:shards";
+        try (RedisDelayQueue<String> three = sharded(name, 3).build();
+                RedisDelayQueue<String> one = sharded(name, 1).build()) {
+            MessageId id = MessageId.of("invoice-1");
+            assertThat(three.schedule(id, "a", Duration.ofMinutes(5))).isTrue();
+            assertThatThrownBy(() -> one.schedule(id, "a", Duration.ofMinutes(5))).hasMessageStartingWith(refusal(name, 3, 1));
+
+            assertThat(three.cancel(id)).isTrue();
+            CLIENT.del(record);
+
+            assertThat(one.schedule(id, "a", Duration.ofMinutes(5))).as("checked again, after its failure").isTrue();
+            assertThat(CLIENT.get(record)).isEqualTo("1");
+            assertThat(one.cancel(id)).isTrue();
+        }
+    }
+
+    @Test
+    void twoObjectsRecordingDifferentNumbersAtOnce_oneWins_andTheOtherIsRefused() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 20; round++) {
+                String name = unique("race");
+                MessageId id = MessageId.of("only-once");
+                try (RedisDelayQueue<String> one = sharded(name, 1).build();
+                        RedisDelayQueue<String> two = sharded(name, 2).build()) {
+                    CountDownLatch go = new CountDownLatch(1);
+                    Map<Integer, Throwable> refused = new ConcurrentHashMap<>();
+                    List<Future<Boolean>> schedules = new ArrayList<>();
+                    for (RedisDelayQueue<String> q : List.of(one, two)) {
+                        int shards = q == one ? 1 : 2;
+                        schedules.add(threads.submit(() -> {
+                            go.await();
+                            try {
+                                return q.schedule(id, "by " + shards, Duration.ofMinutes(5));
+                            } catch (QueueException e) {
+                                refused.put(shards, e);
+                                return false;
+                            }
+                        }));
+                    }
+                    go.countDown();
+                    boolean byOne = schedules.get(0).get(10, SECONDS);
+                    boolean byTwo = schedules.get(1).get(10, SECONDS);
+
+                    int winner = Integer.parseInt(CLIENT.get("queuekit:{" + name + "}:shards"));
+                    assertThat(winner == 1 ? byOne : byTwo).as("the winner's schedule").isTrue();
+                    assertThat(winner == 1 ? byTwo : byOne).as("the other's schedule").isFalse();
+                    assertThat(refused).containsOnlyKeys(3 - winner);
+                    assertThat(refused.get(3 - winner)).hasMessageStartingWith(refusal(name, winner, 3 - winner));
+                    assertThat((winner == 1 ? one : two).peek(10)).extracting(WaitingMessage::payload)
+                            .as("stored once").containsExactly("by " + winner);
+                }
+            }
+        } finally {
+            threads.shutdownNow();
         }
     }
 

@@ -50,7 +50,9 @@ class RedisDelayQueueWakeUpTest {
     @BeforeAll
     static void start() {
         server = RedisServer.builder().config("hz", "100").start();
-        client = RedisClients.builder(server).poolSize(16).blockingSocketTimeout(Duration.ofSeconds(15)).build();
+        // 4 MiB payloads on a busy host: reads get time enough
+        client = RedisClients.builder(server).poolSize(16).socketTimeout(Duration.ofSeconds(10))
+                .blockingSocketTimeout(Duration.ofSeconds(15)).build();
     }
 
     @AfterAll
