@@ -2,6 +2,7 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
 import io.queuekit.QueueStats;
+import io.queuekit.internal.AckAll;
 import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Receiver;
@@ -359,32 +360,34 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     /**
-     * Acks this mode's deliveries in one script, others one by one. A delivery past its deadline
-     * or already settled is skipped, as {@link LeasedDelivery#ack()} would.
+     * Acks this mode's deliveries in one script, others one by one ({@link AckAll}). A delivery
+     * past its deadline or already settled is skipped, as {@link LeasedDelivery#ack()} would.
      */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
-        List<LeasedDelivery<T>> mine = new ArrayList<>(deliveries.size());
-        int others = 0;
-        for (Delivery<T> d : List.copyOf(deliveries)) {
-            if (d instanceof LeasedDelivery<T> ld && ld.mode() == this) {
-                if (ld.claimSettlement()) {
-                    mine.add(ld);
-                }
-            } else if (d.ack()) {
-                others++;
+        return AckAll.together(deliveries, new AckAll.Together<LeasedDelivery<T>>() {
+            @Override
+            @SuppressWarnings("unchecked") // this mode's deliveries are of its payload type
+            public LeasedDelivery<T> own(Delivery<?> d) {
+                return d instanceof LeasedDelivery<?> ld && ld.mode() == AtLeastOnce.this ? (LeasedDelivery<T>) ld : null;
             }
-        }
-        if (mine.isEmpty()) {
-            return others;
-        }
-        List<Envelope> envelopes = new ArrayList<>(mine.size());
-        mine.forEach(ld -> envelopes.add(ld.envelope()));
-        try {
-            return ack(envelopes) + others;
-        } catch (RuntimeException e) {
-            mine.forEach(LeasedDelivery::releaseSettlement);
-            throw e;
-        }
+
+            @Override
+            public boolean claim(LeasedDelivery<T> d) {
+                return d.claimSettlement();
+            }
+
+            @Override
+            public void release(LeasedDelivery<T> d) {
+                d.releaseSettlement();
+            }
+
+            @Override
+            public int ack(List<LeasedDelivery<T>> mine) {
+                List<Envelope> envelopes = new ArrayList<>(mine.size());
+                mine.forEach(ld -> envelopes.add(ld.envelope()));
+                return AtLeastOnce.this.ack(envelopes);
+            }
+        });
     }
 }

@@ -4,6 +4,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
+import io.queuekit.internal.AckAll;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
 import io.queuekit.redis.WaitingMessage;
@@ -126,13 +127,7 @@ abstract class ListMode<T> implements ListStorage<T> {
     /** Acks several deliveries; by default one by one, which costs no round trip at most once. */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
-        int acked = 0;
-        for (Delivery<T> d : List.copyOf(deliveries)) {
-            if (d.ack()) {
-                acked++;
-            }
-        }
-        return acked;
+        return AckAll.byShard(deliveries, List.of(), d -> null, (none, mine) -> 0);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
+import io.queuekit.internal.AckAll;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.internal.ShardedStore;
@@ -82,34 +83,12 @@ final class ListShards<T> extends ShardedStore<T, ListMode<T>> implements ListSt
         return shard(index).receive(max, timeoutNanos);
     }
 
-    /**
-     * Acks the deliveries of each shard together, in one script per shard (at least once), others
-     * one by one. A failure on one shard leaves the acks of the shards before it made.
-     */
+    /** Acks each shard's deliveries in one script per shard, others one by one ({@link AckAll#byShard}). */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
-        Map<ListMode<T>, List<Delivery<T>>> byShard = new IdentityHashMap<>();
-        for (ListMode<T> m : shards()) {
-            byShard.put(m, new ArrayList<>());
-        }
-        List<Delivery<T>> others = new ArrayList<>();
-        for (Delivery<T> d : List.copyOf(deliveries)) {
-            List<Delivery<T>> mine = d instanceof EnvelopeDelivery<T> e ? byShard.get(e.mode()) : null;
-            (mine == null ? others : mine).add(d);
-        }
-        int acked = 0;
-        for (ListMode<T> m : shards()) {
-            List<Delivery<T>> mine = byShard.get(m);
-            if (!mine.isEmpty()) {
-                acked += m.ackAll(mine);
-            }
-        }
-        for (Delivery<T> d : others) {
-            if (d.ack()) {
-                acked++;
-            }
-        }
-        return acked;
+        return AckAll.byShard(deliveries, shards(),
+                d -> d instanceof EnvelopeDelivery<T> e && shards().contains(e.mode()) ? e.mode() : null,
+                ListMode::ackAll);
     }
 
     /**

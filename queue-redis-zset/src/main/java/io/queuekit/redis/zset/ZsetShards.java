@@ -2,6 +2,7 @@ package io.queuekit.redis.zset;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
+import io.queuekit.internal.AckAll;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.RedisContext;
@@ -139,31 +140,12 @@ final class ZsetShards<T> extends ShardedStore<T, ZsetStore<T>> implements Delay
         return shard(index).receive(max, timeoutNanos);
     }
 
-    /** Acks each shard's deliveries in one script; others one by one. */
+    /** Acks each shard's deliveries in one script per shard, others one by one ({@link AckAll#byShard}). */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
-        Map<ZsetStore<T>, List<Delivery<T>>> byShard = new IdentityHashMap<>();
-        for (ZsetStore<T> s : shards()) {
-            byShard.put(s, new ArrayList<>());
-        }
-        List<Delivery<T>> others = new ArrayList<>();
-        for (Delivery<T> d : List.copyOf(deliveries)) {
-            List<Delivery<T>> mine = d instanceof ZsetDelivery<T> z ? byShard.get(z.store()) : null;
-            (mine == null ? others : mine).add(d);
-        }
-        int acked = 0;
-        for (ZsetStore<T> s : shards()) {
-            List<Delivery<T>> mine = byShard.get(s);
-            if (!mine.isEmpty()) {
-                acked += s.ackAll(mine);
-            }
-        }
-        for (Delivery<T> d : others) {
-            if (d.ack()) {
-                acked++;
-            }
-        }
-        return acked;
+        return AckAll.byShard(deliveries, shards(),
+                d -> d instanceof ZsetDelivery<T> z && shards().contains(z.store()) ? z.store() : null,
+                ZsetStore::ackAll);
     }
 
     /** The first {@code max} of every shard, merged by due time; each shard's own order kept. */

@@ -4,6 +4,7 @@ import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
+import io.queuekit.internal.AckAll;
 import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
@@ -251,37 +252,39 @@ final class ZsetStore<T> implements DelayStorage<T> {
         }
     }
 
-    /**
-     * Acks many deliveries in one round trip: this queue's own in one script, any others one by
-     * one. Returns how many were settled.
-     */
+    /** Acks this store's deliveries in one script, others one by one ({@link AckAll}). */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
-        List<ZsetDelivery<T>> mine = new ArrayList<>(deliveries.size());
-        List<ZsetScripts.Lease> leases = new ArrayList<>(deliveries.size());
-        int others = 0;
-        for (Delivery<T> d : List.copyOf(deliveries)) {
-            if (d instanceof ZsetDelivery<T> zd && zd.store() == this) {
-                if (zd.settled().claim()) { // skipped if already settled, as its ack() would be
-                    mine.add(zd);
-                    leases.add(zd.lease());
-                }
-            } else if (d.ack()) {
-                others++;
+        return AckAll.together(deliveries, new AckAll.Together<ZsetDelivery<T>>() {
+            @Override
+            public ZsetDelivery<T> own(Delivery<?> d) {
+                return d instanceof ZsetDelivery<?> zd && zd.store() == ZsetStore.this ? cast(zd) : null;
             }
-        }
-        if (leases.isEmpty()) {
-            return others;
-        }
-        int acked;
-        try {
-            acked = ack.run(leases);
-        } catch (RuntimeException e) {
-            mine.forEach(zd -> zd.settled().release());
-            throw e;
-        }
-        acked(acked);
-        return acked + others;
+
+            @Override
+            public boolean claim(ZsetDelivery<T> d) {
+                return d.settled().claim();
+            }
+
+            @Override
+            public void release(ZsetDelivery<T> d) {
+                d.settled().release();
+            }
+
+            @Override
+            public int ack(List<ZsetDelivery<T>> mine) {
+                List<ZsetScripts.Lease> leases = new ArrayList<>(mine.size());
+                mine.forEach(d -> leases.add(d.lease()));
+                int done = ack.run(leases);
+                acked(done);
+                return done;
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked") // this store's deliveries are of its payload type
+    private ZsetDelivery<T> cast(ZsetDelivery<?> d) {
+        return (ZsetDelivery<T>) d;
     }
 
     boolean retry(ZsetScripts.Lease l, Duration delay) {
