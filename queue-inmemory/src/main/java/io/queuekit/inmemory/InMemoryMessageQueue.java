@@ -102,24 +102,24 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
 
     @Override
     public Delivery<T> poll() {
-        return engine.poll();
+        return engine.waiting.poll();
     }
 
     /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        return engine.poll(timeout, unit);
+        return engine.waiting.poll(timeout, unit);
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
-        return engine.take();
+        return engine.waiting.take();
     }
 
     /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
-        return engine.pollBatch(maxMessages, timeout, unit);
+        return engine.waiting.pollBatch(maxMessages, timeout, unit);
     }
 
     @Override
