@@ -1,7 +1,8 @@
 package io.queuekit.inmemory;
 
 import io.queuekit.Delivery;
-import io.queuekit.internal.Checks;
+import io.queuekit.internal.Receiver;
+import io.queuekit.internal.WakeUps;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,16 +11,22 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How an {@link Engine}'s receivers take ready messages and wait for them, under its lock:
- * condition waits, woken by sends, settles, close and advances of a manual clock, and on any
- * other clock also timed to end when the next delayed message or lease falls due.
+ * How an {@link Engine}'s receivers take ready messages and wait for them, as the
+ * {@link Receiver.Store} of the one receive loop, whose plan is {@link Receiver#takingWaits}: a
+ * claim takes what is ready under the lock; a block is one condition wait under the lock, woken by
+ * sends, settles, close and advances of a manual clock, and on any other clock also timed to end
+ * when the next delayed message or lease falls due, after which it takes what is ready.
  *
  * <p>The easy thing to get wrong: a send wakes one waiter, not all, and a taker that leaves
- * messages ready wakes the next, as the JDK's LinkedBlockingQueue does; so every waiter looks for
- * ready messages under the lock before it waits.
+ * messages ready wakes the next, as the JDK's LinkedBlockingQueue does; so a block looks for ready
+ * messages under the lock before it waits, though a claim looked just before it.
  */
-final class Waiting<T> {
+final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
+    /** The in-memory queue has no ack to carry with a fetch: an ack costs a lock, not a round trip. */
+    private static final Receiver.CarriedAck NO_ACK = () -> { };
+
     private final Engine<T> engine;
+    private final Receiver<T, Receiver.CarriedAck> receiver;
     /**
      * Threads waiting for ready messages, and on the system clock a time by which each of them
      * wakes by itself to look again (null: some may wait for good); a waiter who began waiting
@@ -31,116 +38,94 @@ final class Waiting<T> {
 
     Waiting(Engine<T> engine) {
         this.engine = engine;
+        // a claim first, so that a receive looks once even if its timeout passed before the plan
+        // asked; and blocks as long as asked, since a condition wait notices a close at once
+        this.receiver = new Receiver<>(engine.runtime, this,
+                Receiver.takingWaits(System::nanoTime, Long.MAX_VALUE, max -> true));
     }
 
+    /** The store's receive: its timeout is real time, whatever the queue's clock. */
     List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
-        if (timeoutNanos > 0) {
-            return pollBatch(max, timeoutNanos, TimeUnit.NANOSECONDS);
-        }
+        return receiver.receive(Math.min(max, engine.claimBatch), timeoutNanos, NO_ACK);
+    }
+
+    @Override
+    public Receiver.Claimed<T> claim(int max, Receiver.CarriedAck ack) {
         engine.lock.lock();
         try {
             engine.runtime.checkReceiving();
             Instant now = engine.now();
-            engine.promote(now);
-            return engine.ready.isEmpty() ? List.of() : deliver(Math.min(max, engine.claimBatch), now);
+            return new Receiver.Claimed<>(takeReady(max, now), epochMillis(now), WakeUps.NONE);
         } finally {
             engine.lock.unlock();
         }
-    }
-
-    Delivery<T> poll() {
-        engine.lock.lock();
-        try {
-            engine.runtime.checkReceiving();
-            Instant now = engine.now();
-            engine.promote(now);
-            return engine.ready.isEmpty() ? null : deliverOne(now);
-        } finally {
-            engine.lock.unlock();
-        }
-    }
-
-    Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = Checks.timeoutNanos(timeout, unit);
-        lockForFetch();
-        try {
-            Instant now = awaitReady(nanos);
-            return now == null ? null : deliverOne(now);
-        } finally {
-            engine.lock.unlock();
-        }
-    }
-
-    Delivery<T> take() throws InterruptedException {
-        lockForFetch();
-        try {
-            return deliverOne(awaitReady(-1));
-        } finally {
-            engine.lock.unlock();
-        }
-    }
-
-    List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
-        Checks.batchSize(maxMessages);
-        long nanos = Checks.timeoutNanos(timeout, unit);
-        lockForFetch();
-        try {
-            Instant now = awaitReady(nanos);
-            return now == null ? List.of() : deliver(Math.min(maxMessages, engine.claimBatch), now);
-        } finally {
-            engine.lock.unlock();
-        }
-    }
-
-    private void lockForFetch() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        engine.lock.lockInterruptibly();
     }
 
     /**
-     * Under the lock: waits for ready messages and returns the instant they were found ready at,
-     * or null once the wait timed out. The timeout is real time, never the queue's clock: a test
-     * holding a {@link ManualClock} still gets its {@code poll} back. As in the JDK's blocking
-     * queues it runs once the lock is held, so a caller that finds a message ready reads no timer.
-     *
-     * @param nanos negative, or beyond a century, to wait as long as it takes
+     * Takes what is ready, or else waits once, up to {@code millis} (real time) and, on the
+     * system clock, no later than the next event, then takes what is ready by then. Nothing once
+     * the queue is closing, or if interrupted while waiting: the receive loop then throws.
      */
-    private Instant awaitReady(long nanos) throws InterruptedException {
-        boolean forever = nanos < 0 || nanos > TimeUnit.DAYS.toNanos(36_500);
-        long left = nanos;
-        while (true) {
-            engine.runtime.checkReceiving();
+    @Override
+    public Receiver.Woken<T> block(int max, long millis, Receiver.CarriedAck ack) {
+        engine.lock.lock();
+        try {
+            if (engine.runtime.isClosing()) {
+                return Receiver.Woken.nothing();
+            }
             Instant now = engine.now();
-            engine.promote(now);
-            if (!engine.ready.isEmpty()) {
-                return now;
+            List<Delivery<T>> got = takeReady(max, now);
+            if (!got.isEmpty()) {
+                return Receiver.Woken.took(got);
             }
-            long wait = Long.MAX_VALUE;
-            if (!forever) {
-                if (left <= 0) {
-                    return null;
-                }
-                wait = left;
-            }
-            if (engine.manualClock == null) {
-                wait = Math.min(wait, nanosUntil(now, engine.nextEvent()));
-                // by then this waiter looks again by itself: only something due earlier must wake it
-                Instant wakes = wakeTime(now, wait);
-                wakeBy = waiters == 0 ? wakes : later(wakeBy, wakes);
-            }
-            waiters++;
             try {
-                if (wait == Long.MAX_VALUE) {
-                    engine.changed.await();
-                } else {
-                    long unslept = engine.changed.awaitNanos(wait);
-                    left -= wait - unslept;
-                }
-            } finally {
-                waiters--;
+                await(TimeUnit.MILLISECONDS.toNanos(millis), now);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // not signalled: a wake-up meant for it went to another
+                return Receiver.Woken.nothing();
             }
+            if (engine.runtime.isClosing()) {
+                return Receiver.Woken.nothing();
+            }
+            return Receiver.Woken.took(takeReady(max, engine.now()));
+        } finally {
+            engine.lock.unlock();
+        }
+    }
+
+    /** No wake-up list here: a wait ends by the condition. */
+    @Override
+    public long pop() {
+        return WakeUps.NONE;
+    }
+
+    @Override
+    public void handOn(long millis) {
+        // no wake-up list: takingWaits never leaves one to hand on
+    }
+
+    /** One condition wait of up to {@code nanos}, and no later than the next event on the system clock. */
+    private void await(long nanos, Instant now) throws InterruptedException {
+        long wait = nanos;
+        if (engine.manualClock == null) {
+            wait = Math.min(wait, nanosUntil(now, engine.nextEvent()));
+            // by then this waiter looks again by itself: only something due earlier must wake it
+            Instant wakes = wakeTime(now, wait);
+            wakeBy = waiters == 0 ? wakes : later(wakeBy, wakes);
+        }
+        waiters++;
+        try {
+            engine.changed.awaitNanos(wait);
+        } finally {
+            waiters--;
+        }
+    }
+
+    private static long epochMillis(Instant now) {
+        try {
+            return now.toEpochMilli();
+        } catch (ArithmeticException e) {
+            return now.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
     }
 
@@ -196,8 +181,13 @@ final class Waiting<T> {
         }
     }
 
-    private List<Delivery<T>> deliver(int max, Instant now) {
+    /** Up to {@code max} ready messages, handed out; under the lock. */
+    private List<Delivery<T>> takeReady(int max, Instant now) {
+        engine.promote(now);
         MsgList ready = engine.ready;
+        if (ready.isEmpty()) {
+            return List.of();
+        }
         List<Delivery<T>> out = new ArrayList<>(Math.min(max, ready.size()));
         try {
             while (!ready.isEmpty() && out.size() < max) {
@@ -209,14 +199,6 @@ final class Waiting<T> {
             passOnWake(); // whatever happened, what is left ready has a taker woken
         }
         return out;
-    }
-
-    /** The oldest ready message, handed out; there is one. */
-    private InMemoryDelivery<T> deliverOne(Instant now) {
-        Msg m = engine.ready.first();
-        engine.ready.remove(m);
-        passOnWake();
-        return handOut(m, now);
     }
 
     /**

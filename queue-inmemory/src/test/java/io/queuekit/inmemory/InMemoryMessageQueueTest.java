@@ -1,6 +1,7 @@
 package io.queuekit.inmemory;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -85,9 +86,11 @@ class InMemoryMessageQueueTest {
             for (int i = 0; i < takers; i++) {
                 takes.add(async(q::take));
             }
-            // a manual clock never times a wait: only a send, or a taker passing the wake on, ends one
+            // a manual clock never times a wait to an event: a take waits a day at a time, so only a
+            // send, or a taker passing the wake on, ends one
             await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("test-async") && t.getState() == Thread.State.WAITING)
+                    .filter(t -> t.getName().equals("test-async") && (t.getState() == Thread.State.WAITING
+                            || t.getState() == Thread.State.TIMED_WAITING))
                     .count() == takers);
 
             for (int i = 0; i < takers; i++) {
@@ -142,6 +145,16 @@ class InMemoryMessageQueueTest {
 
             assertThat(q.poll(50, MILLISECONDS)).isNull();
             assertThat(q.pollBatch(5, 50, MILLISECONDS)).isEmpty();
+        }
+
+        @Test
+        void pollsWithATimeoutOfOneNanosecond_stillHandOutWhatIsReady() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("short").clock(clock).build());
+            q.sendAll(List.of("a", "b"));
+
+            // the timeout has passed before the receive looks: it looks once all the same
+            assertThat(q.poll(1, NANOSECONDS)).isNotNull();
+            assertThat(q.pollBatch(5, 1, NANOSECONDS)).hasSize(1);
         }
 
         @Test
