@@ -38,9 +38,11 @@ import java.util.function.Function;
  * time makes. Receiving is {@link Waiting}'s, settling and leases {@link Leasing}'s, dead letters
  * {@link Graveyard}'s; every one of them works under this engine's lock.
  *
- * <p>Time-driven moves (a delayed message falling due, a lease expiring) happen lazily at the
- * start of every operation, in the order of the times they were due, so what a caller sees is
- * always the state as of the clock's current instant, whether or not anyone was waiting.
+ * <p>Time moves things lazily at the start of every operation, as of the clock's instant: delayed
+ * messages fall due, in due order, and leases expire. The easy thing to get wrong: an expired
+ * lease goes back to ready (or to the dead letters, on its last attempt) only when a receive reaps
+ * it, behind what is ready by then, as a claim on Redis does; until then it counts as ready and
+ * its delivery owns nothing.
  */
 final class Engine<T> implements QueueStore<T> {
     private static final Comparator<Msg> BY_DUE =
@@ -66,6 +68,8 @@ final class Engine<T> implements QueueStore<T> {
     final MsgList ready = new MsgList();
     private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
     final Leases leased = new Leases();
+    /** Messages whose lease expired, in the order they expired, until a receive reaps them. */
+    private final MsgList expired = new MsgList();
     private long sequence;
     private long idSequence;
     private final byte[] idChars = new byte[14]; // the mark and a long in base 36
@@ -305,10 +309,14 @@ final class Engine<T> implements QueueStore<T> {
         lock.lock();
         try {
             runtime.checkOpen();
-            promote(now());
+            Instant now = now();
+            promote(now);
             Msg m = stored.get(id);
             if (m == null) {
                 return false;
+            }
+            if (m.state == State.EXPIRED) {
+                reapOne(m, now); // as cancel.lua does: back to waiting, unless that was its last attempt
             }
             if (m.state == State.READY) {
                 ready.remove(m);
@@ -326,33 +334,50 @@ final class Engine<T> implements QueueStore<T> {
 
     // ---- time-driven moves
 
-    /** Moves everything due by {@code now} (delayed messages, expired leases), earliest first. */
+    /**
+     * Moves what is due by {@code now}: delayed messages to ready, in due order; expired leases out
+     * of flight, to wait for a receive to reap them. A lease its managed consumer holds lasts.
+     */
     void promote(Instant now) {
-        while (true) {
-            Msg d = delayed.isEmpty() ? null : delayed.first();
-            Msg l = leased.first();
-            boolean delayedDue = d != null && !d.dueAt.isAfter(now);
-            boolean leaseDue = l != null && !l.leaseExpiry.isAfter(now);
-            if (!delayedDue && !leaseDue) {
-                return;
-            }
-            if (delayedDue && (!leaseDue || !l.leaseExpiry.isBefore(d.dueAt))) {
-                delayed.pollFirst();
-                makeReady(d);
-            } else if (!l.holdSeen && l.delivery.hold() != null) {
+        while (!delayed.isEmpty() && !delayed.first().dueAt.isAfter(now)) {
+            makeReady(delayed.pollFirst());
+        }
+        Msg l;
+        while ((l = leased.first()) != null && !l.leaseExpiry.isAfter(now)) {
+            if (!l.holdSeen && l.delivery.hold() != null) {
                 leasing.seeHold(l); // the hold may keep it: look again
             } else {
                 leased.remove(l);
                 l.delivery = null;
-                if (l.attempts >= maxAttempts) {
-                    graveyard.bury(l, "lease expired on attempt " + l.attempts + " of at most " + maxAttempts, now);
-                    observer.deadLettered();
-                } else {
-                    makeReady(l);
-                    observer.redelivered(1);
-                }
+                l.state = State.EXPIRED;
+                expired.addLast(l);
             }
         }
+    }
+
+    /**
+     * What a receive does first, as a claim on Redis does: promotes, then returns every expired
+     * lease to ready, behind what is ready by then, or to the dead letters on its last attempt.
+     */
+    void reap(Instant now) {
+        promote(now);
+        for (Msg m = expired.first(); m != null; m = expired.first()) {
+            if (!reapOne(m, now)) {
+                observer.redelivered(1);
+            }
+        }
+    }
+
+    /** Reaps one expired lease; true if it was buried. */
+    private boolean reapOne(Msg m, Instant now) {
+        expired.remove(m);
+        if (m.attempts >= maxAttempts) {
+            graveyard.bury(m, "lease expired on attempt " + m.attempts + " of at most " + maxAttempts, now);
+            observer.deadLettered();
+            return true;
+        }
+        makeReady(m);
+        return false;
     }
 
     /** When the next delayed message falls due or lease expires; null if none. */
@@ -396,7 +421,8 @@ final class Engine<T> implements QueueStore<T> {
         lock.lock();
         try {
             promote(now());
-            return new QueueStats(ready.size(), leased.size(), delayed.size(), graveyard.count());
+            // an expired lease counts as ready, even on its last attempt, as on Redis: a receive reaps it
+            return new QueueStats(ready.size() + expired.size(), leased.size(), delayed.size(), graveyard.count());
         } finally {
             lock.unlock();
         }

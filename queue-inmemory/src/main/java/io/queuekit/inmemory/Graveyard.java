@@ -45,7 +45,6 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public long size() {
         engine.lock.lock();
         try {
-            engine.promote(engine.now());
             return buried.size();
         } finally {
             engine.lock.unlock();
@@ -57,7 +56,6 @@ final class Graveyard<T> implements DeadLetterStore<T> {
         List<Stored<T>> out = new ArrayList<>(Math.min(limit, 1024));
         engine.lock.lock();
         try {
-            engine.promote(engine.now());
             for (Msg m : buried.values()) {
                 if (out.size() == limit) {
                     break;
@@ -74,7 +72,6 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public Stored<T> find(MessageId id) {
         engine.lock.lock();
         try {
-            engine.promote(engine.now());
             Msg m = buried.get(id);
             return m == null ? null : stored(m);
         } finally {
@@ -128,7 +125,6 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public boolean purge(MessageId id) {
         engine.lock.lock();
         try {
-            engine.promote(engine.now());
             if (buried.remove(id) == null) {
                 return false;
             }
@@ -143,7 +139,6 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public long purgeAll() {
         engine.lock.lock();
         try {
-            engine.promote(engine.now());
             long n = buried.size();
             for (MessageId id : buried.keySet()) {
                 engine.stored.remove(id);
@@ -155,6 +150,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
         }
     }
 
+    /** Ready again, from its first attempt, behind what is ready: the caller promoted first. */
     private void revive(Msg m) {
         m.attempts = 0;
         m.reason = null;

@@ -8,7 +8,8 @@ import java.time.Instant;
  * lease expiry and number) change only while it is out of the sorted sets that order by them.
  */
 final class Msg {
-    enum State { DELAYED, READY, IN_FLIGHT, DEAD, GONE }
+    /** {@code EXPIRED}: its lease expired, and no receive has reaped it yet. */
+    enum State { DELAYED, READY, IN_FLIGHT, EXPIRED, DEAD, GONE }
 
     final MessageId id;
     final Object body;
@@ -21,7 +22,7 @@ final class Msg {
     Instant leaseExpiry;
     /** The hand-out that holds the lease (at-least-once, while in flight). */
     InMemoryDelivery<?> delivery;
-    /** Its neighbours on the one {@link MsgList} it is on, if any: ready, or in flight. */
+    /** Its neighbours on the one {@link MsgList} it is on, if any: ready, in flight, or expired. */
     Msg previous;
     Msg next;
     /** In flight: whether {@link Leases} keeps it on its list. */

@@ -181,9 +181,9 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
         }
     }
 
-    /** Up to {@code max} ready messages, handed out; under the lock. */
+    /** Reaps expired leases, then hands out up to {@code max} ready messages; under the lock. */
     private List<Delivery<T>> takeReady(int max, Instant now) {
-        engine.promote(now);
+        engine.reap(now);
         MsgList ready = engine.ready;
         if (ready.isEmpty()) {
             return List.of();

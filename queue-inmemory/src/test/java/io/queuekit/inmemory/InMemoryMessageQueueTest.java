@@ -12,6 +12,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
+import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.SerializationException;
 import java.nio.charset.StandardCharsets;
@@ -175,6 +176,23 @@ class InMemoryMessageQueueTest {
             Delivery<String> again = async(q::take).get(5, SECONDS);
 
             assertThat(again.attempt()).isEqualTo(2);
+        }
+
+        @Test
+        void anExpiredLeaseOnItsLastAttempt_countsAsReady_untilAReceiveBuriesIt() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("last").clock(clock)
+                    .maxAttempts(1).build());
+            q.send("x");
+            Delivery<String> d = q.poll();
+            clock.advance(Duration.ofSeconds(30));
+
+            assertThat(q.stats()).as("as on Redis, until a receive reaps it").isEqualTo(new QueueStats(1, 0, 0, 0));
+            assertThat(q.deadLetters().size()).isZero();
+            assertThat(d.ack()).as("the delivery whose lease expired").isFalse();
+
+            assertThat(q.poll()).isNull();
+            assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+            assertThat(q.deadLetters().list(1).get(0).reason()).isEqualTo("lease expired on attempt 1 of at most 1");
         }
 
         @Test
