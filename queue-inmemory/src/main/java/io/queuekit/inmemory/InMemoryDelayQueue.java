@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  * and receives, without sleeping; a caller blocked in {@code take} or {@code poll} wakes as soon
  * as an advance makes a message due. The timeout of {@code poll(timeout, unit)} and
  * {@code pollBatch} is measured in real time ({@link System#nanoTime()}), so it ends even if a
- * manual clock never moves. A due time in the past means now: the message joins the ready ones
+ * manual clock never moves, and waited in whole milliseconds, as for {@link InMemoryMessageQueue}.
+ * A due time in the past means now: the message joins the ready ones
  * behind those already ready.
  *
  * <p><b>Ids.</b> Generated ids are {@code @} and a counter, as on Redis; a chosen id may not begin
@@ -146,24 +147,24 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public Delivery<T> poll() {
-        return engine.poll();
+        return engine.runtime().poll();
     }
 
     /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        return engine.poll(timeout, unit);
+        return engine.runtime().poll(timeout, unit);
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
-        return engine.take();
+        return engine.runtime().take();
     }
 
     /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
-        return engine.pollBatch(maxMessages, timeout, unit);
+        return engine.runtime().pollBatch(maxMessages, timeout, unit);
     }
 
     @Override

@@ -12,34 +12,34 @@ import java.time.Instant;
  * One hand-out of a message. The lease number ties it to the hand-out it came from, so that a
  * settling call from a delivery whose lease expired cannot touch the redelivered message.
  *
- * <p>It also carries what the engine's lease keeper notes without the engine's lock: the hold a
- * managed consumer asked for, and whether this delivery settled its message.
+ * <p>It also carries what the lease keeper ({@link Leasing.Holds}) notes without the engine's
+ * lock: the hold a managed consumer asked for, and whether this delivery settled its message.
  */
 final class InMemoryDelivery<T> implements Delivery<T> {
     private static final VarHandle HOLD;
 
     static {
         try {
-            HOLD = MethodHandles.lookup().findVarHandle(InMemoryDelivery.class, "hold", Engine.Held.class);
+            HOLD = MethodHandles.lookup().findVarHandle(InMemoryDelivery.class, "hold", Leasing.Held.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final Engine<T> engine;
-    private final Engine.Msg msg;
+    private final Msg msg;
     private final int attempt;
     private final long lease;
     private final SettleOnce settled;
     private volatile T payload;
-    private volatile Engine<T>.Held hold;
+    private volatile Leasing<T>.Held hold;
     private volatile boolean settledItsMessage;
 
     /**
      * @param msg the message handed out; its id, body and enqueue time are final
      * @param lease the lease number; 0 for an at-most-once delivery, which has none
      */
-    InMemoryDelivery(Engine<T> engine, Engine.Msg msg, int attempt, long lease) {
+    InMemoryDelivery(Engine<T> engine, Msg msg, int attempt, long lease) {
         this.engine = engine;
         this.msg = msg;
         this.attempt = attempt;
@@ -74,22 +74,22 @@ final class InMemoryDelivery<T> implements Delivery<T> {
 
     @Override
     public boolean ack() {
-        return engine.ack(this);
+        return engine.leasing.ack(this);
     }
 
     @Override
     public boolean retry(Duration delay) {
-        return engine.retry(this, delay);
+        return engine.leasing.retry(this, delay);
     }
 
     @Override
     public boolean deadLetter(String reason) {
-        return engine.deadLetter(this, reason);
+        return engine.leasing.deadLetter(this, reason);
     }
 
     @Override
     public boolean extendLease(Duration duration) {
-        return engine.extendLease(this, duration);
+        return engine.leasing.extendLease(this, duration);
     }
 
     Engine<T> engine() {
@@ -100,7 +100,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
         return msg.body;
     }
 
-    Engine.Msg msg() {
+    Msg msg() {
         return msg;
     }
 
@@ -114,12 +114,12 @@ final class InMemoryDelivery<T> implements Delivery<T> {
     }
 
     /** Notes a managed consumer's hold of this delivery; false, noting nothing, if one was noted before. */
-    boolean noteHold(Engine<T>.Held h) {
+    boolean noteHold(Leasing<T>.Held h) {
         return hold == null && HOLD.compareAndSet(this, null, h);
     }
 
     /** The hold noted; null if none was. */
-    Engine<T>.Held hold() {
+    Leasing<T>.Held hold() {
         return hold;
     }
 

@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * unless set). With a {@link ManualClock}, a test advances time instead of sleeping and callers
  * blocked in {@code take} or {@code poll} wake as soon as an advance makes a message ready. The
  * timeout of {@code poll(timeout, unit)} and {@code pollBatch} is always measured in real time
- * ({@link System#nanoTime()}), so it ends even if a manual clock never moves.
+ * ({@link System#nanoTime()}), so it ends even if a manual clock never moves, and waited in whole
+ * milliseconds, rounded up: a timeout below one millisecond waits up to one.
  *
  * <p><b>Payloads.</b> Without a codec the queue stores and hands out the very objects sent, so
  * senders must not mutate them afterwards, and a handler that changes its payload and throws sees
@@ -102,24 +103,24 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
 
     @Override
     public Delivery<T> poll() {
-        return engine.poll();
+        return engine.runtime().poll();
     }
 
     /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
     @Override
     public Delivery<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
-        return engine.poll(timeout, unit);
+        return engine.runtime().poll(timeout, unit);
     }
 
     @Override
     public Delivery<T> take() throws InterruptedException {
-        return engine.take();
+        return engine.runtime().take();
     }
 
     /** {@inheritDoc} The timeout is real time, whatever the queue's clock. */
     @Override
     public List<Delivery<T>> pollBatch(int maxMessages, long timeout, TimeUnit unit) throws InterruptedException {
-        return engine.pollBatch(maxMessages, timeout, unit);
+        return engine.runtime().pollBatch(maxMessages, timeout, unit);
     }
 
     @Override

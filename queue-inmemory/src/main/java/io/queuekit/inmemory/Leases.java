@@ -1,6 +1,5 @@
 package io.queuekit.inmemory;
 
-import io.queuekit.inmemory.Engine.Msg;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.TreeSet;

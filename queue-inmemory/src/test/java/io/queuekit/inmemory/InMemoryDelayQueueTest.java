@@ -4,6 +4,8 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Delivery;
+import io.queuekit.MessageId;
+import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** What is specific to the in-memory delay queue: semantics values and the clock. */
+/** What is specific to the in-memory delay queue: semantics values, the clock, and reaping as on Redis. */
 @Timeout(10)
 class InMemoryDelayQueueTest {
     private final ManualClock clock = new ManualClock();
@@ -98,5 +100,35 @@ class InMemoryDelayQueueTest {
 
         assertThat(q.poll().payload()).isEqualTo("due in a minute");
         assertThat(q.poll().payload()).isEqualTo("due an hour ago");
+    }
+
+    @Test
+    void anExpiredLease_goesBackBehindWhatFellDueBeforeAReceiveReapedIt() {
+        InMemoryDelayQueue<String> q = queue(clock);
+        q.send("abandoned");
+        assertThat(q.poll().payload()).isEqualTo("abandoned");
+        q.schedule("due after the lease expired", Duration.ofSeconds(40));
+        clock.advance(Duration.ofSeconds(50));
+
+        // a claim on Redis reaps the lease at its own time, 50 s, behind the message due at 40 s
+        assertThat(q.poll().payload()).isEqualTo("due after the lease expired");
+        Delivery<String> again = q.poll();
+        assertThat(again.payload()).isEqualTo("abandoned");
+        assertThat(again.attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void cancel_ofAnExpiredLeaseOnItsLastAttempt_buriesIt_asCancelOnRedisDoes() {
+        InMemoryDelayQueue<String> q = InMemoryDelayQueue.<String>builder("reminders").clock(clock).maxAttempts(1).build();
+        queues.add(q);
+        MessageId id = q.send("x");
+        q.poll();
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(q.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+
+        assertThat(q.cancel(id)).isFalse();
+
+        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+        assertThat(q.deadLetters().find(id)).isPresent();
     }
 }

@@ -42,7 +42,7 @@ class InMemoryLeaseKeeperTest {
 
     private Delivery<String> sentAndPolled() {
         engine.send("x");
-        Delivery<String> d = engine.poll();
+        Delivery<String> d = engine.runtime().poll();
         assertThat(d).isNotNull();
         return d;
     }
@@ -54,9 +54,9 @@ class InMemoryLeaseKeeperTest {
         keeper.hold(d, LIMIT);
 
         clock.advance(LIMIT.plus(LEASE).minus(MS));
-        assertThat(engine.poll()).as("handed out again 1 ms before the hold ends").isNull();
+        assertThat(engine.runtime().poll()).as("handed out again 1 ms before the hold ends").isNull();
         clock.advance(MS);
-        Delivery<String> again = engine.poll();
+        Delivery<String> again = engine.runtime().poll();
         assertThat(again).isNotNull();
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(d.ack()).as("the held delivery, after its hold ended").isFalse();
@@ -69,7 +69,7 @@ class InMemoryLeaseKeeperTest {
 
         keeper.hold(d, LIMIT);
 
-        Delivery<String> again = engine.poll();
+        Delivery<String> again = engine.runtime().poll();
         assertThat(again).isNotNull();
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(d.ack()).isFalse();
@@ -84,7 +84,7 @@ class InMemoryLeaseKeeperTest {
         assertThat(d.extendLease(Duration.ofSeconds(1))).isTrue();
 
         clock.advance(Duration.ofSeconds(1));
-        assertThat(engine.poll()).as("handed out again once the extension ended").isNotNull();
+        assertThat(engine.runtime().poll()).as("handed out again once the extension ended").isNotNull();
     }
 
     @Test
@@ -96,9 +96,9 @@ class InMemoryLeaseKeeperTest {
         hold.release();
 
         clock.advance(LEASE.minus(MS));
-        assertThat(engine.poll()).as("handed out again 1 ms before the renewed lease ends").isNull();
+        assertThat(engine.runtime().poll()).as("handed out again 1 ms before the renewed lease ends").isNull();
         clock.advance(MS);
-        assertThat(engine.poll()).isNotNull();
+        assertThat(engine.runtime().poll()).isNotNull();
     }
 
     @Test
@@ -106,14 +106,14 @@ class InMemoryLeaseKeeperTest {
         Delivery<String> d = sentAndPolled();
         LeaseKeeper.Hold hold = keeper.hold(d, LIMIT);
         assertThat(d.retry(Duration.ZERO)).isTrue();
-        Delivery<String> again = engine.poll();
+        Delivery<String> again = engine.runtime().poll();
         assertThat(again.attempt()).isEqualTo(2);
         LeaseKeeper.Hold next = keeper.hold(again, LIMIT);
 
         hold.release();
 
         clock.advance(LEASE.plus(Duration.ofMinutes(5)));
-        assertThat(engine.poll()).as("the second hand-out, held, handed out again").isNull();
+        assertThat(engine.runtime().poll()).as("the second hand-out, held, handed out again").isNull();
         next.release();
         assertThat(again.ack()).isTrue();
     }
@@ -127,9 +127,9 @@ class InMemoryLeaseKeeperTest {
         keeper.close();
 
         clock.advance(LEASE.minus(MS));
-        assertThat(engine.poll()).isNull();
+        assertThat(engine.runtime().poll()).isNull();
         clock.advance(MS);
-        assertThat(engine.poll()).isNotNull();
+        assertThat(engine.runtime().poll()).isNotNull();
     }
 
     @Test
@@ -140,7 +140,7 @@ class InMemoryLeaseKeeperTest {
         keeper.hold(d, LIMIT);
 
         clock.advance(LEASE);
-        assertThat(engine.poll()).isNotNull();
+        assertThat(engine.runtime().poll()).isNotNull();
     }
 
     @Test
@@ -151,8 +151,8 @@ class InMemoryLeaseKeeperTest {
         keeper.hold(d, LIMIT);
 
         clock.advance(LIMIT.plus(LEASE).minus(MS));
-        assertThat(engine.poll()).as("handed out again 1 ms before the second hold ends").isNull();
+        assertThat(engine.runtime().poll()).as("handed out again 1 ms before the second hold ends").isNull();
         clock.advance(MS);
-        assertThat(engine.poll()).isNotNull();
+        assertThat(engine.runtime().poll()).isNotNull();
     }
 }

@@ -1,6 +1,7 @@
 package io.queuekit.inmemory;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +12,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
+import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.SerializationException;
 import java.nio.charset.StandardCharsets;
@@ -85,9 +87,11 @@ class InMemoryMessageQueueTest {
             for (int i = 0; i < takers; i++) {
                 takes.add(async(q::take));
             }
-            // a manual clock never times a wait: only a send, or a taker passing the wake on, ends one
+            // a manual clock never times a wait to an event: a take waits a day at a time, so only a
+            // send, or a taker passing the wake on, ends one
             await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("test-async") && t.getState() == Thread.State.WAITING)
+                    .filter(t -> t.getName().equals("test-async") && (t.getState() == Thread.State.WAITING
+                            || t.getState() == Thread.State.TIMED_WAITING))
                     .count() == takers);
 
             for (int i = 0; i < takers; i++) {
@@ -145,6 +149,16 @@ class InMemoryMessageQueueTest {
         }
 
         @Test
+        void pollsWithATimeoutOfOneNanosecond_stillHandOutWhatIsReady() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("short").clock(clock).build());
+            q.sendAll(List.of("a", "b"));
+
+            // the timeout has passed before the receive looks: it looks once all the same
+            assertThat(q.poll(1, NANOSECONDS)).isNotNull();
+            assertThat(q.pollBatch(5, 1, NANOSECONDS)).hasSize(1);
+        }
+
+        @Test
         void pollTimeout_endsOnAClockAtTheEndOfTime() throws Exception {
             Clock end = Clock.fixed(Instant.MAX, ZoneOffset.UTC);
             InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("end").clock(end).build());
@@ -162,6 +176,23 @@ class InMemoryMessageQueueTest {
             Delivery<String> again = async(q::take).get(5, SECONDS);
 
             assertThat(again.attempt()).isEqualTo(2);
+        }
+
+        @Test
+        void anExpiredLeaseOnItsLastAttempt_countsAsReady_untilAReceiveBuriesIt() throws Exception {
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("last").clock(clock)
+                    .maxAttempts(1).build());
+            q.send("x");
+            Delivery<String> d = q.poll();
+            clock.advance(Duration.ofSeconds(30));
+
+            assertThat(q.stats()).as("as on Redis, until a receive reaps it").isEqualTo(new QueueStats(1, 0, 0, 0));
+            assertThat(q.deadLetters().size()).isZero();
+            assertThat(d.ack()).as("the delivery whose lease expired").isFalse();
+
+            assertThat(q.poll()).isNull();
+            assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+            assertThat(q.deadLetters().list(1).get(0).reason()).isEqualTo("lease expired on attempt 1 of at most 1");
         }
 
         @Test

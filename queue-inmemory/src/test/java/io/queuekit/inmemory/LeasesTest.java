@@ -3,7 +3,6 @@ package io.queuekit.inmemory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.MessageId;
-import io.queuekit.inmemory.Engine.Msg;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

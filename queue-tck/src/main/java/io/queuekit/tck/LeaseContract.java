@@ -2,6 +2,7 @@ package io.queuekit.tck;
 
 import static io.queuekit.tck.Tck.GENEROUS_MS;
 import static io.queuekit.tck.Tck.assumeLeases;
+import static io.queuekit.tck.Tck.assumeOrdered;
 import static io.queuekit.tck.Tck.await;
 import static io.queuekit.tck.Tck.next;
 import static io.queuekit.tck.Tck.quickOptions;
@@ -24,10 +25,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract of leases, for at-least-once queues: an unsettled delivery comes back after its
- * lease with its attempt raised, and to the dead letters after the last attempt; a lease lasts
- * while its holder works (extended by hand, renewed for managed handlers); a delivery settles only
- * the hand-out it came from. Each test of a lease is skipped on an at-most-once queue, whose
- * promises are in {@link AtMostOnceContract}.
+ * lease with its attempt raised (once a receive reaps the lease, behind what is ready by then), and
+ * to the dead letters after the last attempt; a lease lasts while its holder works (extended by
+ * hand, renewed for managed handlers); a delivery settles only the hand-out it came from. Each
+ * test of a lease is skipped on an at-most-once queue, whose promises are in
+ * {@link AtMostOnceContract}.
  */
 interface LeaseContract extends QueueContract {
 
@@ -66,6 +68,26 @@ interface LeaseContract extends QueueContract {
         assertThat(second.attempt()).isEqualTo(2);
         assertThat(second.enqueuedAt()).isEqualTo(first.enqueuedAt());
         assertThat(second.ack()).isTrue();
+    }
+
+    @Test
+    default void anExpiredLease_isRedelivered_behindWhatWasSentBeforeItWasReaped() throws Exception {
+        MessageQueue<String> q = newQueue();
+        assumeLeases(q);
+        assumeOrdered(q);
+        q.send("abandoned");
+        Delivery<String> abandoned = next(q);
+        advancePastLease();
+
+        q.send("sent after the lease expired");
+
+        Delivery<String> first = next(q);
+        Delivery<String> second = next(q);
+        assertThat(List.of(first.payload() + ", attempt " + first.attempt(),
+                second.payload() + ", attempt " + second.attempt()))
+                .as("an expired lease goes back when a receive reaps it, behind what is ready by then")
+                .containsExactly("sent after the lease expired, attempt 1", "abandoned, attempt 2");
+        assertThat(abandoned.ack()).as("the abandoned delivery").isFalse();
     }
 
     @Test
