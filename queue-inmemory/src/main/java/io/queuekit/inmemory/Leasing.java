@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /**
  * The leases of an {@link Engine}'s messages in flight, under its lock: what a delivery does to
@@ -54,24 +55,22 @@ final class Leasing<T> {
 
     boolean retry(InMemoryDelivery<T> d, Duration delay) {
         Delays.retryDelay(delay);
-        engine.lock.lock();
-        try {
-            engine.runtime.checkOpen();
-            Instant now = engine.now();
-            Msg m = settle(d, now);
-            if (m == null) {
-                return false;
-            }
+        return settleThen(d, (m, now) -> {
             engine.enqueue(m, now.plus(delay), now);
             engine.observer.retried();
             engine.changed.signalAll();
-            return true;
-        } finally {
-            engine.lock.unlock();
-        }
+        });
     }
 
     boolean deadLetter(InMemoryDelivery<T> d, String reason) {
+        return settleThen(d, (m, now) -> {
+            engine.graveyard.bury(m, reason == null ? "" : reason, now);
+            engine.observer.deadLettered();
+        });
+    }
+
+    /** Takes {@code d}'s message back under the lock and hands it to {@code then}; false if not owned. */
+    private boolean settleThen(InMemoryDelivery<T> d, BiConsumer<Msg, Instant> then) {
         engine.lock.lock();
         try {
             engine.runtime.checkOpen();
@@ -80,8 +79,7 @@ final class Leasing<T> {
             if (m == null) {
                 return false;
             }
-            engine.graveyard.bury(m, reason == null ? "" : reason, now);
-            engine.observer.deadLettered();
+            then.accept(m, now);
             return true;
         } finally {
             engine.lock.unlock();

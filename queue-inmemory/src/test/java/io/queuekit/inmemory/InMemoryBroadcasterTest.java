@@ -8,6 +8,7 @@ import io.queuekit.Codec;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.tck.ThrowingMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,17 +61,7 @@ class InMemoryBroadcasterTest {
     /** An observer must not throw; one that does is logged, and delivery goes on. */
     @Test
     void anObserverThatThrows_stopsNoDelivery() {
-        QueueMetrics throwing = (name, transport, namespace, stats) -> new QueueMetrics.Observer() {
-            @Override
-            public void delivered(Duration latency) {
-                throw new IllegalStateException("observer failure: delivered");
-            }
-
-            @Override
-            public void handled(Duration time, boolean failed) {
-                throw new IllegalStateException("observer failure: handled");
-            }
-        };
+        QueueMetrics throwing = new ThrowingMetrics();
         InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("news").metrics(throwing).build();
         broadcaster = b;
         List<String> received = new CopyOnWriteArrayList<>();

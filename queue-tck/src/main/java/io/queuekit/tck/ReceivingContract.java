@@ -13,8 +13,10 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -119,6 +121,30 @@ interface ReceivingContract extends QueueContract {
         first.forEach(Delivery::ack);
         assumeOrdered(q);
         assertThat(payloads(first)).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    default void pollBatch_handsOutFullBatches_callAfterCall_whileMessagesWait() throws Exception {
+        MessageQueue<String> q = newQueue();
+        for (int b = 0; b < 3; b++) { // three batches: on a sharded queue without keys, a shard each
+            List<String> batch = new ArrayList<>();
+            for (int i = 0; i < 96; i++) {
+                batch.add(b + ":" + i);
+            }
+            q.sendAll(batch);
+        }
+
+        List<Integer> perCall = new ArrayList<>();
+        Set<String> got = new HashSet<>();
+        while (got.size() < 288) {
+            List<Delivery<String>> ds = q.pollBatch(32, GENEROUS_MS, MILLISECONDS);
+            assertThat(ds).as("after %s calls", perCall.size()).isNotEmpty();
+            perCall.add(ds.size());
+            ds.forEach(d -> got.add(d.payload()));
+            q.ackAll(ds);
+        }
+
+        assertThat(perCall).as("messages per call").containsExactly(32, 32, 32, 32, 32, 32, 32, 32, 32);
     }
 
     @Test

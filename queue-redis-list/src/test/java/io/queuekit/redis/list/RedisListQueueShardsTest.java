@@ -185,33 +185,6 @@ class RedisListQueueShardsTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Guarantee.class)
-    void pollBatch_handsOutWholeBatches_alsoWhenItGoesStraightBackToTheShardThatServedIt(Guarantee guarantee)
-            throws Exception {
-        try (RedisListQueue<String> q = sharded(Queues.unique("batches"), 3).guarantee(guarantee).build()) {
-            for (int s = 0; s < 3; s++) {
-                List<String> batch = new ArrayList<>();
-                for (int i = 0; i < 96; i++) {
-                    batch.add(s + ":" + i);
-                }
-                q.sendAll(batch); // without a key, a batch goes whole to the next shard: 96 in each
-            }
-
-            List<Integer> perCall = new ArrayList<>();
-            Set<String> got = new HashSet<>();
-            while (got.size() < 288) {
-                List<Delivery<String>> ds = q.pollBatch(32, 5, SECONDS);
-                assertThat(ds).as("after %s calls", perCall.size()).isNotEmpty();
-                perCall.add(ds.size());
-                ds.forEach(d -> got.add(d.payload()));
-                q.ackAll(ds);
-            }
-
-            assertThat(perCall).as("messages per call").containsExactly(32, 32, 32, 32, 32, 32, 32, 32, 32);
-        }
-    }
-
     @Test
     void shardBy_oneConsumer_getsEachKeysMessagesInSendOrder_whileKeysInterleave() throws Exception {
         Random random = new Random(42);

@@ -9,6 +9,7 @@ import io.queuekit.Codec;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
 import io.queuekit.spi.QueueMetrics;
+import io.queuekit.tck.ThrowingMetrics;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
 import io.queuekit.testing.RedisClients;
@@ -54,17 +55,7 @@ class RedisBroadcasterMetricsTest {
     /** An observer must not throw; one that does is logged, and delivery goes on. */
     @Test
     void anObserverThatThrows_stopsNoDelivery(RedisClient client) {
-        QueueMetrics throwing = (name, transport, namespace, stats) -> new QueueMetrics.Observer() {
-            @Override
-            public void delivered(Duration latency) {
-                throw new IllegalStateException("observer failure: delivered");
-            }
-
-            @Override
-            public void handled(Duration time, boolean failed) {
-                throw new IllegalStateException("observer failure: handled");
-            }
-        };
+        QueueMetrics throwing = new ThrowingMetrics();
         List<String> got = new CopyOnWriteArrayList<>();
         try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, Channels.unique("observer"), Codec.utf8())
                         .metrics(throwing).build();

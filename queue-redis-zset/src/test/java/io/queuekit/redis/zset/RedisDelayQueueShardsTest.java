@@ -248,31 +248,6 @@ class RedisDelayQueueShardsTest {
     }
 
     @Test
-    void pollBatch_handsOutWholeBatches_alsoWhenItGoesStraightBackToTheShardThatServedIt() throws Exception {
-        try (RedisDelayQueue<String> q = sharded(unique("batches"), 3).build()) {
-            for (int s = 0; s < 3; s++) {
-                List<String> batch = new ArrayList<>();
-                for (int i = 0; i < 96; i++) {
-                    batch.add(s + ":" + i);
-                }
-                q.sendAll(batch); // without a key, a batch goes whole to the next shard: 96 in each
-            }
-
-            List<Integer> perCall = new ArrayList<>();
-            Set<String> got = new HashSet<>();
-            while (got.size() < 288) {
-                List<Delivery<String>> ds = q.pollBatch(32, 5, SECONDS);
-                assertThat(ds).as("after %s calls", perCall.size()).isNotEmpty();
-                perCall.add(ds.size());
-                ds.forEach(d -> got.add(d.payload()));
-                q.ackAll(ds);
-            }
-
-            assertThat(perCall).as("messages per call").containsExactly(32, 32, 32, 32, 32, 32, 32, 32, 32);
-        }
-    }
-
-    @Test
     void statsPeekAndDeadLetters_coverEveryShard() throws Exception {
         try (RedisDelayQueue<String> q = sharded(unique("cover"), 3).build()) {
             List<MessageId> ids = new ArrayList<>();
