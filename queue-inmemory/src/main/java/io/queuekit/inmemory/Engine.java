@@ -43,7 +43,9 @@ import java.util.function.Function;
  *
  * <p>Time-driven moves (a delayed message falling due, a lease expiring) happen lazily at the
  * start of every operation, in the order of the times they were due, so what a caller sees is
- * always the state as of the clock's current instant, whether or not anyone was waiting.
+ * always the state as of the clock's current instant, whether or not anyone was waiting; except
+ * that inspections (stats, dead letters) leave expired leases in flight, as Redis does until a
+ * receive: stats count them as ready.
  */
 final class Engine<T> implements QueueStore<T> {
     private enum State { DELAYED, READY, IN_FLIGHT, DEAD, GONE }
@@ -879,6 +881,35 @@ final class Engine<T> implements QueueStore<T> {
         }
     }
 
+    /**
+     * Moves the delayed messages due by {@code now} to ready and leaves expired leases to the next
+     * receive, as on Redis: for inspections, which take no message out of flight.
+     */
+    private void promoteDelayed(Instant now) {
+        while (!delayed.isEmpty() && !delayed.first().dueAt.isAfter(now)) {
+            makeReady(delayed.pollFirst());
+        }
+    }
+
+    /**
+     * How many leases expired by {@code now}, once the holds noted on them (which may keep them)
+     * count.
+     */
+    private int expiredLeases(Instant now) {
+        List<Msg> expired = new ArrayList<>();
+        leased.forEach(m -> {
+            if (!m.leaseExpiry.isAfter(now)) {
+                expired.add(m);
+            }
+        });
+        int n = 0;
+        for (Msg m : expired) {
+            seeHold(m);
+            n += m.leaseExpiry.isAfter(now) ? 0 : 1;
+        }
+        return n;
+    }
+
     private void enqueue(Msg m, Instant dueAt, Instant now) {
         if (dueAt.isAfter(now)) {
             m.state = State.DELAYED;
@@ -914,12 +945,18 @@ final class Engine<T> implements QueueStore<T> {
 
     // ---- the store's side of stats and closing
 
+    /**
+     * Counts as the Redis queues do: a lease that expired counts as ready, on its last attempt too,
+     * until a receive returns it or buries it, and only dead letters count as dead.
+     */
     @Override
     public QueueStats stats() {
         lock.lock();
         try {
-            promote(now());
-            return new QueueStats(ready.size(), leased.size(), delayed.size(), buried.size());
+            Instant now = now();
+            promoteDelayed(now);
+            int expired = expiredLeases(now);
+            return new QueueStats(ready.size() + expired, leased.size() - expired, delayed.size(), buried.size());
         } finally {
             lock.unlock();
         }
@@ -967,7 +1004,7 @@ final class Engine<T> implements QueueStore<T> {
         public long size() {
             lock.lock();
             try {
-                promote(now());
+                promoteDelayed(now());
                 return buried.size();
             } finally {
                 lock.unlock();
@@ -979,7 +1016,7 @@ final class Engine<T> implements QueueStore<T> {
             List<Stored<T>> out = new ArrayList<>(Math.min(limit, 1024));
             lock.lock();
             try {
-                promote(now());
+                promoteDelayed(now());
                 for (Msg m : buried.values()) {
                     if (out.size() == limit) {
                         break;
@@ -996,7 +1033,7 @@ final class Engine<T> implements QueueStore<T> {
         public Stored<T> find(MessageId id) {
             lock.lock();
             try {
-                promote(now());
+                promoteDelayed(now());
                 Msg m = buried.get(id);
                 return m == null ? null : stored(m);
             } finally {
@@ -1014,7 +1051,7 @@ final class Engine<T> implements QueueStore<T> {
         public boolean requeue(MessageId id) {
             lock.lock();
             try {
-                promote(now());
+                promoteDelayed(now());
                 Msg m = buried.remove(id);
                 if (m == null) {
                     return false;
@@ -1031,7 +1068,7 @@ final class Engine<T> implements QueueStore<T> {
         public long requeueAll() {
             lock.lock();
             try {
-                promote(now());
+                promoteDelayed(now());
                 long n = buried.size();
                 for (Msg m : buried.values()) {
                     revive(m);
@@ -1050,7 +1087,7 @@ final class Engine<T> implements QueueStore<T> {
         public boolean purge(MessageId id) {
             lock.lock();
             try {
-                promote(now());
+                promoteDelayed(now());
                 if (buried.remove(id) == null) {
                     return false;
                 }
@@ -1065,7 +1102,7 @@ final class Engine<T> implements QueueStore<T> {
         public long purgeAll() {
             lock.lock();
             try {
-                promote(now());
+                promoteDelayed(now());
                 long n = buried.size();
                 for (MessageId id : buried.keySet()) {
                     stored.remove(id);
