@@ -133,7 +133,13 @@ public interface MessageQueue<T> extends AutoCloseable {
         return consume(handler, ConsumeOptions.defaults());
     }
 
-    /** Current counts of ready, in-flight, delayed and dead messages. */
+    /**
+     * Current counts of ready, in-flight, delayed and dead messages. A message whose lease expired
+     * counts as ready, on its last attempt too, until the queue hands it out again or dead-letters
+     * it (a receive does; so may the list queue's upkeep, which this call runs when due): dead
+     * counts the dead letters alone, as {@link DeadLetters#size()} does. On Redis every count is a
+     * counting command, whatever the queue's size.
+     */
     QueueStats stats();
 
     /** What this transport promises; constant for the life of the queue. */

@@ -77,7 +77,9 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
 
     /**
      * Most dead letters kept, oldest dropped first: 0 (keep none) to 100,000,000, 10,000 by default,
-     * the same on every queue transport.
+     * the same on every queue transport. The oldest are dropped as messages are dead-lettered, each
+     * call that dead-letters dropping at most 200 more than it adds, so that no call holds Redis up
+     * for long: a retention lowered below what is stored is reached over later dead letterings.
      */
     public B deadLetterRetention(int deadLetterRetention) {
         this.deadLetterRetention = DeadLetterRetention.check(deadLetterRetention);

@@ -156,6 +156,30 @@ interface LeaseContract extends QueueContract {
     }
 
     @Test
+    default void leaseExpiry_onTheLastAttempt_countsAsDeadOnlyOnceADeadLetter() throws Exception {
+        MessageQueue<String> q = newQueue(config().withMaxAttempts(1));
+        assumeLeases(q);
+        q.send("poison");
+        next(q);
+        advancePastLease();
+
+        await().untilAsserted(() -> { // the same answers, once no upkeep (of a gauge's stats) ran between them
+            QueueStats s = q.stats();
+            long size = q.deadLetters().size();
+            int listed = q.deadLetters().list(10).size();
+            assertThat(s.total()).isEqualTo(1);
+            assertThat(s.inFlight()).isZero();
+            assertThat(s.dead()).as("stats count dead letters alone").isEqualTo(listed);
+            assertThat(size).as("dead letters counted").isEqualTo(listed);
+        });
+        await().untilAsserted(() -> {
+            assertThat(q.poll()).as("a delivery past the maximum attempts").isNull();
+            assertThat(q.deadLetters().size()).isEqualTo(1);
+        });
+        assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+    }
+
+    @Test
     default void staleDelivery_cannotSettleItsMessage_requeuedFromTheDeadLetters() throws Exception {
         MessageQueue<String> q = newQueue();
         assumeLeases(q);

@@ -33,6 +33,20 @@ final class DeadLetterScripts {
         }
     }
 
+    /** {@code dead_count.lua}: how many dead letters there are, read-only. */
+    static final class Count {
+        private final QueueScript script;
+
+        Count(RedisContext<?> queue) {
+            this.script = queue.script("count dead letters", RedisContext.core("dead_count.lua"),
+                    "layout", "ready", "claiming", "delayed", "lease", "dead");
+        }
+
+        long run() {
+            return QueueScript.integer(script.run());
+        }
+    }
+
     /** {@code dead_find.lua}: one dead letter by id, read-only. */
     static final class Find {
         private final QueueScript script;

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.LongSupplier;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -191,13 +190,9 @@ public final class RedisContext<T> {
         return payloads.decode(payload);
     }
 
-    /**
-     * The queue's dead letters as stored, which both Redis queues keep alike.
-     *
-     * @param size counts them, as the queue's stats do
-     */
-    public DeadLetterStore<T> deadLetterStore(LongSupplier size) {
-        return new RedisDeadLetters<>(this, size);
+    /** The queue's dead letters as stored, which both Redis queues keep alike. */
+    public DeadLetterStore<T> deadLetterStore() {
+        return new RedisDeadLetters<>(this);
     }
 
     /**

@@ -6,7 +6,6 @@ import io.queuekit.redis.internal.RedisContext;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /** Dead letters of one Redis queue as stored; bulk moves run in chunks so no script runs long. */
 final class RedisDeadLetters<T> implements DeadLetterStore<T> {
@@ -15,19 +14,19 @@ final class RedisDeadLetters<T> implements DeadLetterStore<T> {
     private final DeadLetterScripts.Listing list;
     private final DeadLetterScripts.Find find;
     private final DeadLetterScripts.Move move;
-    private final LongSupplier size;
+    private final DeadLetterScripts.Count count;
 
-    RedisDeadLetters(RedisContext<T> queue, LongSupplier size) {
+    RedisDeadLetters(RedisContext<T> queue) {
         this.queue = queue;
         this.list = new DeadLetterScripts.Listing(queue);
         this.find = new DeadLetterScripts.Find(queue);
         this.move = new DeadLetterScripts.Move(queue);
-        this.size = size;
+        this.count = new DeadLetterScripts.Count(queue);
     }
 
     @Override
     public long size() {
-        return size.getAsLong();
+        return count.run();
     }
 
     @Override

@@ -5,6 +5,11 @@
 -- function here that uses a key the operation did not declare fails if called (Redis refuses to
 -- read an undeclared global).
 --
+-- Redis runs one script at a time, so every script's work is bounded by what its call asks for
+-- (an id, a batch of n) or by a fixed step, never by the size of a key: each header says its
+-- bound, counts are counting commands (ZCOUNT, ZCARD, LLEN, HLEN), and what does not fit a step
+-- (expired leases, dead letters over the retention) is left to later calls.
+--
 -- The keys of one queue, <prefix>:{<name>}:<part>, all in one hash tag:
 --   part      list queue                              delay (zset) queue
 --   ready     LIST of envelopes "<id> <attempt>        ZSET id -> ordered_score of its due time;
@@ -166,20 +171,28 @@ local function new_id(suffix)
   end
 end
 
--- Dead-letter an id that is no longer ready or in flight, then trim to the retention,
--- deleting the oldest dead letters with their bodies.
+-- Dead letters over the retention that one script may still drop, oldest first: one for each
+-- burial, so that a queue at its retention stays there, and TRIM_STEP more, so that a lowered
+-- retention is reached over later burials (TRIM_STEP at a time) instead of in one script that
+-- stalls the server for every client.
+local TRIM_STEP = 200
+local trim_budget = TRIM_STEP
+
+-- Dead-letter an id that is no longer ready or in flight, then drop the oldest dead letters over
+-- the retention, with their bodies, as far as trim_budget allows.
 local function bury(id, reason, now, retention)
   local hi, lo = ms_range(now)
   redis.call('ZADD', K_DEAD, ordered_score(now, redis.call('ZREVRANGEBYSCORE', K_DEAD, hi, lo, 'WITHSCORES', 'LIMIT', 0, 1)), id)
   redis.call('HSET', K_REASON, id, reason)
-  local excess = redis.call('ZCARD', K_DEAD) - retention
+  trim_budget = trim_budget + 1
+  local excess = math.min(redis.call('ZCARD', K_DEAD) - retention, trim_budget)
   if excess > 0 then
-    local victims = redis.call('ZRANGE', K_DEAD, 0, excess - 1)
-    for _, v in ipairs(victims) do
-      redis.call('ZREM', K_DEAD, v)
-      redis.call('HDEL', K_BODY, v)
-      redis.call('HDEL', K_ATT, v)
-      redis.call('HDEL', K_REASON, v)
+    trim_budget = trim_budget - excess
+    for _, part in ipairs(slices(redis.call('ZRANGE', K_DEAD, 0, excess - 1))) do
+      redis.call('ZREM', K_DEAD, unpack(part))
+      redis.call('HDEL', K_BODY, unpack(part))
+      redis.call('HDEL', K_ATT, unpack(part))
+      redis.call('HDEL', K_REASON, unpack(part))
     end
   end
 end

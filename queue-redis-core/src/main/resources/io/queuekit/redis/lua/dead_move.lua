@@ -1,6 +1,7 @@
 -- Requeue or delete dead letters.
 -- ARGV[1] 'requeue' or 'purge'; ARGV[2] 'one' with ARGV[3] an id, or 'oldest' with ARGV[3] a
--- count (the caller repeats until 0, so one call never runs long).
+-- count (the caller repeats until 0, so one call never runs long). Work: one dead letter, or
+-- ARGV[3] of them.
 -- Returns how many were moved. Both queues run it; a requeued message is made ready by the
 -- storage file's push_ready.
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]

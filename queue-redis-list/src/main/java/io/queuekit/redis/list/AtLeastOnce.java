@@ -203,7 +203,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         long now = System.nanoTime();
         if (upkeepDue(now)) {
             ListScripts.Upkeep r;
-            do { // one script leases at most 5,000, so that none runs long: more wait, run again
+            do { // one script leases at most 1,000, so that none runs long: more wait, run again
                 r = sweep.run(lease, maxAttempts, retention);
                 if (r.returned() > 0) {
                     observer.redelivered(r.returned());

@@ -77,7 +77,7 @@ abstract class ListMode<T> implements ListStorage<T> {
         this.layout = new ListScripts.Layout(engine);
         this.stats = new ListScripts.Stats(engine);
         this.peek = new ListScripts.Peek(engine);
-        this.dead = engine.deadLetterStore(() -> counts().dead());
+        this.dead = engine.deadLetterStore();
     }
 
     /**

@@ -1,5 +1,7 @@
--- At-least-once ack: each delivery's envelope leaves flight and its lease is dropped. Costs the
--- same however many messages are in flight (see unhold in list.lua).
+-- At-least-once ack: each delivery's envelope leaves flight and its lease is dropped.
+-- Work: per pair an HGET of 'held', or for an envelope not there an LREM of 'claiming', which
+-- holds only what was taken alone since the last upkeep (see unhold in list.lua); never a scan of
+-- what is in flight.
 -- ARGV: pairs of envelope, id (one pair for Delivery.ack, several for MessageQueue.ackAll).
 -- Returns how many were acked; one no longer in flight (its lease expired and it was returned)
 -- is skipped.

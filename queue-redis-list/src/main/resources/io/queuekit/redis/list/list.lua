@@ -100,16 +100,22 @@ local function unhold(e, id)
   return true
 end
 
--- Leases for the envelopes in 'claiming' (the oldest 5000; more_left says if more wait), which
--- move to 'held', and what happens when leases expire. An element of 'claiming' that is not an
--- envelope was pushed by someone else: it is buried under a fresh id so that an operator sees it.
+-- What one sweep takes on: the oldest envelopes of 'claiming', and expired leases. The rest waits
+-- for the next call, so that no sweep holds Redis up for long.
+local CLAIMING_STEP = 1000
+local EXPIRED_STEP = 100
+
+-- Leases for the envelopes in 'claiming' (the oldest CLAIMING_STEP; the count returned last says
+-- if more wait), which move to 'held', and what happens when leases expire (EXPIRED_STEP of
+-- them). An element of 'claiming' that is not an envelope was pushed by someone else: it is
+-- buried under a fresh id so that an operator sees it.
 -- Returns how many expired leases went back to 'ready', how many were buried, and how many
 -- elements are still in 'claiming'.
 local function sweep(now, lease_ms, max_attempts, retention)
   local left = redis.call('LLEN', K_CLAIMING)
   if left > 0 then
     local envelopes = {}
-    for _, e in ipairs(redis.call('LRANGE', K_CLAIMING, -5000, -1)) do
+    for _, e in ipairs(redis.call('LRANGE', K_CLAIMING, -CLAIMING_STEP, -1)) do
       if string.match(e, '^(%S+) %d+ %d+ ') then
         envelopes[#envelopes + 1] = e
       else
@@ -119,11 +125,11 @@ local function sweep(now, lease_ms, max_attempts, retention)
         bury(foreign, 'not a queuekit message: found in the list as it is', now, retention)
       end
     end
-    redis.call('LTRIM', K_CLAIMING, 0, -5001)
-    left = math.max(0, left - 5000)
+    redis.call('LTRIM', K_CLAIMING, 0, -CLAIMING_STEP - 1)
+    left = math.max(0, left - CLAIMING_STEP)
     hold(envelopes, now, lease_ms)
   end
-  local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, 1000)
+  local expired = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, EXPIRED_STEP)
   local returned, buried = 0, 0
   for _, id in ipairs(expired) do
     redis.call('ZREM', K_INFLIGHT, id)

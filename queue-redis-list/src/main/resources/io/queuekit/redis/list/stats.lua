@@ -1,6 +1,6 @@
 -- Counts of the list queue: {ready, in flight, delayed, dead}, as of now: a retry that fell due
 -- and an envelope whose lease expired count as ready, as the next upkeep makes them. Read-only;
--- stands alone.
+-- stands alone. Work: counting commands (LLEN, HLEN, ZCOUNT, ZCARD), whatever the sizes.
 local K_READY, K_CLAIMING, K_DELAYED, K_DEAD, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_HELD = KEYS[6]
 local t = redis.call('TIME')

@@ -222,12 +222,11 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Stats(RedisContext<?> queue) {
-            script = script(queue, "stats", "stats.lua", "layout", "ready", "claiming", "delayed", "inflight", "dead",
-                    "body", "att");
+            script = script(queue, "stats", "stats.lua", "layout", "ready", "claiming", "delayed", "inflight", "dead");
         }
 
-        QueueStats run(byte[] maxAttempts) {
-            List<?> r = array(script.run(maxAttempts));
+        QueueStats run() {
+            List<?> r = array(script.run());
             return new QueueStats(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)));
         }
     }

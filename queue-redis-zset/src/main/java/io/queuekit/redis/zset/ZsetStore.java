@@ -73,7 +73,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         this.stats = new ZsetScripts.Stats(queue);
         this.cancel = new ZsetScripts.Cancel(queue);
         this.peek = new ZsetScripts.Peek(queue);
-        this.dead = queue.deadLetterStore(() -> stats().dead());
+        this.dead = queue.deadLetterStore();
     }
 
     RedisContext<T> queue() {
@@ -315,7 +315,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
 
     @Override
     public QueueStats stats() {
-        return stats.run(maxAttempts);
+        return stats.run();
     }
 
     @Override

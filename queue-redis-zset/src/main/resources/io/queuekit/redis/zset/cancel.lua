@@ -1,6 +1,7 @@
 -- Cancel a message that waits for its due time or is ready (a retried or returned message
 -- waits again too, as does one whose lease expired, unless that was its last attempt) and
--- delete it. O(log n).
+-- delete it. Work: a few commands on one id (O(log n) each), and if its lease expired on its last
+-- attempt, one burial (bury in common.lua).
 -- ARGV[1] id, ARGV[2] max attempts, ARGV[3] dead-letter retention.
 -- Returns 1 if removed; 0 if no such message waits (never stored, in flight, acked or dead).
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]

@@ -10,7 +10,8 @@
 -- Caller-chosen ids never begin with '@' (the caller checks), so they never meet generated ones.
 -- A due time at or before now means now: behind what is already due.
 -- A batch costs a few commands, not a few per message: one counter increment for all its ids,
--- one HSET and one ZADD per 500 messages, a score lookup per distinct due millisecond.
+-- one HSET and one ZADD per 500 messages, a score lookup per distinct due millisecond: work in
+-- proportion to the batch, never to the queue.
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_SEQ = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_BODY, K_SIGNAL = KEYS[6], KEYS[7]
 check_layout()
