@@ -51,11 +51,11 @@ public final class QueueScript {
 
     /**
      * Runs the script; refused once the queue is closed, and until the queue's number of shards is
-     * checked ({@link RedisContext#checkShardCount()}). The reply is as Jedis returns it.
+     * checked ({@link RedisContext#checkShardCount(String)}). The reply is as Jedis returns it.
      */
     public Object run(List<byte[]> args) {
         queue.runtime().checkOpen();
-        queue.checkShardCount();
+        queue.checkShardCount(what);
         return runEvenIfClosed(args);
     }
 
@@ -75,7 +75,7 @@ public final class QueueScript {
      */
     public CommandArguments command(List<byte[]> args) {
         queue.runtime().checkOpen();
-        queue.checkShardCount();
+        queue.checkShardCount(what);
         return lua.evalsha(keys, args);
     }
 

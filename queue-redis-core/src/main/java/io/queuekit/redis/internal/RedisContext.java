@@ -29,7 +29,7 @@ import redis.clients.jedis.UnifiedJedis;
  * keys of its shard and its own scripts bound to them, and all share the queue's client, settings
  * and runtime, so the queue has one lifecycle, one set of consumers and one set of metrics.
  *
- * <p>No command of a queue object may reach Redis before {@link #checkShardCount()} passed: the
+ * <p>No command of a queue object may reach Redis before {@link #checkShardCount(String)} passed: the
  * scripts check it themselves ({@link QueueScript}); a command sent outside a script that can be
  * an object's first (a take's {@code LMOVE} or {@code BLMOVE}, a pop) must call it.
  *
@@ -115,11 +115,12 @@ public final class RedisContext<T> {
      * as many shards as the object was built with, recording the number if none is: one round trip
      * per object, made again after a failure, then nothing.
      *
+     * @param what the operation that needs it, which a failure names ({@code "send"})
      * @throws io.queuekit.QueueException if another number is recorded, naming both and what to do
      * @throws io.queuekit.TransportException if Redis could not be asked
      */
-    public void checkShardCount() {
-        shardCount.check();
+    public void checkShardCount(String what) {
+        shardCount.check(what);
     }
 
     /**

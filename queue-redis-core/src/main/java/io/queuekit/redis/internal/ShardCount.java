@@ -39,20 +39,21 @@ final class ShardCount {
      * Nothing after a check succeeded; until then, records this object's number if none is
      * recorded, or compares it with the one that is, in one round trip.
      *
+     * @param what the operation that needs it: a failure to ask Redis is a failure of that
      * @throws QueueException if another number is recorded, saying what to do
      * @throws io.queuekit.TransportException if Redis could not be asked
      */
-    void check() {
+    void check(String what) {
         if (!checked) {
-            checkNow();
+            checkNow(what);
         }
     }
 
-    private synchronized void checkNow() {
+    private synchronized void checkNow(String what) {
         if (checked) {
             return;
         }
-        Object reply = RedisCalls.call(label + ": check the number of shards", () -> SCRIPT.eval(jedis, replicas,
+        Object reply = RedisCalls.call(label + ": " + what, () -> SCRIPT.eval(jedis, replicas,
                 List.of(keys.keyBytes(PART)), List.of(QueueScript.num(count))));
         String recorded = QueueScript.str(reply);
         if (!recorded.equals(String.valueOf(count))) {

@@ -268,7 +268,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
      * {@code millis} (0: not at all); with the pending ack in the same round trip.
      */
     private byte[] fetch(PendingAck pending, long millis) {
-        engine.checkShardCount(); // the take may be this object's first command
+        engine.checkShardCount(millis == 0 ? "receive" : "wait"); // the take may be this object's first command
         String what = millis == 0 ? receiveLabel : waitLabel;
         Object raw;
         if (millis == 0) {

@@ -59,7 +59,7 @@ final class AtMostOnce<T> extends ListMode<T> {
     private final class Pops implements Receiver.Store<T, Receiver.CarriedAck> {
         @Override
         public Receiver.Claimed<T> claim(int max, Receiver.CarriedAck ack) {
-            engine.checkShardCount(); // the pop may be this object's first command
+            engine.checkShardCount("receive"); // the pop may be this object's first command
             int n = Math.min(max, claimBatch);
             long now = System.nanoTime();
             List<byte[]> got = upkeepDue(now) ? fetch(n, now)
@@ -69,7 +69,7 @@ final class AtMostOnce<T> extends ListMode<T> {
 
         @Override
         public Receiver.Woken<T> block(int max, long millis, Receiver.CarriedAck ack) throws InterruptedException {
-            engine.checkShardCount(); // the pop may be this object's first command
+            engine.checkShardCount("wait"); // the pop may be this object's first command
             long now = System.nanoTime();
             if (upkeepDue(now)) {
                 return Receiver.Woken.took(deliveries(fetch(Math.min(max, claimBatch), now)));
