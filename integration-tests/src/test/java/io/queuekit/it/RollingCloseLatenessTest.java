@@ -1,6 +1,7 @@
 package io.queuekit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
@@ -29,9 +30,10 @@ import redis.clients.jedis.RedisClient;
 /**
  * The delay queue's wake-up protocol across processes: three queue objects on one queue, one of
  * them in a second JVM, consume messages that fall due one after another while one object closes,
- * as in a rolling deploy, and a new one takes its place. Every message is delivered once, and none
- * late by more than a second (a wake-up kept by an object that closed once made messages 4-8 s
- * late); the lateness is printed.
+ * as in a rolling deploy, and a new one takes its place; then, with the queue quiet, an object
+ * takes the one message's wake-up and closes before it is due. Every message is delivered once,
+ * and none late by more than a second (a wake-up kept by an object that closed once made messages
+ * 4-8 s late); the lateness is printed.
  */
 class RollingCloseLatenessTest {
     private static final int MESSAGES = 80;
@@ -42,7 +44,7 @@ class RollingCloseLatenessTest {
     void threeObjects_oneInAnotherJvm_oneClosingMidway_deliverEveryMessageOnTime(@TempDir Path dir) throws Exception {
         String name = "rolling";
         try (RedisServer server = RedisServer.builder().start();
-                RedisClient client = RedisClients.builder(server).poolSize(24).build()) {
+                RedisClient client = RedisClients.builder(server).poolSize(24).blockingSocketTimeout(Duration.ofSeconds(15)).build()) {
             Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
             List<String> duplicates = new CopyOnWriteArrayList<>();
             Path stderr = dir.resolve("consumer.err");
@@ -62,11 +64,13 @@ class RollingCloseLatenessTest {
 
                 Random random = new Random(42);
                 Map<String, Instant> due = new ConcurrentHashMap<>();
+                // busy: one message every 100 ms, each due 0.3-1.8 s later, while a closes and its
+                // successor starts
                 long start = System.nanoTime();
                 for (int i = 0; i < MESSAGES; i++) {
                     long at = start + TimeUnit.MILLISECONDS.toNanos(100L * i);
                     while (System.nanoTime() - at < 0) {
-                        Thread.sleep(1); // the producer's pace: one message every 100 ms
+                        Thread.sleep(1); // the producer's pace
                     }
                     if (i == MESSAGES / 3) {
                         a.close(); // the rolling deploy: a stops...
@@ -74,15 +78,20 @@ class RollingCloseLatenessTest {
                     if (i == MESSAGES / 3 + 10) {
                         objects.add(consumer(client, name, deliveredAt, duplicates)); // ...and its successor starts
                     }
-                    String payload = "m" + i;
-                    Instant when = Instant.now().plusMillis(300 + random.nextInt(1_500));
-                    due.put(payload, when);
-                    b.scheduleAt(payload, when);
+                    schedule(b, "m" + i, Instant.now().plusMillis(300 + random.nextInt(1_500)), due);
                 }
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (deliveredAt.size() < MESSAGES && System.nanoTime() - deadline < 0) {
-                    Thread.sleep(20);
-                }
+                awaitDelivered(deliveredAt, due.size());
+
+                // quiet: the one message due takes its wake-up to an object that closes before it is
+                // due. That object's consumer blocks (and polls) ten times longer than the others, so it
+                // is the one blocked longest, whom the server serves first
+                RedisDelayQueue<String> closing = consumer(client, name, deliveredAt, duplicates,
+                        Duration.ofSeconds(10), 1);
+                objects.add(closing);
+                Thread.sleep(1_500); // every other consumer re-blocks within its block timeout of 1 s
+                schedule(b, "quiet", Instant.now().plusMillis(2_000), due);
+                closing.close();
+                awaitDelivered(deliveredAt, due.size());
 
                 assertThat(deliveredAt.keySet()).as("delivered").containsExactlyInAnyOrderElementsOf(due.keySet());
                 assertThat(duplicates).as("delivered twice").isEmpty();
@@ -106,11 +115,25 @@ class RollingCloseLatenessTest {
         }
     }
 
+    private static void schedule(RedisDelayQueue<String> q, String payload, Instant when, Map<String, Instant> due) {
+        due.put(payload, when);
+        q.scheduleAt(payload, when);
+    }
+
+    private static void awaitDelivered(Map<String, Long> deliveredAt, int count) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> deliveredAt.size() >= count);
+    }
+
     private static RedisDelayQueue<String> consumer(RedisClient client, String name, Map<String, Long> deliveredAt,
             List<String> duplicates) {
-        RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8()).build();
+        return consumer(client, name, deliveredAt, duplicates, Duration.ofSeconds(1), 2);
+    }
+
+    private static RedisDelayQueue<String> consumer(RedisClient client, String name, Map<String, Long> deliveredAt,
+            List<String> duplicates, Duration blockTimeout, int concurrency) {
+        RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8()).blockTimeout(blockTimeout).build();
         q.consume(d -> record(d.payload(), System.currentTimeMillis(), deliveredAt, duplicates),
-                ConsumeOptions.builder().concurrency(2).build());
+                ConsumeOptions.builder().concurrency(concurrency).pollTimeout(blockTimeout).build());
         return q;
     }
 
