@@ -11,6 +11,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.Scheduled;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.redis.internal.LuaScript;
+import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.testing.RedisClients;
@@ -68,7 +69,7 @@ class BoundedScriptsTest {
                     PingWatch watch = PingWatch.start(server)) {
                 // a consumer gives an element back when interrupted after taking it: no call to time, so by hand
                 LuaScript release = LuaScript.compose(RedisListQueue.class,
-                        List.of("/io/queuekit/redis/lua/common.lua", "/io/queuekit/redis/list/list.lua"),
+                        List.of("/io/queuekit/redis/list/includes/", RedisContext.CORE_INCLUDES),
                         "/io/queuekit/redis/list/release.lua");
                 watch.during("release.lua: an element no longer in flight", () -> release.eval(client,
                         bytes(key(name, "claiming"), key(name, "inflight"), key(name, "held"), key(name, "ready")),

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A list element {@code "<id> <attempt> <enqueued ms> <payload>"}: everything a delivery needs
  * in one value, so that sending is one LPUSH and taking one BLMOVE or BRPOP, with no body hash
- * ({@code list.lua} describes the whole layout). {@code attempt} is the attempt number of the
+ * ({@code includes/storage.lua} describes the whole layout). {@code attempt} is the attempt number of the
  * element's next delivery. The element is kept as read, since at-least-once settling names it to
  * remove it from the in-flight list.
  */

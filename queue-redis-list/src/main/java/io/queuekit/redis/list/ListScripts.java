@@ -13,15 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The list queue's own scripts ({@code list.lua} describes the storage), each a typed wrapper that
+ * The list queue's own scripts ({@code includes/storage.lua} describes the storage), each a typed wrapper that
  * owns the keys it passes and reads the reply. Those that start with the layout check pass
  * {@code layout}, {@code ready}, {@code claiming}, {@code delayed} and {@code lease} first; those
  * that run on every message (take, ack, retry, lease extension) pass only what they touch and
  * check nothing, composed with the one or two shared functions they call.
  */
 final class ListScripts {
-    static final String STORAGE = "/io/queuekit/redis/list/list.lua";
     private static final String LUA = "/io/queuekit/redis/list/";
+    static final String INCLUDES = LUA + "includes/";
     private static final String[] CHECKED = {"layout", "ready", "claiming", "delayed", "lease"};
     private static final String[] UPKEEP = {"inflight", "body", "att", "dead", "reason", "seq", "held"};
 
@@ -217,14 +217,12 @@ final class ListScripts {
         }
     }
 
-    // ---- standalone
-
     /** {@code stats.lua}: the list queue's counts, read-only. */
     static final class Stats {
         private final QueueScript script;
 
         Stats(RedisContext<?> queue) {
-            script = queue.standalone("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight",
+            script = queue.script("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight",
                     "held");
         }
 

@@ -5,6 +5,7 @@
 -- ARGV: pairs of envelope, id (one pair for Delivery.ack, several for MessageQueue.ackAll).
 -- Returns how many were acked; one no longer in flight (its lease expired and it was returned)
 -- is skipped.
+--- @include "storage"
 local K_CLAIMING, K_INFLIGHT, K_HELD = KEYS[1], KEYS[2], KEYS[3]
 local acked = 0
 for i = 1, #ARGV, 2 do

@@ -9,6 +9,7 @@
 -- (100) expired leases (sweep in list.lua), burials dropping at most TRIM_STEP more dead letters
 -- than they add (bury in common.lua); the caller runs it again while elements are left in
 -- 'claiming', and the next upkeep, due at once, takes the expired leases left.
+--- @include "storage"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_INFLIGHT, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local K_SEQ, K_HELD = KEYS[11], KEYS[12]

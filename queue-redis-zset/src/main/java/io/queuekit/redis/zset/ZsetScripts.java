@@ -14,13 +14,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The delay queue's own scripts ({@code zset.lua} describes the storage), each a typed wrapper that
+ * The delay queue's own scripts ({@code includes/storage.lua} describes the storage), each a typed wrapper that
  * owns the keys it passes and reads the reply. Every one starts with the layout check, so each
  * passes {@code layout}, {@code ready}, {@code claiming} and {@code delayed} first.
  */
 final class ZsetScripts {
-    static final String STORAGE = "/io/queuekit/redis/zset/zset.lua";
     private static final String LUA = "/io/queuekit/redis/zset/";
+    static final String INCLUDES = LUA + "includes/";
 
     private ZsetScripts() {}
 

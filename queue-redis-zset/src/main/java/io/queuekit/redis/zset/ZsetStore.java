@@ -25,7 +25,7 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The delay queue's operations on its storage ({@code zset.lua}): store, claim under a lease with
+ * The delay queue's operations on its storage ({@code includes/storage.lua}): store, claim under a lease with
  * a fencing token, settle, reap expired leases, cancel, count, peek. Each is one script, so atomic
  * and one round trip.
  *

@@ -4,6 +4,7 @@
 -- attempt, one burial (bury in common.lua).
 -- ARGV[1] id, ARGV[2] max attempts, ARGV[3] dead-letter retention.
 -- Returns 1 if removed; 0 if no such message waits (never stored, in flight, acked or dead).
+--- @include "storage"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_LEASE, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local K_SIGNAL = KEYS[11]

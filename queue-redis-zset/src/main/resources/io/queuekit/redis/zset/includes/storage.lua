@@ -9,6 +9,7 @@
 -- time while the claiming one is busy. The signal says when (ms) something becomes claimable: a
 -- consumer woken for a later time waits for it without a claim that would find nothing.
 
+--- @include "common"
 LAYOUT = 'zset'
 
 check_types = function()

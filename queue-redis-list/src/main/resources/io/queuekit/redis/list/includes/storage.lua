@@ -17,6 +17,7 @@
 -- at the maximum attempts). Dead letters are stored as both queues store them (common.lua): body
 -- "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
 
+--- @include "common"
 LAYOUT = 'list'
 
 check_types = function()
