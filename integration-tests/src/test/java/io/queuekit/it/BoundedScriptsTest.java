@@ -36,7 +36,7 @@ import redis.clients.jedis.RedisClient;
  * their last attempt, retries due, dead letters far over the retention) while another client sends
  * PING: no PING may wait 50 ms for a command that ran that long (see {@link PingWatch}). Redis runs
  * one script at a time, so a script whose work grows with a key stalls every client. The keys are
- * written directly, in the layouts list.lua and zset.lua describe; the build runs this class alone
+ * written directly, in the layouts the storages' storage.lua describe; the build runs this class alone
  * (see the parent pom).
  */
 @RedisServerTest(server = PER_CLASS)
@@ -45,7 +45,7 @@ class BoundedScriptsTest {
     private static final int ENTRIES = 200_000;
     private static final int CHUNK = 2_000;
     private static final int MAX_ATTEMPTS = 3;
-    private static final long EPOCH = 1735689600000L; // of the scores in common.lua
+    private static final long EPOCH = 1735689600000L; // of the scores in scores.lua
     private static final int TIE = 4096;
 
     @Test

@@ -5,7 +5,7 @@ import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The scripts on dead letters, which every Redis queue runs alike, composed with its storage file. */
+/** The scripts on dead letters, which every Redis queue runs alike, composed with its storage's includes. */
 final class DeadLetterScripts {
     private DeadLetterScripts() {}
 

@@ -21,9 +21,9 @@ import redis.clients.jedis.UnifiedJedis;
  *
  * <p>A script of the queue is an operation composed with what it includes, from the transport's
  * include folder or else the core's ({@link LuaScript#compose}), so each is atomic and one round
- * trip; {@code common.lua} says what a transport's storage provides. Dead letters are kept alike by every Redis queue: bodies
- * {@code "<enqueued ms>:<payload>"} by id ({@link StoredBody}), attempts and reasons in hashes,
- * ids in a sorted set by time.
+ * trip; {@code docs/redis-scripts.md} says what a transport's includes provide. Dead letters are
+ * kept alike by every Redis queue: bodies {@code "<enqueued ms>:<payload>"} by id
+ * ({@link StoredBody}), attempts and reasons in hashes, ids in a sorted set by time.
  *
  * <p>A sharded queue ({@code shards(n)}) has one context per shard ({@link #shards}): each holds the
  * keys of its shard and its own scripts bound to them, and all share the queue's client, settings

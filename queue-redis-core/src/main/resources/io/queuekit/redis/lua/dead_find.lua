@@ -1,6 +1,8 @@
 -- The dead letter ARGV[1]: {dead at ms, attempts, reason, body}, or {} if no dead letter has that
 -- id. Read-only. Both queues run it. Work: a few commands on one id.
---- @include "storage"
+--- @include "check_layout"
+--- @include "int"
+--- @include "ms_of"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_DEAD, K_ATT, K_REASON, K_BODY = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 check_layout()

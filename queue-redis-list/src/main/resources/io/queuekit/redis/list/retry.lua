@@ -3,7 +3,7 @@
 -- ARGV[2] id, ARGV[3] the envelope of the next attempt, ARGV[4] delay ms.
 -- Returns 1, or 0 if the envelope was no longer in flight (its lease expired and it was returned).
 -- Work: one unhold (ack.lua's, for one envelope) and one ZADD or LPUSH.
---- @include "storage"
+--- @include "unhold"
 local K_CLAIMING, K_INFLIGHT, K_HELD, K_READY, K_DELAYED = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 if ARGV[1] ~= '' and not unhold(ARGV[1], ARGV[2]) then
   return 0

@@ -2,7 +2,9 @@
 -- held by id with their leases started, in one atomic step. An element that is not an envelope
 -- goes to 'claiming', where the upkeep buries it.
 -- ARGV[1] n, ARGV[2] lease ms. Returns the elements, oldest first. Work: n elements.
---- @include "storage"
+--- @include "hold"
+--- @include "now_ms"
+--- @include "slices"
 local K_READY, K_CLAIMING, K_HELD, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local taken = redis.call('RPOP', K_READY, tonumber(ARGV[1]))
 if not taken then

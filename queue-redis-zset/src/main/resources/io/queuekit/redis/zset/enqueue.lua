@@ -12,7 +12,14 @@
 -- A batch costs a few commands, not a few per message: one counter increment for all its ids,
 -- one HSET and one ZADD per 500 messages, a score lookup per distinct due millisecond: work in
 -- proportion to the batch, never to the queue.
---- @include "storage"
+--- @include "check_layout"
+--- @include "now_ms"
+--- @include "int"
+--- @include "slices"
+--- @include "base36"
+--- @include "new_id"
+--- @include "push_delayed"
+--- @include "push_many"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_SEQ = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_BODY, K_SIGNAL = KEYS[6], KEYS[7]
 check_layout()

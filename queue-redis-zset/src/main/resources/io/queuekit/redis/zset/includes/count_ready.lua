@@ -1,0 +1,5 @@
+-- how many messages are due by now
+--- @include "max_score"
+local function count_ready(now)
+  return redis.call('ZCOUNT', K_READY, '-inf', max_score(now))
+end
