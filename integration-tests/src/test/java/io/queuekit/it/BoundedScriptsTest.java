@@ -77,11 +77,11 @@ class BoundedScriptsTest {
                 readDeadLetters(watch, q);
                 watch.during("peek.lua: peek(10)", () -> q.peek(10));
                 watch.during("layout.lua: the first send", () -> q.sendAll(List.of("a", "b")));
-                watch.during("sweep.lua, stats.lua: stats(), after the upkeep", q::stats);
+                watch.during("reap.lua, stats.lua: stats(), after the upkeep", q::stats);
                 List<Delivery<String>> got = new ArrayList<>();
-                watch.during("take.lua: pollBatch(100)", () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
+                watch.during("claim.lua: pollBatch(100)", () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
                 settle(watch, q, got);
-                watch.during("amo_fetch.lua: poll() at most once", atMostOnce::poll);
+                watch.during("claim_at_most_once.lua: poll() at most once", atMostOnce::poll);
                 moveDeadLetters(watch, q);
             }
         }
@@ -109,7 +109,7 @@ class BoundedScriptsTest {
                 watch.during("stats.lua: stats()", q::stats);
                 readDeadLetters(watch, q);
                 watch.during("peek.lua: peek(10)", () -> q.peek(10));
-                watch.during("enqueue.lua: send, sendAll, scheduleAll, scheduleEach, a chosen id", () -> {
+                watch.during("send.lua: send, sendAll, scheduleAll, scheduleEach, a chosen id", () -> {
                     q.send("one");
                     q.sendAll(List.of("a", "b", "c"));
                     q.scheduleAll(List.of("later", "later too"), Duration.ofMinutes(5));
@@ -175,7 +175,7 @@ class BoundedScriptsTest {
             got.get(41).retry(Duration.ZERO);
         });
         watch.during("renew.lua: extendLease", () -> got.get(42).extendLease(Duration.ofMinutes(2)));
-        watch.during("bury.lua, deadletter.lua: deadLetter", () -> got.get(43).deadLetter("bounded"));
+        watch.during("bury.lua: deadLetter", () -> got.get(43).deadLetter("bounded"));
     }
 
     /** The last calls: then every wait is checked. */

@@ -5,11 +5,11 @@
 -- the 'delayed' ZSET, scored by due ms.
 --
 -- At-least-once consumers take one with BLMOVE/LMOVE from 'ready' into 'claiming'; the move is
--- atomic, so a message is always in exactly one place. sweep() moves the envelopes it finds in
+-- atomic, so a message is always in exactly one place. reap() moves the envelopes it finds in
 -- 'claiming' into the 'held' HASH by id, starting their leases, kept by id in 'inflight'; a batch
--- take (take.lua) moves them straight there. So 'claiming' holds only what was taken since the
+-- claim (claim.lua) moves them straight there. So 'claiming' holds only what was taken since the
 -- last upkeep, and settling a message in flight costs the same however many are in flight.
--- sweep() returns envelopes whose lease expired to 'ready' as their next attempt (or buries them
+-- reap() returns envelopes whose lease expired to 'ready' as their next attempt (or buries them
 -- at the maximum attempts). Dead letters are stored as both queues store them: body
 -- "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
 local LAYOUT = 'list'

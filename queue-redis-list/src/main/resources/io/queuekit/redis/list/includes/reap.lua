@@ -1,5 +1,5 @@
--- What one sweep takes on: the oldest envelopes of 'claiming', and expired leases. The rest waits
--- for the next call, so that no sweep holds Redis up for long.
+-- What one reap takes on: the oldest envelopes of 'claiming', and expired leases. The rest waits
+-- for the next call, so that no reap holds Redis up for long.
 --- @include "hold"
 --- @include "new_id"
 --- @include "int"
@@ -15,7 +15,7 @@ local EXPIRED_STEP = 100
 -- buried under a fresh id so that an operator sees it.
 -- Returns how many expired leases went back to 'ready', how many were buried, and how many
 -- elements are still in 'claiming'.
-local function sweep(now, lease_ms, max_attempts, retention)
+local function reap(now, lease_ms, max_attempts, retention)
   local left = redis.call('LLEN', K_CLAIMING)
   if left > 0 then
     local envelopes = {}

@@ -1,4 +1,4 @@
--- At-least-once batch take: up to n envelopes from the head of 'ready' straight into flight,
+-- At-least-once batch claim: up to n envelopes from the head of 'ready' straight into flight,
 -- held by id with their leases started, in one atomic step. An element that is not an envelope
 -- goes to 'claiming', where the upkeep buries it.
 -- ARGV[1] n, ARGV[2] lease ms. Returns the elements, oldest first. Work: n elements.
