@@ -372,7 +372,7 @@ final class Engine<T> implements QueueStore<T> {
     private boolean reapOne(Msg m, Instant now) {
         expired.remove(m);
         if (m.attempts >= maxAttempts) {
-            graveyard.bury(m, "lease expired on attempt " + m.attempts + " of at most " + maxAttempts, now);
+            graveyard.bury(m, "lease expired on attempt " + m.attempts + " of " + maxAttempts, now); // as on Redis
             observer.deadLettered();
             return true;
         }

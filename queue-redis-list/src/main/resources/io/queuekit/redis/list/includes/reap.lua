@@ -3,16 +3,17 @@
 --- @include "hold"
 --- @include "new_id"
 --- @include "int"
+--- @include "store_dead"
 --- @include "bury"
 --- @include "parse_envelope"
---- @include "mark_layout"
+--- @include "expire_lease"
 local CLAIMING_STEP = 1000
 local EXPIRED_STEP = 100
 
 -- Leases for the envelopes in 'claiming' (the oldest CLAIMING_STEP; the count returned last says
 -- if more wait), which move to 'held', and what happens when leases expire (EXPIRED_STEP of
--- them). An element of 'claiming' that is not an envelope was pushed by someone else: it is
--- buried under a fresh id so that an operator sees it.
+-- them; expire_lease.lua). An element of 'claiming' that is not an envelope was pushed by
+-- someone else: it is buried under a fresh id so that an operator sees it.
 -- Returns how many expired leases went back to 'ready', how many were buried, and how many
 -- elements are still in 'claiming'.
 local function reap(now, lease_ms, max_attempts, retention)
@@ -24,8 +25,7 @@ local function reap(now, lease_ms, max_attempts, retention)
         envelopes[#envelopes + 1] = e
       else
         local foreign = new_id()
-        redis.call('HSET', K_BODY, foreign, int(now) .. ':' .. e)
-        redis.call('HSET', K_ATT, foreign, 0)
+        store_dead(foreign, 0, int(now), e)
         bury(foreign, 'not a queuekit message: found in the list as it is', now, retention)
       end
     end
@@ -41,14 +41,9 @@ local function reap(now, lease_ms, max_attempts, retention)
     if e then
       redis.call('HDEL', K_HELD, id)
       local _, att, enq, payload = parse_envelope(e)
-      if att >= max_attempts then
-        redis.call('HSET', K_BODY, id, enq .. ':' .. payload)
-        redis.call('HSET', K_ATT, id, att)
-        bury(id, 'lease expired on attempt ' .. att .. ' of ' .. max_attempts, now, retention)
+      if expire_lease(id, att, now, max_attempts, retention, enq, payload) then
         buried = buried + 1
       else
-        mark_layout()
-        redis.call('LPUSH', K_READY, id .. ' ' .. int(att + 1) .. ' ' .. enq .. ' ' .. payload)
         returned = returned + 1
       end
     end
