@@ -2,6 +2,7 @@
 -- held by id with their leases started, in one atomic step. An element that is not an envelope
 -- goes to 'claiming', where the upkeep buries it.
 -- ARGV[1] n, ARGV[2] lease ms. Returns the elements, oldest first. Work: n elements.
+--- @include "parse_envelope"
 --- @include "hold"
 --- @include "now_ms"
 --- @include "slices"
@@ -12,7 +13,7 @@ if not taken then
 end
 local envelopes, foreign = {}, {}
 for _, e in ipairs(taken) do
-  if string.match(e, '^(%S+) %d+ %d+ ') then
+  if parse_envelope(e) then
     envelopes[#envelopes + 1] = e
   else
     foreign[#foreign + 1] = e

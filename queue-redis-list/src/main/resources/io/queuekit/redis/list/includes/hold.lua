@@ -2,11 +2,12 @@
 -- it has one (an extension made before the upkeep): a lease then lasts past the deadline its
 -- delivery keeps (the take plus the visibility timeout). The server's now is truncated to the
 -- millisecond, hence the 1 added.
+--- @include "parse_envelope"
 --- @include "slices"
 local function hold(envelopes, now, lease_ms)
   local held, leases = {}, {}
   for _, e in ipairs(envelopes) do
-    local id = string.match(e, '^(%S+) %d+ %d+ ')
+    local id = parse_envelope(e)
     held[#held + 1] = id
     held[#held + 1] = e
     leases[#leases + 1] = now + lease_ms + 1

@@ -21,7 +21,7 @@ local function reap(now, lease_ms, max_attempts, retention)
   if left > 0 then
     local envelopes = {}
     for _, e in ipairs(redis.call('LRANGE', K_CLAIMING, -CLAIMING_STEP, -1)) do
-      if string.match(e, '^(%S+) %d+ %d+ ') then
+      if parse_envelope(e) then
         envelopes[#envelopes + 1] = e
       else
         local foreign = new_id()
@@ -40,8 +40,8 @@ local function reap(now, lease_ms, max_attempts, retention)
     local e = redis.call('HGET', K_HELD, id)
     if e then
       redis.call('HDEL', K_HELD, id)
-      local _, att, enq, payload = parse_envelope(e)
-      if expire_lease(id, att, now, max_attempts, retention, enq, payload) then
+      local _, att, enq, at = parse_envelope(e)
+      if expire_lease(id, att, now, max_attempts, retention, enq, string.sub(e, at)) then
         buried = buried + 1
       else
         returned = returned + 1
