@@ -42,8 +42,9 @@ import org.junit.jupiter.api.Test;
  *   <li>no script compiles or loads code ({@code loadstring}, {@code load}, {@code dofile},
  *       {@code require}, {@code _G}, {@code setfenv}, {@code debug}, {@code string.dump}).</li>
  * </ul>
- * It is a simple check, not a Lua parser: a command it does not know fails the test until its key
- * positions are added to {@link #KEY_POSITIONS}.
+ * Beside keys, it checks that only {@code now_ms} reads the server's clock. It is a simple check,
+ * not a Lua parser: a command it does not know fails the test until its key positions are added
+ * to {@link #KEY_POSITIONS}.
  */
 class LuaKeyDisciplineTest {
     /** The folder of the scripts both queues run. */
@@ -210,6 +211,19 @@ class LuaKeyDisciplineTest {
             }
         }
         return out;
+    }
+
+    /** One reading of the server's clock for every script: now_ms, so all truncate it alike. */
+    @Test
+    void onlyNowMs_readsTheServersClock() {
+        List<String> readers = new ArrayList<>();
+        scripts.forEach((name, source) -> {
+            if (source.matches("(?s).*redis\\.p?call\\s*\\(\\s*['\"]TIME['\"].*") && !name.endsWith("/includes/now_ms.lua")) {
+                readers.add(name);
+            }
+        });
+        assertThat(scripts.keySet()).anyMatch(n -> n.endsWith("/includes/now_ms.lua"));
+        assertThat(readers).isEmpty();
     }
 
     @Test
