@@ -1,5 +1,6 @@
 -- how many messages are due by now
---- @include "max_score"
+--- @include "ms_range"
 local function count_ready(now)
-  return redis.call('ZCOUNT', K_READY, '-inf', max_score(now))
+  local highest = ms_range(now)
+  return redis.call('ZCOUNT', K_READY, '-inf', highest)
 end

@@ -1,10 +1,10 @@
 -- Removes and returns up to n due ids, in delivery order, and the due time (ms) of the first
 -- message still waiting: -1 if none, nil if not looked up. For a few, one ZRANGE reads both.
---- @include "max_score"
+--- @include "ms_range"
 --- @include "ms_of"
 --- @include "slices"
 local function pop_ready(n, now)
-  local max = max_score(now)
+  local max = ms_range(now) -- the highest score due by now
   local ids, next = {}, nil
   if n <= 4 then
     local head = redis.call('ZRANGE', K_READY, 0, n, 'WITHSCORES')
