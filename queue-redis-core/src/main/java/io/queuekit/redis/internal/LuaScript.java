@@ -28,20 +28,14 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * server does not know it (after a restart, a failover, or on another cluster node) it is sent
  * once in full with {@code EVAL}, which also caches it.
  *
- * <p>An operation file begins with the keys it takes, declared as {@code K_*} locals on its first
- * lines of code ({@code local K_DEAD, K_BODY = KEYS[1], KEYS[2]}; part {@code dead} is
- * {@code K_DEAD}), and names each shared definition it uses with an include line,
- * {@code --- @include "name"}: the file {@code name.lua} of the first include folder that has
- * one, in the order given (a transport's own folder before the core's, so that a script both
- * queues run gets each storage's definitions). An include file names its own includes alike. The
- * composed script is the operation's header, then each file included, directly or not, once and
- * after the files it includes (without their comments), then the rest of the operation; throughout,
- * each declared key's local reads as its {@code KEYS} element ({@code K_BODY} as {@code KEYS[2]}),
- * which the included functions then see without capturing a local. An included function that uses
- * a key the operation did not declare fails if called (Redis refuses to read an undeclared global).
- *
- * <p>Include only what is used: every call of a script runs its top level, so each function an
- * include defines costs Redis time on every call, whether it is called or not.
+ * <p>An operation file declares the keys it takes as {@code K_*} locals on its first lines of code
+ * ({@code local K_DEAD, K_BODY = KEYS[1], KEYS[2]}; part {@code dead} is {@code K_DEAD}) and names
+ * what it uses with include lines, {@code --- @include "name"}, as include files do: the composed
+ * script is the operation's header, each file included (directly or not) once and after the files
+ * it includes, then the rest of the operation, with each {@code K_*} read as its {@code KEYS}
+ * element. {@code docs/redis-scripts.md} says how scripts are written. The easy thing to get
+ * wrong: every call of a script runs its top level, so each function an include defines costs
+ * Redis time on every call, called or not; include only what is used.
  */
 public final class LuaScript {
     private static final Pattern DECLARATION = Pattern.compile(
@@ -63,8 +57,10 @@ public final class LuaScript {
     }
 
     /**
-     * The operation {@code operation} with what it includes, found in the {@code includes}
-     * folders in order; each an absolute class-path resource name ({@code /io/queuekit/redis/lua/includes/},
+     * The operation {@code operation} with what it includes, each include {@code name.lua} taken
+     * from the first of the {@code includes} folders that has it (a transport's before the core's,
+     * so that a script both queues run gets each storage's definitions). Folders and operation are
+     * absolute class-path names ({@code /io/queuekit/redis/lua/includes/},
      * {@code /io/queuekit/redis/lua/dead_move.lua}), read with {@code anchor}'s class loader.
      *
      * @throws QueueException if a resource is missing, an include is in none of the folders, includes
