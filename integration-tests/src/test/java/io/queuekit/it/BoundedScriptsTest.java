@@ -11,6 +11,7 @@ import io.queuekit.MessageQueue;
 import io.queuekit.Scheduled;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.redis.internal.LuaScript;
+import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.testing.RedisClients;
@@ -35,7 +36,7 @@ import redis.clients.jedis.RedisClient;
  * their last attempt, retries due, dead letters far over the retention) while another client sends
  * PING: no PING may wait 50 ms for a command that ran that long (see {@link PingWatch}). Redis runs
  * one script at a time, so a script whose work grows with a key stalls every client. The keys are
- * written directly, in the layouts list.lua and zset.lua describe; the build runs this class alone
+ * written directly, in the layouts the storages' storage.lua describe; the build runs this class alone
  * (see the parent pom).
  */
 @RedisServerTest(server = PER_CLASS)
@@ -44,7 +45,7 @@ class BoundedScriptsTest {
     private static final int ENTRIES = 200_000;
     private static final int CHUNK = 2_000;
     private static final int MAX_ATTEMPTS = 3;
-    private static final long EPOCH = 1735689600000L; // of the scores in common.lua
+    private static final long EPOCH = 1735689600000L; // of the scores in scores.lua
     private static final int TIE = 4096;
 
     @Test
@@ -68,7 +69,7 @@ class BoundedScriptsTest {
                     PingWatch watch = PingWatch.start(server)) {
                 // a consumer gives an element back when interrupted after taking it: no call to time, so by hand
                 LuaScript release = LuaScript.compose(RedisListQueue.class,
-                        List.of("/io/queuekit/redis/lua/common.lua", "/io/queuekit/redis/list/list.lua"),
+                        List.of("/io/queuekit/redis/list/includes/", RedisContext.CORE_INCLUDES),
                         "/io/queuekit/redis/list/release.lua");
                 watch.during("release.lua: an element no longer in flight", () -> release.eval(client,
                         bytes(key(name, "claiming"), key(name, "inflight"), key(name, "held"), key(name, "ready")),
@@ -76,11 +77,11 @@ class BoundedScriptsTest {
                 readDeadLetters(watch, q);
                 watch.during("peek.lua: peek(10)", () -> q.peek(10));
                 watch.during("layout.lua: the first send", () -> q.sendAll(List.of("a", "b")));
-                watch.during("sweep.lua, stats.lua: stats(), after the upkeep", q::stats);
+                watch.during("reap.lua, stats.lua: stats(), after the upkeep", q::stats);
                 List<Delivery<String>> got = new ArrayList<>();
-                watch.during("take.lua: pollBatch(100)", () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
+                watch.during("claim.lua: pollBatch(100)", () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
                 settle(watch, q, got);
-                watch.during("amo_fetch.lua: poll() at most once", atMostOnce::poll);
+                watch.during("claim_at_most_once.lua: poll() at most once", atMostOnce::poll);
                 moveDeadLetters(watch, q);
             }
         }
@@ -108,7 +109,7 @@ class BoundedScriptsTest {
                 watch.during("stats.lua: stats()", q::stats);
                 readDeadLetters(watch, q);
                 watch.during("peek.lua: peek(10)", () -> q.peek(10));
-                watch.during("enqueue.lua: send, sendAll, scheduleAll, scheduleEach, a chosen id", () -> {
+                watch.during("send.lua: send, sendAll, scheduleAll, scheduleEach, a chosen id", () -> {
                     q.send("one");
                     q.sendAll(List.of("a", "b", "c"));
                     q.scheduleAll(List.of("later", "later too"), Duration.ofMinutes(5));
@@ -174,7 +175,7 @@ class BoundedScriptsTest {
             got.get(41).retry(Duration.ZERO);
         });
         watch.during("renew.lua: extendLease", () -> got.get(42).extendLease(Duration.ofMinutes(2)));
-        watch.during("bury.lua, deadletter.lua: deadLetter", () -> got.get(43).deadLetter("bounded"));
+        watch.during("bury.lua: deadLetter", () -> got.get(43).deadLetter("bounded"));
     }
 
     /** The last calls: then every wait is checked. */

@@ -2,6 +2,8 @@ package io.queuekit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queuekit.redis.internal.LuaScript;
+import io.queuekit.redis.internal.RedisContext;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,11 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
@@ -25,20 +29,26 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A static check of every Lua script the transports ship (found on the class path, in jars or
- * folders): no script builds a key name or code from its input. Keys reach Redis only through
- * KEYS, which Redis Cluster and ACLs check before the script runs:
+ * folders), include files too: no script builds a key name or code from its input. Keys reach
+ * Redis only through KEYS, which Redis Cluster and ACLs check before the script runs:
  * <ul>
  *   <li>KEYS is read only where the {@code K_*} locals are declared (the first lines of each
  *       operation file), and those locals are never assigned again;</li>
  *   <li>every {@code redis.call}/{@code redis.pcall} names its command with a string literal, and
  *       passes a {@code K_*} local (or {@code KEYS[n]}) at each key position of that command;</li>
+ *   <li>each operation as the queues compose it, with what it includes, passes a {@code KEYS}
+ *       element it declares at each key position, and reads no {@code K_*} it does not declare;
+ *       and every include file is included by some script;</li>
  *   <li>no script compiles or loads code ({@code loadstring}, {@code load}, {@code dofile},
  *       {@code require}, {@code _G}, {@code setfenv}, {@code debug}, {@code string.dump}).</li>
  * </ul>
- * It is a simple check, not a Lua parser: a command it does not know fails the test until its key
- * positions are added to {@link #KEY_POSITIONS}.
+ * Beside keys, it checks that only {@code now_ms} reads the server's clock. It is a simple check,
+ * not a Lua parser: a command it does not know fails the test until its key positions are added
+ * to {@link #KEY_POSITIONS}.
  */
 class LuaKeyDisciplineTest {
+    /** The folder of the scripts both queues run. */
+    private static final String CORE = "io/queuekit/redis/lua/";
     /** Argument positions (1 = the first argument after the command name) that are keys. */
     private static final Map<String, List<Integer>> KEY_POSITIONS = new TreeMap<>();
 
@@ -66,6 +76,12 @@ class LuaKeyDisciplineTest {
     private static final Pattern COMPUTED_KEYS = Pattern.compile("\\bKEYS\\b(?!\\[\\d+\\])");
     private static final Pattern KEYS_INDEX = Pattern.compile("^KEYS\\[\\d+\\]$");
 
+    private static final String INCLUDES = "/includes/";
+    private static final Pattern INCLUDE_LINE = Pattern.compile("(?m)^--- @include \"(\\w+)\"");
+
+    /** Every shipped file by its class-path name, as written. */
+    private static Map<String, String> written;
+    /** The same, without comments. */
     private static Map<String, String> scripts;
     private static Set<String> keyLocals;
 
@@ -96,6 +112,7 @@ class LuaKeyDisciplineTest {
                 }
             }
         }
+        written = new TreeMap<>(scripts);
         scripts.replaceAll((name, source) -> stripComments(source));
         keyLocals = new LinkedHashSet<>();
         for (String source : scripts.values()) {
@@ -131,6 +148,82 @@ class LuaKeyDisciplineTest {
         System.out.println("redis.call sites checked: " + calls);
         assertThat(calls).isGreaterThan(20);
         assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void everyComposedScript_passesOnlyKeysItDeclares_atEveryKeyPosition() {
+        Map<String, String> composed = composedScripts();
+        List<String> problems = new ArrayList<>();
+        int calls = callProblems(composed, Set.of(), problems);
+        composed.forEach((name, source) -> {
+            Matcher k = Pattern.compile("\\bK_\\w+").matcher(source);
+            while (k.find()) {
+                problems.add(name + ":" + line(source, k.start()) + " reads " + k.group() + ", a key it does not declare");
+            }
+        });
+        System.out.println("composed scripts checked: " + composed.keySet() + "; redis.call sites: " + calls);
+        assertThat(composed.keySet()).anyMatch(n -> n.contains("dead_move.lua"));
+        assertThat(calls).isGreaterThan(100);
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void everyIncludeFile_isIncludedBySomeScript() {
+        Set<String> included = new HashSet<>();
+        for (String source : written.values()) {
+            Matcher m = INCLUDE_LINE.matcher(source);
+            while (m.find()) {
+                included.add(m.group(1));
+            }
+        }
+        List<String> unused = new ArrayList<>();
+        for (String name : written.keySet()) {
+            if (name.contains(INCLUDES) && !included.contains(name.substring(name.lastIndexOf('/') + 1, name.length() - 4))) {
+                unused.add(name);
+            }
+        }
+        assertThat(included).isNotEmpty();
+        assertThat(unused).isEmpty();
+    }
+
+    /**
+     * Each operation composed as its queue composes it (one in {@code lua/}, which both queues
+     * run, once with each queue's includes), without comments, by "operation with includes".
+     */
+    private static Map<String, String> composedScripts() {
+        Set<String> transports = new TreeSet<>();
+        for (String name : written.keySet()) {
+            if (name.contains(INCLUDES) && !name.startsWith(CORE)) {
+                transports.add("/" + name.substring(0, name.indexOf(INCLUDES) + INCLUDES.length()));
+            }
+        }
+        Map<String, String> out = new TreeMap<>();
+        for (String name : written.keySet()) {
+            if (name.contains(INCLUDES)) {
+                continue;
+            }
+            for (String own : transports) {
+                if (name.startsWith(CORE) || own.startsWith("/" + name.substring(0, name.lastIndexOf('/') + 1))) {
+                    LuaScript s = LuaScript.compose(LuaKeyDisciplineTest.class, List.of(own, RedisContext.CORE_INCLUDES),
+                            "/" + name);
+                    out.put(name + " with " + own, stripComments(s.source()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One reading of the server's clock for every script: now_ms, so all truncate it alike. */
+    @Test
+    void onlyNowMs_readsTheServersClock() {
+        List<String> readers = new ArrayList<>();
+        scripts.forEach((name, source) -> {
+            if (source.matches("(?s).*redis\\.p?call\\s*\\(\\s*['\"]TIME['\"].*") && !name.endsWith("/includes/now_ms.lua")) {
+                readers.add(name);
+            }
+        });
+        assertThat(scripts.keySet()).anyMatch(n -> n.endsWith("/includes/now_ms.lua"));
+        assertThat(readers).isEmpty();
     }
 
     @Test

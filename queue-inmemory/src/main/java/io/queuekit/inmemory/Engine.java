@@ -9,12 +9,12 @@ import io.queuekit.inmemory.Msg.State;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
+import io.queuekit.internal.GeneratedIds;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
 import io.queuekit.internal.QueueStore;
 import io.queuekit.spi.QueueMetrics;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,8 +71,7 @@ final class Engine<T> implements QueueStore<T> {
     /** Messages whose lease expired, in the order they expired, until a receive reaps them. */
     private final MsgList expired = new MsgList();
     private long sequence;
-    private long idSequence;
-    private final byte[] idChars = new byte[14]; // the mark and a long in base 36
+    private final GeneratedIds generated = GeneratedIds.counting();
 
     final Waiting<T> waiting;
     final Leasing<T> leasing;
@@ -155,7 +154,7 @@ final class Engine<T> implements QueueStore<T> {
             Instant now = now();
             promote(now);
             for (Object body : encoded) {
-                Msg m = new Msg(newId(), body, now);
+                Msg m = new Msg(generated.next(), body, now);
                 stored.put(m.id, m);
                 makeReady(m);
                 ids.add(m.id);
@@ -239,7 +238,7 @@ final class Engine<T> implements QueueStore<T> {
             List<Instant> due = dueTimes.apply(now);
             promote(now);
             for (int i = 0; i < encoded.size(); i++) {
-                Msg m = new Msg(newId(), encoded.get(i), now);
+                Msg m = new Msg(generated.next(), encoded.get(i), now);
                 stored.put(m.id, m);
                 enqueue(m, due.get(i), now);
                 ids.add(m.id);
@@ -252,22 +251,6 @@ final class Engine<T> implements QueueStore<T> {
             lock.unlock();
         }
         return List.copyOf(ids);
-    }
-
-    /**
-     * A generated id: the mark, then a counter in base 36, as the Redis queues make them. Written
-     * into one buffer (under the lock), since every send makes one: concatenating a
-     * {@code Long.toString} made two strings of it.
-     */
-    private MessageId newId() {
-        long n = ++idSequence;
-        int at = idChars.length;
-        do {
-            idChars[--at] = (byte) Character.forDigit((int) (n % 36), 36);
-            n /= 36;
-        } while (n > 0);
-        idChars[--at] = (byte) MessageId.GENERATED_MARK;
-        return MessageId.of(new String(idChars, at, idChars.length - at, StandardCharsets.ISO_8859_1));
     }
 
     /**
@@ -284,7 +267,7 @@ final class Engine<T> implements QueueStore<T> {
             }
             promote(now);
             if (id == null) {
-                id = newId();
+                id = generated.next();
             } else if (stored.containsKey(id)) {
                 return null;
             }
@@ -372,7 +355,7 @@ final class Engine<T> implements QueueStore<T> {
     private boolean reapOne(Msg m, Instant now) {
         expired.remove(m);
         if (m.attempts >= maxAttempts) {
-            graveyard.bury(m, "lease expired on attempt " + m.attempts + " of at most " + maxAttempts, now);
+            graveyard.bury(m, "lease expired on attempt " + m.attempts + " of " + maxAttempts, now); // as on Redis
             observer.deadLettered();
             return true;
         }

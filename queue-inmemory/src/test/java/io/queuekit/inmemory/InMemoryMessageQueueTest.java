@@ -192,7 +192,7 @@ class InMemoryMessageQueueTest {
 
             assertThat(q.poll()).isNull();
             assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
-            assertThat(q.deadLetters().list(1).get(0).reason()).isEqualTo("lease expired on attempt 1 of at most 1");
+            assertThat(q.deadLetters().list(1).get(0).reason()).isEqualTo("lease expired on attempt 1 of 1");
         }
 
         @Test
@@ -207,7 +207,7 @@ class InMemoryMessageQueueTest {
                 clock.advance(Duration.ofSeconds(1));
             }
             assertThat(q.poll()).isNull();
-            assertThat(q.deadLetters().list(1).get(0).reason()).isEqualTo("lease expired on attempt 5 of at most 5");
+            assertThat(q.deadLetters().list(1).get(0).reason()).isEqualTo("lease expired on attempt 5 of 5");
         }
 
         @Test

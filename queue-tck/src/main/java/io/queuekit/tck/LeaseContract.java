@@ -151,7 +151,7 @@ interface LeaseContract extends QueueContract {
         assertThat(dl.id()).isEqualTo(id);
         assertThat(dl.payload()).isEqualTo("poison");
         assertThat(dl.attempts()).isEqualTo(2);
-        assertThat(dl.reason()).isNotNull();
+        assertThat(dl.reason()).isEqualTo("lease expired on attempt 2 of 2");
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
     }
 

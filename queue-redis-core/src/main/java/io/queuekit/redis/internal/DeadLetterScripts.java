@@ -5,12 +5,18 @@ import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The scripts on dead letters, which every Redis queue runs alike, composed with its storage file. */
+/** The scripts on dead letters, which every Redis queue runs alike, composed with its storage's includes. */
 final class DeadLetterScripts {
     private DeadLetterScripts() {}
 
     /** One dead letter as stored. */
-    record Row(MessageId id, long deadAtMillis, int attempts, String reason, byte[] body) {}
+    record Row(MessageId id, long deadAtMillis, int attempts, String reason, byte[] body) {
+        /** Dead letter {@code id} from a reply's four values at {@code at} ({@code dead_letter.lua}). */
+        static Row of(MessageId id, List<?> reply, int at) {
+            return new Row(id, QueueScript.integer(reply.get(at)), (int) QueueScript.integer(reply.get(at + 1)),
+                    QueueScript.str(reply.get(at + 2)), (byte[]) reply.get(at + 3));
+        }
+    }
 
     /** {@code dead_list.lua}: the oldest dead letters, read-only. */
     static final class Listing {
@@ -26,8 +32,7 @@ final class DeadLetterScripts {
             List<?> r = QueueScript.array(script.run(QueueScript.num(limit)));
             List<Row> out = new ArrayList<>(r.size() / 5);
             for (int i = 0; i < r.size(); i += 5) {
-                out.add(new Row(MessageId.of(QueueScript.str(r.get(i))), QueueScript.integer(r.get(i + 1)),
-                        (int) QueueScript.integer(r.get(i + 2)), QueueScript.str(r.get(i + 3)), (byte[]) r.get(i + 4)));
+                out.add(Row.of(MessageId.of(QueueScript.str(r.get(i))), r, i + 1));
             }
             return out;
         }
@@ -62,8 +67,7 @@ final class DeadLetterScripts {
             if (r.isEmpty()) {
                 return null;
             }
-            return new Row(id, QueueScript.integer(r.get(0)), (int) QueueScript.integer(r.get(1)),
-                    QueueScript.str(r.get(2)), (byte[]) r.get(3));
+            return Row.of(id, r, 0);
         }
     }
 

@@ -7,15 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import redis.clients.jedis.CommandArguments;
@@ -29,25 +28,21 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * server does not know it (after a restart, a failover, or on another cluster node) it is sent
  * once in full with {@code EVAL}, which also caches it.
  *
- * <p>An operation file begins with the keys it takes, declared as {@code K_*} locals on its first
- * lines of code ({@code local K_DEAD, K_BODY = KEYS[1], KEYS[2]}; part {@code dead} is
- * {@code K_DEAD}). It may be composed with shared files ({@code common.lua}, a storage file):
- * the operation's header comes first, then the shared files, then the rest of the operation, and
- * throughout, each declared key's local reads as its {@code KEYS} element ({@code K_BODY} as
- * {@code KEYS[2]}), which the shared functions then see without capturing a local. A shared
- * function that uses a key the operation did not declare fails if called (Redis refuses to read
- * an undeclared global).
- *
- * <p>Of the shared files, only the top-level statements the operation needs (directly or through
- * each other) are composed in, in their order: every call of a script runs its top level, so each
- * function defined there costs Redis time on every call, whether it is called or not. A shared
- * file is therefore a list of top-level definitions: functions ending with an {@code end} in
- * column 0, and one-line locals and assignments (continued on indented lines).
+ * <p>An operation file declares the keys it takes as {@code K_*} locals on its first lines of code
+ * ({@code local K_DEAD, K_BODY = KEYS[1], KEYS[2]}; part {@code dead} is {@code K_DEAD}) and names
+ * what it uses with include lines, {@code --- @include "name"}, as include files do: the composed
+ * script is the operation's header, each file included (directly or not) once and after the files
+ * it includes, then the rest of the operation, with each {@code K_*} read as its {@code KEYS}
+ * element. {@code docs/redis-scripts.md} says how scripts are written. The easy thing to get
+ * wrong: every call of a script runs its top level, so each function an include defines costs
+ * Redis time on every call, called or not; include only what is used.
  */
 public final class LuaScript {
     private static final Pattern DECLARATION = Pattern.compile(
             "local\\s+(K_\\w+(?:\\s*,\\s*K_\\w+)*)\\s*=\\s*(KEYS\\[\\d+\\](?:\\s*,\\s*KEYS\\[\\d+\\])*)");
     private static final Pattern INDEX = Pattern.compile("KEYS\\[(\\d+)\\]");
+    private static final String INCLUDE_MARK = "--- @include";
+    private static final Pattern INCLUDE = Pattern.compile("--- @include \"([A-Za-z_]\\w*)\"\\s*");
 
     private final String name;
     private final byte[] source;
@@ -62,23 +57,26 @@ public final class LuaScript {
     }
 
     /**
-     * The operation {@code operation} composed with {@code shared} files, in order; each an
-     * absolute class-path resource name such as {@code /io/queuekit/redis/lua/common.lua}, read
-     * with {@code anchor}'s class loader.
+     * The operation {@code operation} with what it includes, each include {@code name.lua} taken
+     * from the first of the {@code includes} folders that has it (a transport's before the core's,
+     * so that a script both queues run gets each storage's definitions). Folders and operation are
+     * absolute class-path names ({@code /io/queuekit/redis/lua/includes/},
+     * {@code /io/queuekit/redis/lua/dead_move.lua}), read with {@code anchor}'s class loader.
      *
-     * @throws QueueException if a resource is missing, or the operation declares no keys, or
-     *     declares them out of KEYS order
+     * @throws QueueException if a resource is missing, an include is in none of the folders, includes
+     *     form a cycle, an include line is malformed, or the operation declares no keys, or declares
+     *     them out of KEYS order
      */
-    public static LuaScript compose(Class<?> anchor, List<String> shared, String operation) {
-        String op = read(anchor, operation);
-        String[] lines = op.split("\n", -1);
+    public static LuaScript compose(Class<?> anchor, List<String> includes, String operation) {
+        Inclusion inclusion = new Inclusion(anchor, includes, operation);
+        List<String> lines = inclusion.read(operation);
         int code = 0;
-        while (code < lines.length && (lines[code].isBlank() || lines[code].trim().startsWith("--"))) {
+        while (code < lines.size() && (lines.get(code).isBlank() || lines.get(code).trim().startsWith("--"))) {
             code++;
         }
         List<String> keys = new ArrayList<>();
         int end = code;
-        for (Matcher m; end < lines.length && (m = DECLARATION.matcher(lines[end].trim())).matches(); end++) {
+        for (Matcher m; end < lines.size() && (m = DECLARATION.matcher(lines.get(end).trim())).matches(); end++) {
             String[] names = m.group(1).split("\\s*,\\s*");
             Matcher index = INDEX.matcher(m.group(2));
             for (String n : names) {
@@ -88,19 +86,14 @@ public final class LuaScript {
                 keys.add(n.substring(2).toLowerCase(Locale.ROOT));
             }
             if (index.find()) {
-                throw new QueueException(operation + ": more KEYS than K_* locals in: " + lines[end].trim());
+                throw new QueueException(operation + ": more KEYS than K_* locals in: " + lines.get(end).trim());
             }
         }
         if (keys.isEmpty()) {
             throw new QueueException(operation + ": its first line of code must declare its keys (local K_X = KEYS[1])");
         }
-        String rest = String.join("\n", List.of(lines).subList(end, lines.length));
-        List<Statement> definitions = new ArrayList<>();
-        for (String r : shared) {
-            definitions.addAll(Statement.split(read(anchor, r)));
-        }
         StringBuilder sb = new StringBuilder();
-        sb.append(String.join("\n", List.of(lines).subList(0, code))).append('\n');
+        sb.append(String.join("\n", lines.subList(0, code))).append('\n');
         StringBuilder declared = new StringBuilder("-- KEYS:");
         Map<String, String> byName = new HashMap<>();
         for (int k = 0; k < keys.size(); k++) {
@@ -108,12 +101,8 @@ public final class LuaScript {
             byName.put("K_" + keys.get(k).toUpperCase(Locale.ROOT), "KEYS[" + (k + 1) + "]");
         }
         sb.append(declared).append('\n');
-        StringBuilder body = new StringBuilder();
-        for (Statement d : Statement.needed(definitions, rest)) {
-            body.append(d.text()).append('\n');
-        }
-        body.append(rest).append('\n');
-        sb.append(keysInPlace(body.toString(), byName));
+        String body = inclusion.code() + String.join("\n", lines.subList(end, lines.size())) + '\n';
+        sb.append(keysInPlace(body, byName));
         return new LuaScript(operation.substring(operation.lastIndexOf('/') + 1),
                 sb.toString().getBytes(StandardCharsets.UTF_8), List.copyOf(keys));
     }
@@ -127,14 +116,6 @@ public final class LuaScript {
      * refuses to read.
      */
     private static String keysInPlace(String code, Map<String, String> keys) {
-        return identifiers(code, name -> keys.getOrDefault(name, name));
-    }
-
-    /**
-     * {@code code} with each identifier outside strings and comments replaced by what {@code each}
-     * returns for it (the identifier itself keeps it).
-     */
-    private static String identifiers(String code, UnaryOperator<String> each) {
         StringBuilder out = new StringBuilder(code.length());
         int i = 0;
         int n = code.length();
@@ -155,7 +136,8 @@ public final class LuaScript {
                 while (j < n && (Character.isLetterOrDigit(code.charAt(j)) || code.charAt(j) == '_')) {
                     j++;
                 }
-                out.append(each.apply(code.substring(i, j)));
+                String name = code.substring(i, j);
+                out.append(keys.getOrDefault(name, name));
                 i = j;
                 continue;
             } else {
@@ -168,88 +150,74 @@ public final class LuaScript {
     }
 
     /**
-     * One top-level statement of a shared file: a function (from its first line to the {@code end}
-     * in column 0), or a line with its indented continuation; and the names it defines, empty if
-     * it defines none that can be read (such a statement is always kept). Comments are left out.
+     * The files one operation includes, directly or through each other: each read once, and its
+     * code (without comments) placed after that of the files it includes.
      */
-    private record Statement(Set<String> defines, String text) {
-        private static final Pattern FUNCTION = Pattern.compile("^(?:local\\s+function\\s+(\\w+)|(\\w+)\\s*=\\s*function\\b)");
-        private static final Pattern LOCALS = Pattern.compile("^local\\s+(\\w+(?:\\s*,\\s*\\w+)*)");
-        private static final Pattern ASSIGNMENT = Pattern.compile("^(\\w+)\\s*=");
+    private static final class Inclusion {
+        private final Class<?> anchor;
+        private final List<String> folders;
+        private final String operation;
+        private final Set<String> done = new HashSet<>();
+        /** The includes being resolved, each included by the one before it. */
+        private final LinkedHashSet<String> open = new LinkedHashSet<>();
+        private final StringBuilder code = new StringBuilder();
 
-        static List<Statement> split(String file) {
-            String[] lines = file.split("\n", -1);
-            List<Statement> out = new ArrayList<>();
-            int i = 0;
-            while (i < lines.length) {
-                String first = lines[i];
-                if (first.isBlank() || first.startsWith("--")) {
-                    i++;
-                    continue;
-                }
-                int start = i;
-                Matcher f = FUNCTION.matcher(first);
-                if (f.find()) {
-                    while (i < lines.length && !lines[i].equals("end")) {
-                        i++;
+        Inclusion(Class<?> anchor, List<String> folders, String operation) {
+            this.anchor = anchor;
+            this.folders = List.copyOf(folders);
+            this.operation = operation;
+        }
+
+        /** The lines of {@code file} but its include lines, after including what those name. */
+        List<String> read(String file) {
+            List<String> lines = new ArrayList<>();
+            for (String line : LuaScript.read(anchor, file).split("\n", -1)) {
+                if (line.startsWith(INCLUDE_MARK)) {
+                    Matcher m = INCLUDE.matcher(line);
+                    if (!m.matches()) {
+                        throw new QueueException(operation + ": " + file + " has an include line that is not "
+                                + INCLUDE_MARK + " \"name\": " + line);
                     }
-                    i++;
+                    include(m.group(1), file);
                 } else {
-                    i++;
-                    while (i < lines.length && !lines[i].isEmpty() && Character.isWhitespace(lines[i].charAt(0))) {
-                        i++;
-                    }
+                    lines.add(line);
                 }
-                Set<String> names = new HashSet<>();
-                Matcher m;
-                if (f.find(0)) {
-                    names.add(f.group(1) != null ? f.group(1) : f.group(2));
-                } else if ((m = LOCALS.matcher(first)).find()) {
-                    names.addAll(List.of(m.group(1).split("\\s*,\\s*")));
-                } else if ((m = ASSIGNMENT.matcher(first)).find()) {
-                    names.add(m.group(1));
-                }
-                out.add(new Statement(names, String.join("\n", List.of(lines).subList(start, Math.min(i, lines.length)))));
             }
-            return out;
+            return lines;
         }
 
-        /**
-         * The statements {@code code} needs, directly or through other statements, in their order:
-         * the functions an operation does not call are not defined on each of its calls.
-         */
-        static List<Statement> needed(List<Statement> all, String code) {
-            Set<String> wanted = names(code);
-            boolean[] keep = new boolean[all.size()];
-            boolean grew = true;
-            while (grew) {
-                grew = false;
-                for (int k = 0; k < all.size(); k++) {
-                    Statement s = all.get(k);
-                    if (!keep[k] && (s.defines.isEmpty() || !Collections.disjoint(s.defines, wanted))) {
-                        keep[k] = true;
-                        wanted.addAll(names(s.text));
-                        grew = true;
-                    }
+        private void include(String name, String by) {
+            if (done.contains(name)) {
+                return;
+            }
+            if (!open.add(name)) {
+                List<String> chain = new ArrayList<>(open);
+                chain = new ArrayList<>(chain.subList(chain.indexOf(name), chain.size()));
+                chain.add(name);
+                throw new QueueException(operation + ": includes form a cycle: " + String.join(" -> ", chain));
+            }
+            for (String line : read(find(name, by))) {
+                if (!line.isBlank() && !line.trim().startsWith("--")) {
+                    code.append(line).append('\n');
                 }
             }
-            List<Statement> out = new ArrayList<>();
-            for (int k = 0; k < all.size(); k++) {
-                if (keep[k]) {
-                    out.add(all.get(k));
-                }
-            }
-            return out;
+            open.remove(name);
+            done.add(name);
         }
 
-        /** The identifiers in Lua code, outside its strings and comments. */
-        static Set<String> names(String code) {
-            Set<String> out = new HashSet<>();
-            identifiers(code, name -> {
-                out.add(name);
-                return name;
-            });
-            return out;
+        private String find(String name, String by) {
+            for (String folder : folders) {
+                String file = folder + name + ".lua";
+                if (anchor.getResource(file) != null) {
+                    return file;
+                }
+            }
+            throw new QueueException(operation + ": include \"" + name + "\" of " + by + " is in none of "
+                    + folders);
+        }
+
+        String code() {
+            return code.toString();
         }
     }
 
@@ -264,8 +232,8 @@ public final class LuaScript {
         }
     }
 
-    /** The composed source, for tests. */
-    String source() {
+    /** The composed source, as sent to Redis. */
+    public String source() {
         return new String(source, StandardCharsets.UTF_8);
     }
 

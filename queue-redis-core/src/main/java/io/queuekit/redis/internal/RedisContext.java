@@ -19,11 +19,11 @@ import redis.clients.jedis.UnifiedJedis;
  * checks and decoding), its Lua scripts, and its dead letters as stored. For transport modules;
  * applications use the transports' entry classes.
  *
- * <p>A script of the queue is composed of {@code common.lua}, the transport's storage file and the
- * operation ({@link LuaScript#compose}), so each is atomic and one round trip; {@code common.lua}
- * says what a storage file provides. Dead letters are kept alike by every Redis queue: bodies
- * {@code "<enqueued ms>:<payload>"} by id ({@link StoredBody}), attempts and reasons in hashes,
- * ids in a sorted set by time.
+ * <p>A script of the queue is an operation composed with what it includes, from the transport's
+ * include folder or else the core's ({@link LuaScript#compose}), so each is atomic and one round
+ * trip; {@code docs/redis-scripts.md} says what a transport's includes provide. Dead letters are
+ * kept alike by every Redis queue: bodies {@code "<enqueued ms>:<payload>"} by id
+ * ({@link StoredBody}), attempts and reasons in hashes, ids in a sorted set by time.
  *
  * <p>A sharded queue ({@code shards(n)}) has one context per shard ({@link #shards}): each holds the
  * keys of its shard and its own scripts bound to them, and all share the queue's client, settings
@@ -37,13 +37,15 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class RedisContext<T> {
     private static final String CORE_LUA = "/io/queuekit/redis/lua/";
+    /** Where the includes every Redis queue shares are. */
+    public static final String CORE_INCLUDES = CORE_LUA + "includes/";
 
     private final UnifiedJedis jedis;
     private final RedisQueueSettings settings;
     private final QueueRuntime<T> runtime;
     private final Payloads<T> payloads;
     private final Class<?> anchor;
-    private final List<String> shared;
+    private final List<String> includes;
     private final OneRoundTrip oneRoundTrip;
     private final String label;
     private final String idSuffix;
@@ -56,11 +58,12 @@ public final class RedisContext<T> {
     /**
      * @param transport the transport's name, for messages ({@code redis-list})
      * @param anchor a class of the transport's module, to load its scripts
-     * @param storage class-path resource of the transport's storage file
+     * @param includes class-path folder of the transport's includes ({@code /io/queuekit/redis/list/includes/}),
+     *     searched before the core's
      * @param shards how many shards hold the queue: 1 (unsharded) to {@link Sharding#MAX_SHARDS}
      */
     public RedisContext(UnifiedJedis jedis, RedisQueueSettings settings, Codec<T> codec, String transport,
-            Class<?> anchor, String storage, int shards) {
+            Class<?> anchor, String includes, int shards) {
         this.jedis = jedis;
         this.settings = settings;
         String label = transport + " " + settings.keys().name();
@@ -68,7 +71,7 @@ public final class RedisContext<T> {
                 settings.metrics(), settings.maxAttempts(), new Payloads<>(codec, settings.maxPayloadBytes(), label));
         this.payloads = runtime.payloads();
         this.anchor = anchor;
-        this.shared = List.of(CORE_LUA + "common.lua", storage);
+        this.includes = List.of(includes, CORE_INCLUDES);
         // an ack sent with a fetch could not wait for replicas before the fetch blocks
         this.oneRoundTrip = settings.replicas().waited() ? null : OneRoundTrip.of(jedis);
         this.label = label;
@@ -85,7 +88,7 @@ public final class RedisContext<T> {
         this.runtime = whole.runtime;
         this.payloads = whole.payloads;
         this.anchor = whole.anchor;
-        this.shared = whole.shared;
+        this.includes = whole.includes;
         this.oneRoundTrip = whole.oneRoundTrip;
         this.label = whole.label + " shard " + index;
         this.idSuffix = Sharding.idSuffix(index, count);
@@ -137,20 +140,13 @@ public final class RedisContext<T> {
     }
 
     /**
-     * A script made of {@code common.lua}, the storage file and {@code operation} (a class-path
-     * resource), run with the keys {@code parts}, which must be those it declares.
+     * The script {@code operation} (a class-path resource) with what it includes, run with the keys
+     * {@code parts}, which must be those it declares.
      *
-     * @param what the operation, for error messages ({@code "dead-letter"})
+     * @param what the operation, for error messages ({@code "bury"})
      */
     public QueueScript script(String what, String operation, String... parts) {
-        LuaScript lua = composed.computeIfAbsent(operation, op -> LuaScript.compose(anchor, shared, op));
-        return new QueueScript(this, what, lua, parts);
-    }
-
-    /** A script that uses no shared functions, run with the keys {@code parts} it declares. */
-    public QueueScript standalone(String what, String operation, String... parts) {
-        LuaScript lua = composed.computeIfAbsent("standalone " + operation,
-                op -> LuaScript.compose(anchor, List.of(), operation));
+        LuaScript lua = composed.computeIfAbsent(operation, op -> LuaScript.compose(anchor, includes, op));
         return new QueueScript(this, what, lua, parts);
     }
 

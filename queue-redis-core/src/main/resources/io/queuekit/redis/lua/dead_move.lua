@@ -3,7 +3,10 @@
 -- count (the caller repeats until 0, so one call never runs long). Work: one dead letter, or
 -- ARGV[3] of them.
 -- Returns how many were moved. Both queues run it; a requeued message is made ready by the
--- storage file's push_ready.
+-- storage's push_ready.
+--- @include "check_layout"
+--- @include "now_ms"
+--- @include "push_ready"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_DEAD, K_REASON, K_ATT, K_BODY, K_SIGNAL = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 check_layout()

@@ -24,11 +24,11 @@ import redis.clients.jedis.args.ListDirection;
  * At-least-once receiving: the reliable-queue pattern of the Redis documentation. A consumer takes
  * a message with one atomic BLMOVE (LMOVE when not waiting) from 'ready' into 'claiming', so a
  * message is always ready, in flight, delayed or dead, never nowhere, and a consumer that dies at
- * any point leaves its message in flight. Leases are kept by the upkeep ({@code sweep.lua}), which
+ * any point leaves its message in flight. Leases are kept by the upkeep ({@code reap.lua}), which
  * one consumer of the queue instance runs about once per block timeout and when a lease or retry
  * falls due: it moves what it finds in 'claiming' into the 'held' hash by id, starting their
  * leases, and returns those whose lease expired (or buries them at the maximum attempts). A batch
- * take (a small script) moves messages from 'ready' into 'held' with their leases at once. Ack
+ * claim ({@code claim.lua}) moves messages from 'ready' into 'held' with their leases at once. Ack
  * removes a message from 'claiming', where the newest takes wait (a plain {@code LREM}, for one
  * taken alone that no upkeep moved yet), or from 'held' by id (the ack script), so its cost does
  * not grow with the number in flight.
@@ -45,10 +45,10 @@ import redis.clients.jedis.args.ListDirection;
 final class AtLeastOnce<T> extends ListMode<T> {
     private static final Logger LOG = LoggerFactory.getLogger(AtLeastOnce.class);
 
-    private final ListScripts.Sweep sweep;
+    private final ListScripts.Reap reap;
     private final ListScripts.Ack ack;
     private final ListScripts.Release release;
-    private final ListScripts.Take take;
+    private final ListScripts.Claim claim;
     private final long leaseNanos;
     private final String receiveLabel;
     private final String waitLabel;
@@ -65,10 +65,10 @@ final class AtLeastOnce<T> extends ListMode<T> {
 
     AtLeastOnce(RedisContext<T> engine) {
         super(engine);
-        this.sweep = new ListScripts.Sweep(engine);
+        this.reap = new ListScripts.Reap(engine);
         this.ack = new ListScripts.Ack(engine);
         this.release = new ListScripts.Release(engine);
-        this.take = new ListScripts.Take(engine);
+        this.claim = new ListScripts.Claim(engine);
         this.leaseNanos = engine.settings().visibilityTimeout().toNanos();
         this.receiveLabel = engine.label() + ": receive";
         this.waitLabel = engine.label() + ": wait";
@@ -202,9 +202,9 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private void upkeep() {
         long now = System.nanoTime();
         if (upkeepDue(now)) {
-            ListScripts.Upkeep r;
+            ListScripts.Reap.Result r;
             do { // one script leases at most 1,000, so that none runs long: more wait, run again
-                r = sweep.run(lease, maxAttempts, retention);
+                r = reap.run(lease, maxAttempts, retention);
                 if (r.returned() > 0) {
                     observer.redelivered(r.returned());
                 }
@@ -222,7 +222,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private List<Delivery<T>> takeBatch(int n) {
         // the script starts the leases: deadlines count from before it was sent, so never after them
         long sent = System.nanoTime();
-        List<byte[]> taken = take.run(n, lease);
+        List<byte[]> taken = claim.run(n, lease);
         List<Delivery<T>> out = new ArrayList<>(taken.size());
         for (byte[] e : taken) {
             out.addAll(deliveries(e, sent, true));

@@ -20,7 +20,7 @@ import redis.clients.jedis.util.KeyValue;
  *
  * <p>Retries with a delay wait in the 'delayed' ZSET. No mover runs for them: about once per block
  * timeout, and when a retry this queue instance made falls due, one receive runs
- * {@code amo_fetch.lua} instead of the plain pop, which promotes due retries and pops in the same
+ * {@code claim_at_most_once.lua} instead of the plain pop, which promotes due retries and pops in the same
  * round trip. Dead letters use the shared structures, so dead-letter listing, requeue and stats
  * work as in the at-least-once mode.
  */
@@ -29,7 +29,7 @@ final class AtMostOnce<T> extends ListMode<T> {
 
     private static final Receiver.CarriedAck NO_ACK = () -> { };
 
-    private final ListScripts.Fetch fetch;
+    private final ListScripts.ClaimAtMostOnce claim;
     /** Receives: a pop first when more than one is asked for (BRPOP returns at once for one). */
     private final Receiver<T, Receiver.CarriedAck> receiving;
     /** Receives without a pop first: the caller just took what was ready ({@link ListShards}). */
@@ -37,7 +37,7 @@ final class AtMostOnce<T> extends ListMode<T> {
 
     AtMostOnce(RedisContext<T> engine) {
         super(engine);
-        this.fetch = new ListScripts.Fetch(engine);
+        this.claim = new ListScripts.ClaimAtMostOnce(engine);
         Pops pops = new Pops();
         this.receiving = new Receiver<>(engine.runtime(), pops,
                 Receiver.takingWaits(System::nanoTime, capMillis, max -> Math.min(max, claimBatch) > 1));
@@ -55,14 +55,14 @@ final class AtMostOnce<T> extends ListMode<T> {
         return awaiting.receive(max, timeoutNanos, NO_ACK);
     }
 
-    /** Pops with RPOP, waits with BRPOP; the fetch script instead when the upkeep is due. */
+    /** Pops with RPOP, waits with BRPOP; the claim script instead when the upkeep is due. */
     private final class Pops implements Receiver.Store<T, Receiver.CarriedAck> {
         @Override
         public Receiver.Claimed<T> claim(int max, Receiver.CarriedAck ack) {
             engine.checkShardCount("receive"); // the pop may be this object's first command
             int n = Math.min(max, claimBatch);
             long now = System.nanoTime();
-            List<byte[]> got = upkeepDue(now) ? fetch(n, now)
+            List<byte[]> got = upkeepDue(now) ? reapAndClaim(n, now)
                     : RedisCalls.call(engine.label() + ": receive", () -> jedis.rpop(ready, n));
             return new Receiver.Claimed<>(got == null ? List.of() : deliveries(got), WakeUps.NONE, WakeUps.NONE);
         }
@@ -72,7 +72,7 @@ final class AtMostOnce<T> extends ListMode<T> {
             engine.checkShardCount("wait"); // the pop may be this object's first command
             long now = System.nanoTime();
             if (upkeepDue(now)) {
-                return Receiver.Woken.took(deliveries(fetch(Math.min(max, claimBatch), now)));
+                return Receiver.Woken.took(deliveries(reapAndClaim(Math.min(max, claimBatch), now)));
             }
             long wait = Math.min(millis, ceilMillis(untilUpkeep(now)));
             if (wait < RedisCalls.MIN_BLOCK_MILLIS) {
@@ -104,8 +104,8 @@ final class AtMostOnce<T> extends ListMode<T> {
         }
     }
 
-    private List<byte[]> fetch(int n, long now) {
-        ListScripts.Fetched r = fetch.run(n, lease, maxAttempts, retention);
+    private List<byte[]> reapAndClaim(int n, long now) {
+        ListScripts.ClaimAtMostOnce.Result r = claim.run(n, lease, maxAttempts, retention);
         upkeepDone(now, r.nowMillis(), r.nextEventMillis());
         return r.elements();
     }

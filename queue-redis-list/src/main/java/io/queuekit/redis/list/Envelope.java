@@ -3,14 +3,12 @@ package io.queuekit.redis.list;
 import io.queuekit.MessageId;
 import io.queuekit.redis.internal.StoredBody;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A list element {@code "<id> <attempt> <enqueued ms> <payload>"}: everything a delivery needs
  * in one value, so that sending is one LPUSH and taking one BLMOVE or BRPOP, with no body hash
- * ({@code list.lua} describes the whole layout). {@code attempt} is the attempt number of the
+ * ({@code includes/storage.lua} describes the whole layout). {@code attempt} is the attempt number of the
  * element's next delivery. The element is kept as read, since at-least-once settling names it to
  * remove it from the in-flight list.
  */
@@ -133,37 +131,5 @@ final class Envelope {
             n /= 10;
         }
         return end;
-    }
-
-    /**
-     * Message ids made without a round trip: the mark of generated ids ({@code @}), a random prefix
-     * per queue instance (twelve base-36 characters, about 62 bits) and a counter. They contain a
-     * dot, so they never equal an id the core draws from the server's counter (used for foreign
-     * elements buried by a sweep). A shard of a sharded queue appends its suffix ({@code ~<shard>}).
-     */
-    static final class Ids {
-        private static final SecureRandom RANDOM = new SecureRandom();
-        private final String prefix;
-        private final String suffix;
-        private final AtomicLong sequence = new AtomicLong();
-
-        Ids() {
-            this("");
-        }
-
-        /** @param suffix appended to every id: empty, or a shard's {@code ~<shard>} */
-        Ids(String suffix) {
-            StringBuilder sb = new StringBuilder(14).append(MessageId.GENERATED_MARK);
-            for (int i = 0; i < 12; i++) {
-                sb.append(Character.forDigit(RANDOM.nextInt(36), 36));
-            }
-            this.prefix = sb.append('.').toString();
-            this.suffix = suffix;
-        }
-
-        String next() {
-            String id = prefix + Long.toString(sequence.incrementAndGet(), 36);
-            return suffix.isEmpty() ? id : id + suffix;
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.queuekit.SerializationException;
 import io.queuekit.internal.AckAll;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
+import io.queuekit.internal.GeneratedIds;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
@@ -44,7 +45,8 @@ abstract class ListMode<T> implements ListStorage<T> {
     final byte[] lease;
     final byte[] maxAttempts;
     final byte[] retention;
-    private final Envelope.Ids ids;
+    /** Ids made without a round trip, apart from other queue objects' and the server's. */
+    private final GeneratedIds ids;
     private final ListScripts.Retry retry;
     private final ListScripts.Renew renew;
     private final ListScripts.Bury bury;
@@ -60,7 +62,7 @@ abstract class ListMode<T> implements ListStorage<T> {
     ListMode(RedisContext<T> engine) {
         this.jedis = engine.client();
         this.engine = engine;
-        this.ids = new Envelope.Ids(engine.idSuffix());
+        this.ids = GeneratedIds.ofInstance(engine.idSuffix());
         this.observer = engine.runtime().observer();
         RedisKeys keys = engine.settings().keys();
         this.ready = keys.keyBytes("ready");
@@ -104,9 +106,9 @@ abstract class ListMode<T> implements ListStorage<T> {
         byte[][] elements = new byte[encoded.size()][];
         List<MessageId> out = new ArrayList<>(encoded.size());
         for (int i = 0; i < elements.length; i++) {
-            String id = ids.next();
-            elements[i] = Envelope.encode(id.getBytes(StandardCharsets.US_ASCII), 1, now, encoded.get(i));
-            out.add(MessageId.of(id));
+            MessageId id = ids.next();
+            elements[i] = Envelope.encode(id.value().getBytes(StandardCharsets.US_ASCII), 1, now, encoded.get(i));
+            out.add(id);
         }
         Replicas replicas = engine.settings().replicas();
         RedisCalls.call(engine.label() + ": send", () -> replicas.waited()
@@ -223,7 +225,7 @@ abstract class ListMode<T> implements ListStorage<T> {
      * so that it is neither lost nor handed to a handler as a message.
      */
     final void buryForeign(byte[] inFlight, byte[] element) {
-        bury(inFlight, ids.next(), 0, StoredBody.of(System.currentTimeMillis(), element, 0),
+        bury(inFlight, ids.next().value(), 0, StoredBody.of(System.currentTimeMillis(), element, 0),
                 "not a queuekit message: found in the list as it is");
     }
 

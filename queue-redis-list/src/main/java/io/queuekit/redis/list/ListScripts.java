@@ -13,17 +13,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The list queue's own scripts ({@code list.lua} describes the storage), each a typed wrapper that
+ * The list queue's own scripts ({@code includes/storage.lua} describes the storage), each a typed wrapper that
  * owns the keys it passes and reads the reply. Those that start with the layout check pass
  * {@code layout}, {@code ready}, {@code claiming}, {@code delayed} and {@code lease} first; those
- * that run on every message (take, ack, retry, lease extension) pass only what they touch and
- * check nothing, composed with the one or two shared functions they call.
+ * that run on every message (claim, ack, retry, renew) pass only what they touch and check
+ * nothing, composed with the one or two shared functions they call.
  */
 final class ListScripts {
-    static final String STORAGE = "/io/queuekit/redis/list/list.lua";
     private static final String LUA = "/io/queuekit/redis/list/";
+    static final String INCLUDES = LUA + "includes/";
     private static final String[] CHECKED = {"layout", "ready", "claiming", "delayed", "lease"};
-    private static final String[] UPKEEP = {"inflight", "body", "att", "dead", "reason", "seq", "held"};
+    private static final String[] REAP = {"inflight", "body", "att", "dead", "reason", "seq", "held"};
 
     private ListScripts() {}
 
@@ -52,7 +52,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Bury(RedisContext<?> queue) {
-            script = queue.script("dead-letter", LUA + "bury.lua",
+            script = queue.script("bury", LUA + "bury.lua",
                     checked("inflight", "body", "att", "dead", "reason", "held")).replicated();
         }
 
@@ -65,54 +65,54 @@ final class ListScripts {
         }
     }
 
-    /**
-     * What an upkeep did, on the server's clock.
-     *
-     * @param nextEventMillis when the next lease or retry falls due; -1 if none
-     * @param returned expired leases returned to 'ready'
-     * @param buried expired leases dead-lettered at their last attempt
-     * @param left elements still in 'claiming', for the next upkeep to lease
-     */
-    record Upkeep(long nowMillis, long nextEventMillis, long returned, long buried, long left) {}
-
-    /** {@code sweep.lua}: the at-least-once upkeep. */
-    static final class Sweep {
+    /** {@code reap.lua}: the at-least-once upkeep, which leases what was claimed alone and reaps expired leases. */
+    static final class Reap {
         private final QueueScript script;
 
-        Sweep(RedisContext<?> queue) {
-            script = queue.script("upkeep", LUA + "sweep.lua", checked(UPKEEP));
+        Reap(RedisContext<?> queue) {
+            script = queue.script("reap", LUA + "reap.lua", checked(REAP));
         }
 
-        Upkeep run(byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+        /**
+         * What one reap did, on the server's clock.
+         *
+         * @param nextEventMillis when the next lease or retry falls due; -1 if none
+         * @param returned expired leases returned to 'ready'
+         * @param buried expired leases dead-lettered at their last attempt
+         * @param left elements still in 'claiming', for the next reap to lease
+         */
+        record Result(long nowMillis, long nextEventMillis, long returned, long buried, long left) {}
+
+        Result run(byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             List<?> r = array(script.run(leaseMillis, maxAttempts, retention));
-            return new Upkeep(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
+            return new Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
                     integer(r.get(4)));
         }
     }
 
-    /**
-     * What an at-most-once fetch took, and when the next retry or lease falls due.
-     *
-     * @param nextEventMillis as in {@link Upkeep}
-     * @param elements the elements popped, oldest first
-     */
-    record Fetched(long nowMillis, long nextEventMillis, List<byte[]> elements) {}
-
-    /** {@code amo_fetch.lua}: the at-most-once upkeep and a pop, in one round trip. */
-    static final class Fetch {
+    /** {@code claim_at_most_once.lua}: the at-most-once upkeep and a pop, in one round trip. */
+    static final class ClaimAtMostOnce {
         private final QueueScript script;
 
-        Fetch(RedisContext<?> queue) {
-            script = queue.script("receive", LUA + "amo_fetch.lua", checked(UPKEEP));
+        ClaimAtMostOnce(RedisContext<?> queue) {
+            script = queue.script("claim", LUA + "claim_at_most_once.lua", checked(REAP));
         }
 
-        Fetched run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+        /**
+         * What an at-most-once claim took, and when the next retry or lease falls due.
+         *
+         * @param nextEventMillis as in {@link Reap.Result}
+         * @param elements the elements popped, oldest first
+         */
+        record Result(long nowMillis, long nextEventMillis, List<byte[]> elements) {}
+
+        Result run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             List<?> r = array(script.run(num(max), leaseMillis, maxAttempts, retention));
             List<byte[]> elements = new ArrayList<>(r.size() - 2);
             for (int i = 2; i < r.size(); i++) {
                 elements.add((byte[]) r.get(i));
             }
-            return new Fetched(integer(r.get(0)), integer(r.get(1)), elements);
+            return new Result(integer(r.get(0)), integer(r.get(1)), elements);
         }
     }
 
@@ -130,12 +130,12 @@ final class ListScripts {
         }
     }
 
-    /** {@code take.lua}: a batch from 'ready' straight into flight, leased. */
-    static final class Take {
+    /** {@code claim.lua}: a batch from 'ready' straight into flight, leased. */
+    static final class Claim {
         private final QueueScript script;
 
-        Take(RedisContext<?> queue) {
-            script = queue.script("receive", LUA + "take.lua", "ready", "claiming", "held", "inflight");
+        Claim(RedisContext<?> queue) {
+            script = queue.script("claim", LUA + "claim.lua", "ready", "claiming", "held", "inflight");
         }
 
         /** Up to {@code max} elements, oldest first, leased for {@code leaseMillis} from the server's now. */
@@ -177,7 +177,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Release(RedisContext<?> queue) {
-            script = queue.script("give back", LUA + "release.lua", "claiming", "inflight", "held", "ready");
+            script = queue.script("release", LUA + "release.lua", "claiming", "inflight", "held", "ready");
         }
 
         /** Runs even while the queue closes; {@code id} is empty for an element that is not an envelope. */
@@ -191,7 +191,7 @@ final class ListScripts {
         private final QueueScript script;
 
         Renew(RedisContext<?> queue) {
-            script = queue.script("extend lease", LUA + "renew.lua", "claiming", "inflight", "held");
+            script = queue.script("renew", LUA + "renew.lua", "claiming", "inflight", "held");
         }
 
         /** False if the element is no longer in flight. */
@@ -217,14 +217,12 @@ final class ListScripts {
         }
     }
 
-    // ---- standalone
-
     /** {@code stats.lua}: the list queue's counts, read-only. */
     static final class Stats {
         private final QueueScript script;
 
         Stats(RedisContext<?> queue) {
-            script = queue.standalone("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight",
+            script = queue.script("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight",
                     "held");
         }
 

@@ -134,7 +134,7 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
         this.engine = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
-                ListScripts.STORAGE, setup.shards());
+                ListScripts.INCLUDES, setup.shards());
         List<ListMode<T>> modes = new ArrayList<>();
         for (RedisContext<T> shard : engine.shards()) {
             modes.add(b.guarantee == Guarantee.AT_MOST_ONCE ? new AtMostOnce<>(shard) : new AtLeastOnce<>(shard));

@@ -5,7 +5,12 @@
 -- ARGV[5] reason, ARGV[6] retention.
 -- Returns 1, or 0 if the envelope was no longer in flight (its lease expired and it was returned).
 -- Work: one burial, and at most TRIM_STEP + 1 dead letters over the retention dropped (bury in
--- common.lua).
+-- includes/bury.lua).
+--- @include "check_layout"
+--- @include "mark_layout"
+--- @include "unhold"
+--- @include "bury"
+--- @include "now_ms"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_INFLIGHT, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local K_HELD = KEYS[11]

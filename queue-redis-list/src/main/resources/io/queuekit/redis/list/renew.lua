@@ -4,6 +4,7 @@
 -- Returns 1, or 0 if the envelope is no longer in flight (settled, or returned after its lease).
 -- Work: an HGET of 'held', or an LPOS of 'claiming' (only what was taken alone since the last
 -- upkeep), and one ZADD.
+--- @include "now_ms"
 local K_CLAIMING, K_INFLIGHT, K_HELD = KEYS[1], KEYS[2], KEYS[3]
 if redis.call('HGET', K_HELD, ARGV[2]) ~= ARGV[1] and not redis.call('LPOS', K_CLAIMING, ARGV[1]) then
   return 0

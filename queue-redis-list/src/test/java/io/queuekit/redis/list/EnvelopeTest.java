@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.MessageId;
 import java.nio.charset.StandardCharsets;
-import java.util.HashSet;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,19 +46,5 @@ class EnvelopeTest {
             "id 1 1234567890123456789 p", "id -1 2 p"})
     void parse_refusesWhatIsNotAnEnvelope(String element) {
         assertThat(Envelope.parse(utf8(element))).isNull();
-    }
-
-    @Test
-    void ids_areDistinct_andDifferFromServerCounterIds() {
-        Envelope.Ids ids = new Envelope.Ids();
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < 10_000; i++) {
-            String id = ids.next();
-            assertThat(id).contains(".");
-            MessageId.of(id);
-            seen.add(id);
-        }
-        assertThat(seen).hasSize(10_000);
-        assertThat(new Envelope.Ids().next()).isNotEqualTo(new Envelope.Ids().next());
     }
 }

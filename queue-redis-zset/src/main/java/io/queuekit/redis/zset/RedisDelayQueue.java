@@ -167,7 +167,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
         this.queue = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
-                ZsetScripts.STORAGE, setup.shards());
+                ZsetScripts.INCLUDES, setup.shards());
         List<ZsetStore<T>> stores = new ArrayList<>();
         for (RedisContext<T> shard : queue.shards()) {
             stores.add(new ZsetStore<>(shard));

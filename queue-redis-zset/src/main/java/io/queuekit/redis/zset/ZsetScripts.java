@@ -14,13 +14,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The delay queue's own scripts ({@code zset.lua} describes the storage), each a typed wrapper that
+ * The delay queue's own scripts ({@code includes/storage.lua} describes the storage), each a typed wrapper that
  * owns the keys it passes and reads the reply. Every one starts with the layout check, so each
  * passes {@code layout}, {@code ready}, {@code claiming} and {@code delayed} first.
  */
 final class ZsetScripts {
-    static final String STORAGE = "/io/queuekit/redis/zset/zset.lua";
     private static final String LUA = "/io/queuekit/redis/zset/";
+    static final String INCLUDES = LUA + "includes/";
 
     private ZsetScripts() {}
 
@@ -28,13 +28,13 @@ final class ZsetScripts {
         return queue.script(what, LUA + file, parts);
     }
 
-    /** {@code enqueue.lua}: stores messages, ready now or at a due time. */
-    static final class Enqueue {
+    /** {@code send.lua}: stores messages, ready now or at a due time. */
+    static final class Send {
         private final QueueScript script;
         private final byte[] suffix;
 
-        Enqueue(RedisContext<?> queue) {
-            script = script(queue, "send", "enqueue.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal").replicated();
+        Send(RedisContext<?> queue) {
+            script = script(queue, "send", "send.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal").replicated();
             suffix = text(queue.idSuffix());
         }
 
@@ -192,7 +192,7 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Renew(RedisContext<?> queue) {
-            script = script(queue, "extend lease", "renew.lua", "layout", "ready", "claiming", "delayed", "inflight",
+            script = script(queue, "renew", "renew.lua", "layout", "ready", "claiming", "delayed", "inflight",
                     "lease");
         }
 
@@ -202,12 +202,12 @@ final class ZsetScripts {
         }
     }
 
-    /** {@code deadletter.lua}: moves a message in flight to the dead letters. */
-    static final class DeadLetter {
+    /** {@code bury.lua}: moves a message in flight to the dead letters. */
+    static final class Bury {
         private final QueueScript script;
 
-        DeadLetter(RedisContext<?> queue) {
-            script = script(queue, "dead-letter", "deadletter.lua", "layout", "ready", "claiming", "delayed", "inflight",
+        Bury(RedisContext<?> queue) {
+            script = script(queue, "bury", "bury.lua", "layout", "ready", "claiming", "delayed", "inflight",
                     "lease", "dead", "reason", "body", "att").replicated();
         }
 
@@ -251,7 +251,7 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Wake(RedisContext<?> queue) {
-            script = script(queue, "hand on a wake-up", "wake.lua", "signal");
+            script = script(queue, "wake", "wake.lua", "signal");
         }
 
         /** Even on a closed queue: a receiver that a close ended hands on what it held. */

@@ -25,7 +25,7 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The delay queue's operations on its storage ({@code zset.lua}): store, claim under a lease with
+ * The delay queue's operations on its storage ({@code includes/storage.lua}): store, claim under a lease with
  * a fencing token, settle, reap expired leases, cancel, count, peek. Each is one script, so atomic
  * and one round trip.
  *
@@ -38,12 +38,12 @@ final class ZsetStore<T> implements DelayStorage<T> {
     private final byte[] lease;
     private final byte[] maxAttempts;
     private final byte[] retention;
-    private final ZsetScripts.Enqueue enqueue;
+    private final ZsetScripts.Send send;
     private final ZsetScripts.Claim claim;
     private final ZsetScripts.Ack ack;
     private final ZsetScripts.Retry retry;
     private final ZsetScripts.Renew renew;
-    private final ZsetScripts.DeadLetter deadLetter;
+    private final ZsetScripts.Bury bury;
     private final ZsetScripts.Stats stats;
     private final ZsetScripts.Cancel cancel;
     private final ZsetScripts.Peek peek;
@@ -64,12 +64,12 @@ final class ZsetStore<T> implements DelayStorage<T> {
         this.receiver = new Receiver<>(queue.runtime(), new Waits(), wakeUps);
         this.maxAttempts = QueueScript.num(queue.settings().maxAttempts());
         this.retention = QueueScript.num(queue.settings().deadLetterRetention());
-        this.enqueue = new ZsetScripts.Enqueue(queue);
+        this.send = new ZsetScripts.Send(queue);
         this.claim = new ZsetScripts.Claim(queue);
         this.ack = new ZsetScripts.Ack(queue);
         this.retry = new ZsetScripts.Retry(queue);
         this.renew = new ZsetScripts.Renew(queue);
-        this.deadLetter = new ZsetScripts.DeadLetter(queue);
+        this.bury = new ZsetScripts.Bury(queue);
         this.stats = new ZsetScripts.Stats(queue);
         this.cancel = new ZsetScripts.Cancel(queue);
         this.peek = new ZsetScripts.Peek(queue);
@@ -97,7 +97,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         if (encoded.isEmpty()) {
             return List.of();
         }
-        List<MessageId> ids = enqueue.storeNew(encoded, absolute, millis);
+        List<MessageId> ids = send.storeNew(encoded, absolute, millis);
         observer.sent(ids.size());
         return ids;
     }
@@ -117,7 +117,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         if (encoded.isEmpty()) {
             return List.of();
         }
-        List<MessageId> ids = enqueue.storeEach(encoded, dueMillis);
+        List<MessageId> ids = send.storeEach(encoded, dueMillis);
         observer.sent(ids.size());
         return ids;
     }
@@ -128,7 +128,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         Checks.callerId(id);
         queue.runtime().checkOpen();
         byte[] encoded = queue.encodeAll(List.of(payload)).get(0);
-        boolean stored = enqueue.storeWithId(id, encoded, absolute, millis);
+        boolean stored = send.storeWithId(id, encoded, absolute, millis);
         if (stored) {
             observer.sent(1);
         }
@@ -300,7 +300,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
     }
 
     boolean deadLetter(ZsetScripts.Lease l, String reason) {
-        boolean done = deadLetter.run(l, reason == null ? "" : reason, retention);
+        boolean done = bury.run(l, reason == null ? "" : reason, retention);
         if (done) {
             observer.deadLettered();
         }

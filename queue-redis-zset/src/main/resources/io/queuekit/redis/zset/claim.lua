@@ -6,7 +6,16 @@
 -- finished delivery travels with its next claim; none for a plain claim).
 -- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
 --          acked, id1, attempt1, token1, body1, id2, ...}.
--- Work: the acks passed, at most 100 expired leases (reap in zset.lua) and n hand-outs.
+-- Work: the acks passed, at most 100 expired leases (includes/reap.lua) and n hand-outs.
+--- @include "check_layout"
+--- @include "now_ms"
+--- @include "int"
+--- @include "slices"
+--- @include "ack_pairs"
+--- @include "reap"
+--- @include "pop_ready"
+--- @include "next_due"
+--- @include "after_claim"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_LEASE, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local K_SEQ, K_SIGNAL = KEYS[11], KEYS[12]

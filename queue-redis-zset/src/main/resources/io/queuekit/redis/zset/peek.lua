@@ -1,6 +1,9 @@
 -- The first ARGV[1] waiting messages, due or not, in the order they will be handed out, without
 -- taking them: {id, due ms, deliveries so far, body or false, ...}. Read-only. Work: ARGV[1]
 -- messages.
+--- @include "check_layout"
+--- @include "int"
+--- @include "ms_of"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_BODY = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_ATT = KEYS[6]
 check_layout()

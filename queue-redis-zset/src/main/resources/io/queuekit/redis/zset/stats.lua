@@ -2,6 +2,10 @@
 -- A message whose lease expired counts as ready, on its last attempt too, until a claim returns it
 -- (or dead-letters it, on its last attempt): its lease is counted, not looked at, so that dead
 -- counts the dead letters alone. Work: five counting commands (ZCOUNT, ZCARD), whatever the sizes.
+--- @include "check_layout"
+--- @include "now_ms"
+--- @include "count_ready"
+--- @include "count_delayed"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_DEAD = KEYS[6]
 check_layout()

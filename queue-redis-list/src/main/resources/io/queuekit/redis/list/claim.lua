@@ -1,7 +1,11 @@
--- At-least-once batch take: up to n envelopes from the head of 'ready' straight into flight,
+-- At-least-once batch claim: up to n envelopes from the head of 'ready' straight into flight,
 -- held by id with their leases started, in one atomic step. An element that is not an envelope
 -- goes to 'claiming', where the upkeep buries it.
 -- ARGV[1] n, ARGV[2] lease ms. Returns the elements, oldest first. Work: n elements.
+--- @include "parse_envelope"
+--- @include "hold"
+--- @include "now_ms"
+--- @include "slices"
 local K_READY, K_CLAIMING, K_HELD, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local taken = redis.call('RPOP', K_READY, tonumber(ARGV[1]))
 if not taken then
@@ -9,7 +13,7 @@ if not taken then
 end
 local envelopes, foreign = {}, {}
 for _, e in ipairs(taken) do
-  if string.match(e, '^(%S+) %d+ %d+ ') then
+  if parse_envelope(e) then
     envelopes[#envelopes + 1] = e
   else
     foreign[#foreign + 1] = e

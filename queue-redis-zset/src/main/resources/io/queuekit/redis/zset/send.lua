@@ -12,6 +12,14 @@
 -- A batch costs a few commands, not a few per message: one counter increment for all its ids,
 -- one HSET and one ZADD per 500 messages, a score lookup per distinct due millisecond: work in
 -- proportion to the batch, never to the queue.
+--- @include "check_layout"
+--- @include "now_ms"
+--- @include "int"
+--- @include "slices"
+--- @include "new_id"
+--- @include "new_ids"
+--- @include "push_delayed"
+--- @include "push_many"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_SEQ = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_BODY, K_SIGNAL = KEYS[6], KEYS[7]
 check_layout()
@@ -33,49 +41,10 @@ elseif ARGV[1] == 'each' and #ARGV == 6 then
   one_due, one_payload = tonumber(ARGV[5]), ARGV[6]
 end
 if one_payload then
-  local id = '@' .. base36(redis.call('INCR', K_SEQ)) .. suffix
-  local body = header .. one_payload
-  if redis.call('HEXISTS', K_BODY, id) == 1 then
-    id = new_id(suffix)
-  end
-  redis.call('HSET', K_BODY, id, body)
+  local id = new_id(suffix)
+  redis.call('HSET', K_BODY, id, header .. one_payload)
   push_delayed(id, math.max(one_due, now), now)
   return {id}
-end
-
--- Stores bodies (two or more: one takes the path above) under fresh generated ids, in order;
--- returns the ids. The counter gives them all at once; one already stored (the counter was reset)
--- is given another.
-local function store_new(bodies)
-  local n = #bodies
-  local last = redis.call('INCRBY', K_SEQ, n)
-  -- consecutive numbers share all base-36 digits but the last within each 36: one string each
-  local ids, prefix = {}, nil
-  for i = 1, n do
-    local c = last - n + i
-    local d = c % 36
-    if not prefix or d == 0 then
-      prefix = '@' .. (c < 36 and '' or base36((c - d) / 36))
-    end
-    ids[i] = prefix .. string.sub(DIGITS, d + 1, d + 1) .. suffix
-  end
-  for p, part in ipairs(slices(ids)) do
-    local taken = redis.call('HMGET', K_BODY, unpack(part))
-    for i in ipairs(part) do
-      if taken[i] then
-        ids[(p - 1) * 1000 + i] = new_id(suffix)
-      end
-    end
-  end
-  local fields = {}
-  for i = 1, n do
-    fields[#fields + 1] = ids[i]
-    fields[#fields + 1] = bodies[i]
-  end
-  for _, part in ipairs(slices(fields)) do
-    redis.call('HSET', K_BODY, unpack(part))
-  end
-  return ids
 end
 
 if ARGV[1] == 'ids' then
@@ -109,6 +78,15 @@ end
 if #bodies == 0 then
   return {}
 end
-local ids = store_new(bodies)
+-- two or more (one takes the path above), under fresh generated ids, in order
+local ids = new_ids(#bodies, suffix)
+local fields = {}
+for i, id in ipairs(ids) do
+  fields[#fields + 1] = id
+  fields[#fields + 1] = bodies[i]
+end
+for _, part in ipairs(slices(fields)) do
+  redis.call('HSET', K_BODY, unpack(part))
+end
 push_many(ids, dues, now)
 return ids

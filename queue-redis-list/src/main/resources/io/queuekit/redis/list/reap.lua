@@ -6,15 +6,11 @@
 -- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
 --          elements still in 'claiming' for the next upkeep}.
 -- Work: at most 1000 due retries, CLAIMING_STEP (1000) envelopes of 'claiming' and EXPIRED_STEP
--- (100) expired leases (sweep in list.lua), burials dropping at most TRIM_STEP more dead letters
--- than they add (bury in common.lua); the caller runs it again while elements are left in
+-- (100) expired leases (includes/reap.lua), burials dropping at most TRIM_STEP more dead letters
+-- than they add (includes/bury.lua); the caller runs it again while elements are left in
 -- 'claiming', and the next upkeep, due at once, takes the expired leases left.
+--- @include "upkeep"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_LEASE = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_INFLIGHT, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local K_SEQ, K_HELD = KEYS[11], KEYS[12]
-check_layout()
-mark_layout()
-local now = now_ms()
-promote(now)
-local returned, buried, left = sweep(now, tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
-return {now, next_event(now), returned, buried, left}
+return {upkeep(tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))}

@@ -1,0 +1,5 @@
+--- @include "inner"
+--- @include "cycle_a"
+local function cycle_b()
+  return cycle_a()
+end

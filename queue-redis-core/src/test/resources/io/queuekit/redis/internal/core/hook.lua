@@ -1,0 +1,3 @@
+local function hook()
+  return 'the core hook'
+end

@@ -1,0 +1,3 @@
+local function inner()
+  return 'inner'
+end

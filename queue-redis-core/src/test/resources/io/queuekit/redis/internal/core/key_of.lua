@@ -1,0 +1,4 @@
+--- @include "prefix"
+local function key_of(id)
+  return PREFIX .. id
+end

@@ -1,0 +1,4 @@
+--- @include "nowhere"
+local function needs_nowhere()
+  return nowhere()
+end

@@ -1,0 +1,4 @@
+--- @include "inner"
+local function outer()
+  return inner() .. ' through outer'
+end

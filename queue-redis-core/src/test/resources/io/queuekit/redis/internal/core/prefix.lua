@@ -1,0 +1,2 @@
+-- core: what keys of bodies begin with
+local PREFIX = 'body:'

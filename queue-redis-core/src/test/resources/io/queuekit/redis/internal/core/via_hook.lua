@@ -1,0 +1,4 @@
+--- @include "hook"
+local function via_hook()
+  return hook()
+end

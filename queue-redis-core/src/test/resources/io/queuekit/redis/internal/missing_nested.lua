@@ -1,0 +1,3 @@
+--- @include "needs_nowhere"
+local K_ANY = KEYS[1]
+return 1

@@ -1,0 +1,3 @@
+local function hook()
+  return 'the transport hook'
+end

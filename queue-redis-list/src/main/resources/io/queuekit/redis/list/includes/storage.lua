@@ -1,0 +1,15 @@
+-- Storage of the list queue. Every waiting message is one element of 'ready', an envelope
+-- "<id> <attempt> <enqueued ms> <payload>" that carries the whole message (<attempt> is the
+-- attempt its next delivery will be), pushed on the left and taken from the right. A send is one
+-- LPUSH and a waiting message needs no body hash. Retries waiting for their delay are envelopes in
+-- the 'delayed' ZSET, scored by due ms.
+--
+-- At-least-once consumers take one with BLMOVE/LMOVE from 'ready' into 'claiming'; the move is
+-- atomic, so a message is always in exactly one place. reap() moves the envelopes it finds in
+-- 'claiming' into the 'held' HASH by id, starting their leases, kept by id in 'inflight'; a batch
+-- claim (claim.lua) moves them straight there. So 'claiming' holds only what was taken since the
+-- last upkeep, and settling a message in flight costs the same however many are in flight.
+-- reap() returns envelopes whose lease expired to 'ready' as their next attempt (or buries them
+-- at the maximum attempts). Dead letters are stored as both queues store them: body
+-- "<enqueued ms>:<payload>" in 'body', attempts in 'att'.
+local LAYOUT = 'list'

@@ -1,0 +1,11 @@
+-- Storage of the delay queue: every waiting id, due or not, in the 'ready' ZSET scored by
+-- due time with ordered_score (scores.lua), so ids due in the same millisecond keep send order
+-- (up to 4096 of them; beyond, equal scores fall back to id order). Bodies and attempts by id in
+-- 'body' and 'att'; leases by deadline in 'inflight', each with the fencing token of its hand-out
+-- in 'lease'.
+-- A message becomes ready by time passing alone: no mover is needed. 'signal' wakes one blocked
+-- consumer when a message that is due, or due before all others, arrives, and after a claim
+-- took ids while others are due soon, so that an idle consumer takes over watching the next due
+-- time while the claiming one is busy. The signal says when (ms) something becomes claimable: a
+-- consumer woken for a later time waits for it without a claim that would find nothing.
+local LAYOUT = 'zset'
