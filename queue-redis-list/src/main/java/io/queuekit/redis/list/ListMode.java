@@ -29,7 +29,7 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * What both delivery guarantees share: sending (one LPUSH of {@link Envelope}s, whatever the
  * mode), retrying, dead-lettering, counting, and scheduling the upkeep (promoting due retries,
- * sweeping leases) that receiving consumers run instead of a mover process. Subclasses receive.
+ * reaping expired leases) that receiving consumers run instead of a mover process. Subclasses receive.
  */
 abstract class ListMode<T> implements ListStorage<T> {
     static final byte[] NONE = new byte[0];
