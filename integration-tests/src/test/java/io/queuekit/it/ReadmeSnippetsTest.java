@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -26,10 +28,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every Java block of the README compiles against the modules it names. A block is its imports,
- * then either a type declaration (compiled as it stands) or statements, compiled as the body of a
- * method of a subclass of the README's {@code Examples} block, which declares the names the
- * examples share.
+ * Every Java block of the README and of the pages under docs/ compiles against the modules it
+ * names. A block is its imports, then either a type declaration (compiled as it stands) or
+ * statements, compiled as the body of a method of a subclass of the {@code Examples} block (in the
+ * README), which declares the names the examples share. All blocks of all pages are compiled
+ * together, so a page's example may use a type another page declares.
  */
 @Timeout(120)
 class ReadmeSnippetsTest {
@@ -40,26 +43,41 @@ class ReadmeSnippetsTest {
 
     @Test
     void everyJavaBlock_compiles(@TempDir Path out) throws IOException {
-        List<JavaFileObject> units = units(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));
+        List<JavaFileObject> units = new ArrayList<>();
+        Set<String> declared = new HashSet<>();
+        for (Path page : DocPages.all()) {
+            units.addAll(units(DocPages.name(page), Files.readString(page, StandardCharsets.UTF_8), declared));
+        }
 
         List<String> errors = compile(units, out);
 
-        assertThat(units).as("Java blocks found in README.md").hasSizeGreaterThan(5);
-        assertThat(errors).as("compiler errors in README.md's Java blocks").isEmpty();
+        assertThat(units).as("Java blocks found in README.md and docs/*.md").hasSizeGreaterThan(15);
+        assertThat(declared).as("a page declares the " + CONTEXT + " block the examples extend").contains(CONTEXT);
+        assertThat(errors).as("compiler errors in the Java blocks of README.md and docs/*.md").isEmpty();
     }
 
     @Test
     void aBlockThatDoesNotCompile_isReported(@TempDir Path out) throws IOException {
-        String readme = "```java\nabstract class Examples {}\n```\n```java\nimport java.util.List;\n\nList<String> s = 42;\n```\n";
+        Set<String> declared = new HashSet<>();
+        List<JavaFileObject> units = new ArrayList<>(units("README.md", "```java\nabstract class Examples {}\n```\n", declared));
+        units.addAll(units("docs/example.md",
+                "```java\nint n = 1;\n```\n```java\nimport java.util.List;\n\nList<String> s = 42;\n```\n", declared));
 
-        List<String> errors = compile(units(readme), out);
+        List<String> errors = compile(units, out);
 
-        assertThat(errors).singleElement().asString().contains("block 2").contains("incompatible types");
+        assertThat(errors).singleElement().asString()
+                .contains("docs/example.md Java block 2").contains("incompatible types");
     }
 
-    private static List<JavaFileObject> units(String readme) {
+    /**
+     * The compilation units of one page's Java blocks, labelled with the page and the block's
+     * number in it; statement blocks become classes named after both, so names never clash across
+     * pages. The names of the types the blocks declare are added to {@code declared}.
+     */
+    private static List<JavaFileObject> units(String file, String text, Set<String> declared) {
         List<JavaFileObject> units = new ArrayList<>();
-        Matcher m = BLOCK.matcher(readme);
+        String prefix = "Block_" + file.replaceAll("\\.md$", "").replaceAll("[^A-Za-z0-9]", "_") + "_";
+        Matcher m = BLOCK.matcher(text);
         int n = 0;
         while (m.find()) {
             n++;
@@ -73,12 +91,13 @@ class ReadmeSnippetsTest {
                 }
             }
             Matcher declaration = DECLARATION.matcher(body);
-            String label = "README.md Java block " + n;
+            String label = file + " Java block " + n;
             if (declaration.find()) {
                 String name = declaration.group(4);
+                declared.add(name);
                 units.add(source(name, label, imports + body.toString()));
             } else {
-                String name = "ReadmeBlock" + n;
+                String name = prefix + n;
                 units.add(source(name, label, imports + "abstract class " + name + " extends " + CONTEXT
                         + " {\n void run() throws Exception {\n" + body + "}\n}\n"));
             }
