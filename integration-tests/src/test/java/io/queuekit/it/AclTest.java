@@ -77,7 +77,7 @@ class AclTest {
                         + "&queuekit:{orders} -@all +hello +ping +evalsha +eval +blmove +lpush +rpop +brpop")
                 .start();
         admin = RedisClients.builder(server).poolSize(2).build();
-        System.out.println("README ACL line:\nuser orders " + ORDERS_RULES.replace(">orders-secret", ">CHANGE-ME"));
+        System.out.println("ACL line for docs/reliability-and-security.md:\nuser orders " + ORDERS_RULES.replace(">orders-secret", ">CHANGE-ME"));
     }
 
     @AfterAll

@@ -29,9 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>The server is {@link RedisServer#shared()} by default, or one started for the class alone with
  * {@code server = PER_CLASS}. The client is one per test class, built by {@link RedisClients#create} with
- * the settings the README recommends; every parameter of the class and of its {@code @Nested} classes gets
- * the same one. The extension closes the client after the class's last test, and a {@code PER_CLASS}
- * server after that; tests must not close either. Both are made on first use, so a class that asks only
+ * the settings docs/reliability-and-security.md recommends; every parameter of the class and of its
+ * {@code @Nested} classes gets the same one. The extension closes the client after the class's last test,
+ * and a {@code PER_CLASS} server after that; tests must not close either. Both are made on first use, so a class that asks only
  * for the server opens no client.
  *
  * <p>Tests that need another client (another protocol, shorter timeouts, a smaller pool) build it from the

@@ -18,7 +18,10 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.UnifiedJedis;
 
-/** The clients carry the settings the README recommends, and each override reaches the connection. */
+/**
+ * The clients carry the settings docs/reliability-and-security.md recommends, and each override reaches
+ * the connection.
+ */
 @Timeout(60)
 class RedisClientsTest {
     private static RedisServer server;

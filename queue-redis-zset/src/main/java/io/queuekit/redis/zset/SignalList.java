@@ -38,7 +38,8 @@ final class SignalList {
 
     /**
      * Takes a wake-up off the list if one is there, without blocking. {@code RPOP}: the list holds
-     * one at most, and the user rights the README lists for a queue grant it, not {@code LPOP}.
+     * one at most, and the user rights docs/reliability-and-security.md lists for a queue grant it, not
+     * {@code LPOP}.
      */
     long pop() {
         String popped = RedisCalls.call(readLabel, () -> jedis.rpop(key));

@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * queuekit.queues.orders.max-attempts=5
  * </pre>
  *
- * Settings left out take the transport's defaults (see the README's Defaults section). A property
+ * Settings left out take the transport's defaults (see docs/defaults.md). A property
  * no queue knows, or a value the transport refuses, fails start-up with a message naming it (the
  * auto-configuration binds these properties strictly before any bean is made; {@code queuekit.redis.*}
  * is left to the test fixtures of {@code queue-testing}).
