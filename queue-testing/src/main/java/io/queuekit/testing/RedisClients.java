@@ -19,7 +19,7 @@ import redis.clients.jedis.providers.PooledConnectionProvider;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
- * Jedis clients for tests, set up the way the README (section Reliability) tells users to set up clients
+ * Jedis clients for tests, set up the way {@code docs/reliability-and-security.md} tells users to set up clients
  * for queuekit: every wait is bounded, so a test against a dead or frozen server fails instead of hanging.
  *
  * <pre>{@code
