@@ -25,42 +25,20 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link Broadcaster} held in this JVM's memory, standing in for Redis PUB/SUB in unit tests:
  * at-most-once, every subscriber present at publish time receives the message, nothing is kept
- * for absent subscribers, and each subscriber sees messages in publish order.
+ * for absent subscribers, and every subscriber sees concurrent publishes in the same order. A
+ * listener that throws is logged (rate-limited, as on Redis) and counted in
+ * {@link #listenerFailures()}; the failed message is not delivered again.
  *
- * <p><b>Subscriptions.</b> {@link #subscribe(MessageListener)} returns once the subscription is
- * registered, so every message published afterwards reaches it. Each subscription has its own
- * queue and its own daemon thread, {@code queuekit-<channel>-subscriber-<n>}, that calls the
- * listener one message at a time; a slow listener delays only itself. A listener cannot end its
- * subscription by failing: whatever it throws ({@link Error}s included) is counted in
- * {@link #listenerFailures()}, reported to the metrics as a failed handler, and logged (with its
- * stack trace, at most once every 10 s per subscription, with a count of those not logged, as on
- * Redis), and it receives the following messages; the failed message is not delivered again. A
- * listener that returns with its thread's interrupt flag set has the flag cleared before the next
- * call. A metrics observer that throws is logged and changes nothing else. Concurrent publishes
- * are ordered the same way for every subscriber.
- *
- * <p><b>Slow listeners.</b> A subscription's queue holds at most {@link Builder#inboxCapacity(int)}
- * messages (100,000 unless set). A message published while it is full is dropped for that
- * subscription alone, not counted in what {@link #publish} returns, counted in
- * {@link #droppedMessages()} and logged (at most once every 10 s): the counterpart of Redis
- * cutting a subscriber that fell too far behind, except that here the subscription keeps its
- * place and gets the messages published once its listener has caught up. The metrics see each
- * such stretch as a {@linkplain QueueMetrics.Observer#gap(Duration) gap}, reported when the
- * subscription takes a message again.
- *
- * <p><b>Payloads.</b> Without a codec every subscriber receives the very object published. With
- * {@link Builder#codec(Codec)} the message is encoded once on publish (refused with
- * {@link IllegalArgumentException} over the size limit, 1 MiB unless set) and decoded separately
- * for each subscriber, as on Redis; a message that cannot be decoded is skipped for that subscriber,
- * logged, counted in {@link #listenerFailures()} and reported to the metrics as a
- * {@linkplain QueueMetrics.Observer#decodeFailed() decode failure}.
- *
- * <p><b>Nulls, threads, closing.</b> Null messages and listeners are refused with
- * {@link NullPointerException}. All methods are thread-safe. Closing a subscription drops the
- * messages it has not yet delivered and waits (up to 10 s) for its listener to finish the message
- * in hand, interrupting it, as on Redis (which matters only to a listener that blocks
- * interruptibly). {@link #close()} closes every subscription and makes later calls throw
- * {@link QueueClosedException}; it is idempotent.
+ * <p>Where it differs from Redis: a subscription whose queue is full
+ * ({@link Builder#inboxCapacity(int)}, 100,000 messages unless set) drops each message published
+ * meanwhile for itself alone, not counted in what {@link #publish} returns, counted in
+ * {@link #droppedMessages()}, and reported to the metrics as a
+ * {@linkplain QueueMetrics.Observer#gap(Duration) gap} once it takes a message again; where Redis
+ * would cut the subscriber, this one keeps its place. Without a codec every subscriber receives
+ * the very object published; with {@link Builder#codec(Codec)} it is encoded once and decoded for
+ * each subscriber, as on Redis, and one that cannot be decoded is skipped for that subscriber and
+ * counted in {@link #listenerFailures()}. Closing a subscription drops what it has not delivered
+ * and waits up to 10 s for the message in hand.
  *
  * @param <T> the payload type
  */

@@ -21,30 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link DelayQueue} held in this JVM's memory, standing in for the Redis zset delay queue in
- * unit tests: at-least-once, ready messages in order of due time (those due at the same moment in
- * send order), kept while no one consumes, each message to one consumer.
- *
- * <p><b>Time.</b> Delays, due times, leases and retry delays run on the builder's {@link Clock}
- * (the system clock unless set). With a {@link ManualClock} a test schedules, advances the clock
- * and receives, without sleeping; a caller blocked in {@code take} or {@code poll} wakes as soon
- * as an advance makes a message due. The timeout of {@code poll(timeout, unit)} and
- * {@code pollBatch} is measured in real time ({@link System#nanoTime()}), so it ends even if a
- * manual clock never moves, and waited in whole milliseconds, as for {@link InMemoryMessageQueue}.
- * A due time in the past means now: the message joins the ready ones
- * behind those already ready.
- *
- * <p><b>Ids.</b> Generated ids are {@code @} and a counter, as on Redis; a chosen id may not begin
- * with {@code @}. While a message is stored in any state (waiting, ready, in flight or dead), a
- * second schedule with its id is ignored and returns {@code false}; once it is acked, cancelled,
- * purged or dropped by the dead-letter retention, the id is free again.
- *
- * <p><b>Leases, payloads, blocking, nulls, threads, closing.</b> As for
- * {@link InMemoryMessageQueue} in at-least-once mode: a lease of the visibility timeout (30 s
- * unless set), redelivery with the attempt raised, dead letters after the maximum attempts (5
- * unless set), retention of the newest 10,000 dead letters unless set, an optional
- * {@link Codec} round trip with a size limit, condition waits, {@link NullPointerException} for
- * nulls, thread-safe methods, and an idempotent {@link #close()} that wakes blocked callers with
- * {@link io.queuekit.QueueClosedException}.
+ * unit tests: the same rules for due times, ids and leases, and otherwise as
+ * {@link InMemoryMessageQueue} in at-least-once mode (an optional {@link Codec}, the same defaults).
  *
  * <pre>{@code
  * ManualClock clock = new ManualClock();
@@ -53,6 +31,11 @@ import java.util.concurrent.TimeUnit;
  * clock.advance(Duration.ofMinutes(10));
  * Delivery<String> d = reminders.poll();
  * }</pre>
+ *
+ * <p>Delays, due times, leases and retry delays run on the builder's {@link Clock} (the system
+ * clock unless set), so with a {@link ManualClock} a test schedules, advances and receives without
+ * sleeping. The timeouts of {@code poll(timeout, unit)} and {@code pollBatch} are real time, as for
+ * {@link InMemoryMessageQueue}, so they end even if a manual clock never moves.
  *
  * @param <T> the payload type
  */

@@ -20,42 +20,23 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link MessageQueue} held in this JVM's memory, standing in for the Redis list queue in unit
- * tests: FIFO, messages kept while no one consumes, each message to one consumer.
- *
- * <p><b>Guarantee.</b> At-least-once by default: a delivery is leased for the visibility timeout
- * (30 s unless set); unsettled, it is delivered again with its attempt raised, and after the
- * maximum attempts (5 unless set) moved to the dead letters, which keep the newest 10,000 (unless
- * set) and drop the oldest. {@link Builder#guarantee} selects at-most-once instead, as the Redis
- * list queue offers: a message is removed when handed out and never redelivered. Retries honour
- * their delay either way and count as delayed meanwhile.
- *
- * <p><b>Time.</b> Leases and retry delays run on the builder's {@link Clock} (the system clock
- * unless set). With a {@link ManualClock}, a test advances time instead of sleeping and callers
- * blocked in {@code take} or {@code poll} wake as soon as an advance makes a message ready. The
- * timeout of {@code poll(timeout, unit)} and {@code pollBatch} is always measured in real time
- * ({@link System#nanoTime()}), so it ends even if a manual clock never moves, and waited in whole
- * milliseconds, rounded up: a timeout below one millisecond waits up to one.
- *
- * <p><b>Payloads.</b> Without a codec the queue stores and hands out the very objects sent, so
- * senders must not mutate them afterwards, and a handler that changes its payload and throws sees
- * the changed object on the retry. This is the one way the stand-in can differ from Redis: with
- * {@link Builder#codec(Codec)} (the codec the Redis queue uses) every payload is encoded on send
- * and decoded for each delivery, exactly as on Redis: a codec bug or a payload that does not
- * survive the round trip fails here, codec failures are handled as on Redis, and payloads over the
- * size limit (1 MiB unless set) are refused with {@link IllegalArgumentException}.
- *
- * <p><b>Blocking, nulls, threads, closing.</b> As specified by {@link MessageQueue}: waits are
- * condition waits (no polling), blocking calls throw {@link InterruptedException} when
- * interrupted on entry or while waiting, null arguments are refused with
- * {@link NullPointerException} and store nothing, all methods are thread-safe, and
- * {@link #close()} stops consumers, wakes blocked callers with
- * {@link io.queuekit.QueueClosedException} and makes later calls throw it.
+ * tests, with the same settings and defaults: FIFO, at-least-once unless
+ * {@link Builder#guarantee} says at-most-once, messages kept while no one consumes.
  *
  * <pre>{@code
  * MessageQueue<String> orders = InMemoryMessageQueue.create("orders");
  * InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("orders")
  *         .clock(clock).visibilityTimeout(Duration.ofSeconds(5)).maxAttempts(3).build();
  * }</pre>
+ *
+ * <p>Easy to get wrong: <b>without a codec the queue hands out the very objects sent</b>, so a
+ * handler that changes its payload and throws sees the changed object on the retry; give it the
+ * codec the Redis queue uses ({@link Builder#codec(Codec)}) and payloads round-trip, fail and are
+ * size-checked as on Redis. Leases and retry delays run on the builder's {@link Clock}: with a
+ * {@link ManualClock} a test advances time instead of sleeping, and blocked callers wake as soon as
+ * an advance makes a message ready. The timeouts of {@code poll(timeout, unit)} and
+ * {@code pollBatch} are real time ({@link System#nanoTime()}), waited in whole milliseconds rounded
+ * up, so they end even if a manual clock never moves.
  *
  * @param <T> the payload type
  */

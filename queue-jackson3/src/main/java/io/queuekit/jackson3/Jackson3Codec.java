@@ -15,34 +15,23 @@ import tools.jackson.databind.jsontype.PolymorphicTypeValidator;
 
 /**
  * JSON payloads with Jackson 3 ({@code tools.jackson}), decoded into exactly the type named when
- * the codec was made. The Jackson 3 twin of the Jackson 2 {@code io.queuekit.redis.JacksonCodec},
- * with the same contract.
+ * the codec was made: the Jackson 3 twin of the Jackson 2 {@code io.queuekit.redis.JacksonCodec},
+ * with the same contract. Immutable and thread-safe; one instance can serve a whole queue.
  *
- * <p><b>Security.</b> Bodies read from a queue are untrusted input: anyone who can write to the
- * queue's keys can write a body. So this codec never enables default typing, and it refuses class
- * names in {@code @JsonTypeInfo(use = CLASS)} and {@code MINIMAL_CLASS} properties, which are the
- * way in for the known Jackson deserialization gadgets: its {@link PolymorphicTypeValidator}
- * allows no class, and denies the name before the class is looked up, so a named class is neither
- * loaded nor initialized, let alone instantiated. The refusal is a {@link SerializationException}.
- * Polymorphism by logical names declared with {@code @JsonSubTypes} ({@code use = NAME}) still
- * works. These rules hold whatever the mapper passed in says: its own validator and default typing
- * are replaced in the codec's copy.
+ * <p>Easy to get wrong: bodies read from a queue are untrusted input (anyone who can write the
+ * queue's keys can write one). So the codec never enables default typing, and it refuses class
+ * names in {@code @JsonTypeInfo(use = CLASS)} and {@code MINIMAL_CLASS} properties, the way in for
+ * the known deserialization gadgets, whatever the mapper passed in says: its
+ * {@link PolymorphicTypeValidator} allows no class and denies the name before the class is looked
+ * up, so a named class is never even loaded. Logical names ({@code @JsonSubTypes},
+ * {@code use = NAME}) still work. A mapper passed in is not changed: the codec builds its own with
+ * {@link ObjectMapper#rebuild()}, keeping the caller's modules, features and naming;
+ * {@link #of(Class)} uses a plain {@link JsonMapper}, with Jackson 3's defaults ({@code java.time}
+ * values as ISO-8601 strings, unknown properties ignored).
  *
- * <p><b>Mappers.</b> A mapper passed in is not changed (Jackson 3 mappers are immutable): the
- * codec builds its own from {@link ObjectMapper#rebuild()}, keeping the caller's modules, features
- * and naming, with default typing turned off and the validator above. {@link #of(Class)} uses a
- * plain {@link JsonMapper}, so Jackson 3's defaults apply: {@code java.time} values are ISO-8601
- * strings out of the box and unknown properties are ignored.
- *
- * <p><b>Nulls and failures.</b> Factory methods throw {@link NullPointerException} for a null
- * argument. {@link #encode} throws {@link NullPointerException} for a null payload, and
- * {@link SerializationException} if Jackson cannot write it. {@link #decode} never returns null:
- * a malformed body, a body that does not fit the type, a refused class name and a JSON
- * {@code null} body all throw {@link SerializationException}, whose message names the target type
- * and whose cause, when Jackson failed, is the {@link JacksonException}.
- *
- * <p><b>Thread safety.</b> Immutable and thread-safe; one instance can serve every producer and
- * consumer of a queue.
+ * <p>{@link #decode} never returns null: a malformed body, one that does not fit the type, a refused
+ * class name and a JSON {@code null} all throw {@link SerializationException} naming the target
+ * type, with the {@link JacksonException} as its cause when Jackson failed.
  *
  * @param <T> the payload type
  */

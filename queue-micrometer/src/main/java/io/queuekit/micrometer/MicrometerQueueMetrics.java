@@ -28,41 +28,16 @@ import java.util.function.ToLongFunction;
 
 /**
  * Records queuekit metrics in a Micrometer {@link MeterRegistry}. Pass it to a transport's builder
- * ({@code .metrics(MicrometerQueueMetrics.of(registry))}); every meter is tagged with
- * {@code queue} (the queue or channel name), {@code transport}, and {@code namespace} (the key
- * prefix on Redis, {@code jvm-<n>} in memory), so two queues of one name under different prefixes are
- * counted apart.
+ * ({@code .metrics(MicrometerQueueMetrics.of(registry))}); every meter is named {@code queuekit.*}
+ * and tagged {@code queue} (the queue or channel name), {@code transport} and {@code namespace} (the
+ * key prefix on Redis, {@code jvm-<n>} in memory), so two queues of one name under different
+ * prefixes are counted apart. The meters are listed in {@code docs/metrics-and-logging.md}.
  *
- * <table>
- *   <caption>Meters</caption>
- *   <tr><th>name</th><th>type</th><th>what</th></tr>
- *   <tr><td>queuekit.sent</td><td>counter</td><td>messages stored or published</td></tr>
- *   <tr><td>queuekit.delivered</td><td>counter</td><td>messages handed to a consumer or listener</td></tr>
- *   <tr><td>queuekit.acked, queuekit.retried, queuekit.dead.lettered</td><td>counter</td><td>settlements</td></tr>
- *   <tr><td>queuekit.redelivered</td><td>counter</td><td>messages handed out again after a lease expired</td></tr>
- *   <tr><td>queuekit.latency</td><td>timer</td><td>from first send to delivery (end to end)</td></tr>
- *   <tr><td>queuekit.handler</td><td>timer</td><td>handler or listener time, tagged {@code outcome=success|failure}</td></tr>
- *   <tr><td>queuekit.ready, queuekit.in.flight, queuekit.delayed, queuekit.dead</td><td>gauge</td><td>queue counts (queues only)</td></tr>
- *   <tr><td>queuekit.gap</td><td>timer</td><td>stretches in which a subscription missed messages, and how long
- *     each lasted (broadcasters only)</td></tr>
- *   <tr><td>queuekit.reconnected</td><td>counter</td><td>subscriptions made again after a lost connection
- *     (broadcasters only)</td></tr>
- *   <tr><td>queuekit.decode.failed</td><td>counter</td><td>messages a subscription skipped because the codec could
- *     not decode them (broadcasters only)</td></tr>
- * </table>
- * A listener failure is a {@code queuekit.handler} with {@code outcome=failure}.
- *
- * <h2>Lifecycle</h2>
- * A queue's meters are registered when the first queue object with its tags is built, shared by
- * every such object of the JVM (on Redis they are one queue), and removed from the registry when
- * the last of them closes; a queue built again later starts afresh. So short-lived queues leave
- * nothing behind.
- *
- * <h2>Gauges never block a scrape for long</h2>
- * The counts are read on a background thread at most once a second per queue, failures included;
- * the gauges wait at most 100 ms in all for a read, then answer with the last counts read in the
- * past 10 s, or NaN. So during a Redis outage a scrape waits at most 100 ms per queue and makes no
- * more than one attempt per second per queue. Thread-safe.
+ * <p>Easy to get wrong: a queue's meters are shared by every queue object of the JVM with its tags
+ * (on Redis they are one queue) and removed when the last of them closes; a queue built again later
+ * starts afresh. Gauges read the counts on a background thread, at most once a second per queue,
+ * failures included, and wait at most 100 ms in all, then answer with the last counts read in the
+ * past 10 s, or NaN: a Redis outage never blocks a scrape for long. Thread-safe.
  */
 public final class MicrometerQueueMetrics implements QueueMetrics {
     private static final long STATS_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);

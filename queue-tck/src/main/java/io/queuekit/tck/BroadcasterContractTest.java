@@ -28,19 +28,10 @@ import org.junit.jupiter.api.Timeout;
  * }
  * }</pre>
  *
- * <p>Each part is an interface of this package whose tests are default methods
- * ({@code PublishingContract}, {@code SubscribingContract}, ...), run here by a {@code @Nested}
- * class of one line. Each test uses its own channel and closes its broadcasters afterwards.
- * Messages are awaited with a bound, and absences are checked after a message published later has
- * arrived, so the suite takes about as long on a server as in memory; the one exception is the
- * idle test, which must let time pass (three times the client's longest timeout, see
- * {@link #idleSetup(String)}). Promises made by {@link Broadcaster#semantics()} are asserted both
- * ways: a broadcaster that does not retain is shown to drop a message published while no one
- * listens, a fan-out broadcaster is shown to deliver every message to every subscriber; the test
- * of the way a transport does not promise is skipped.
- *
  * <p>{@link Broadcaster#publish} must count every subscription (one per subscribed connection on
- * Redis): with three subscriptions in this process it returns 3.
+ * Redis): with three subscriptions in this process it returns 3. The one test that must let time
+ * pass is the idle test, three times the client's longest timeout (see {@link #idleSetup(String)}).
+ * How the suite is built: {@code docs/contract-suite.md}.
  */
 @Timeout(value = 60, unit = SECONDS)
 public abstract class BroadcasterContractTest {

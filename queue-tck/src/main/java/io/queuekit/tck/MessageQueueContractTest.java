@@ -30,21 +30,10 @@ import org.junit.jupiter.api.Timeout;
  * }
  * }</pre>
  *
- * <p>The contract comes in parts, one per concern, as Micrometer's compatibility kit does: each
- * part is an interface of this package whose tests are default methods ({@code SendingContract},
- * {@code LeaseContract}, {@code BadInputContract}, ...), run here by a {@code @Nested} class of one
- * line. Each test creates its own queues with a unique name (so tests never see each other's
- * messages, even on a shared server) and closes them afterwards. Promises made by
- * {@link MessageQueue#semantics()} are asserted both
- * ways: an at-least-once queue is shown to redeliver after the lease ({@code LeaseContract}), an
- * at-most-once queue is shown not to ({@code AtMostOnceContract}). A test of a promise the
- * transport does not make is skipped by a JUnit assumption, so it shows as skipped, never as a
- * pass.
- *
- * <p><b>Time.</b> {@link #time()} is a virtual clock for in-memory transports (advancing is
- * instant) or {@link TimeControl#real()} for servers (advancing sleeps). On real time the tests
- * that wait out a lease cost about 1.25 times {@link #visibilityTimeout()} per lease; keep it short
- * (the default on real time is 1 s).
+ * <p>Easy to get wrong: {@link #time()} is a virtual clock for in-memory transports (advancing is
+ * instant) or {@link TimeControl#real()} for servers (advancing sleeps), and on real time each test
+ * that waits out a lease costs about 1.25 times {@link #visibilityTimeout()}, so keep that short (1 s
+ * by default on real time). How the suite is built: {@code docs/contract-suite.md}.
  */
 @Timeout(value = 60, unit = SECONDS)
 public abstract class MessageQueueContractTest {

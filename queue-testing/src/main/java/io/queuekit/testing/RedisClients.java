@@ -19,9 +19,8 @@ import redis.clients.jedis.providers.PooledConnectionProvider;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
- * Jedis clients for tests, set up the way docs/reliability-and-security.md (Client settings) tells users
- * to set up clients for queuekit: every wait is bounded, so a test against a dead or frozen server fails
- * instead of hanging.
+ * Jedis clients for tests, set up the way {@code docs/reliability-and-security.md} tells users to set up clients
+ * for queuekit: every wait is bounded, so a test against a dead or frozen server fails instead of hanging.
  *
  * <pre>{@code
  * try (RedisClient client = RedisClients.create(server)) { ... }
@@ -190,8 +189,7 @@ public final class RedisClients {
 
         /**
          * Read timeout of blocking commands, and of a plain client's subscriptions; zero waits forever
-         * (Jedis' default, which docs/reliability-and-security.md warns against), for tests that show
-         * what happens then.
+         * (Jedis' default, which the README warns against), for tests that show what happens then.
          */
         public Builder blockingSocketTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "blocking socket timeout");

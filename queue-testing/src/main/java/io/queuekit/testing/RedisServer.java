@@ -30,50 +30,17 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  * A test class that only needs some Redis takes one by parameter with {@link RedisServerTest}.
  *
- * <h2>Where the server comes from</h2>
- * With {@link Source#AUTO} (the default) the first of these that works is used:
- * <ol>
- *   <li>{@link Source#URL}: the URL given to {@link Builder#url(String)}, else the system property
- *       {@value #URL_PROPERTY}, else the environment variable {@value #URL_ENV}. The server is used
- *       as it is; if a URL is set but does not answer, {@link Builder#start()} fails rather than silently
- *       starting another server. AUTO passes over the URL when the builder asks for something only a
- *       server started here can honour: {@link Builder#port(int)}, {@link Builder#appendOnly(boolean)},
- *       {@link Builder#config(String, String)} or {@link Builder#requireProcessControl()}.</li>
- *   <li>{@link Source#PATH}: an executable {@code redis-server} on {@code PATH}, started as a child
- *       process.</li>
- *   <li>{@link Source#DOCKER}: image {@value #DOCKER_IMAGE} through Testcontainers, only when
- *       Testcontainers is on the classpath (it is an optional dependency of this module) and a Docker
- *       engine answers. Skipped when a fixed port or process control is required.</li>
- *   <li>{@link Source#EMBEDDED}: the Redis 6.2 binary shipped inside the
- *       {@code com.github.codemonstur:embedded-redis} jar for this OS and CPU, extracted to a temp
- *       file and run exactly like the PATH binary.</li>
- * </ol>
- * A local source that fails to start is recorded and the next one is tried, except when the server
- * rejected the configuration, which another binary would reject too. When nothing works,
- * {@link RedisServerException} lists each source, why it failed, and how to get a Redis. One INFO line
- * logs the source used and why. A source can be forced with {@link Builder#source(Source)} or with the
- * system property {@value #SOURCE_PROPERTY} ({@code auto|url|path|docker|embedded}); the builder wins.
- *
- * <h2>Servers started here</h2>
- * The PATH and EMBEDDED sources run {@code redis-server} in the foreground on 127.0.0.1, on a free port
- * unless {@link Builder#port(int)} says otherwise, with a private temp directory as its working and data
- * directory ({@link #dataDirectory()}) holding {@code redis.conf}, {@code redis.log} and
- * {@code output.log} (stdout and stderr). By default nothing is persisted ({@code save ""}, no AOF); with
- * {@link Builder#appendOnly(boolean)} every write is fsynced to the AOF before it is acknowledged, and
- * Redis keeps its default RDB save points. If another process takes the chosen free port before the
- * server binds it, start retries on a new port a few times. Startup failures carry the tail of both logs. Every child process is killed by a JVM shutdown
- * hook, so none outlives a normal JVM exit; a JVM that is itself SIGKILLed leaves it running.
- *
- * <h2>Process control</h2>
- * {@link #kill()}, {@link #stop()} and {@link #restart()} exist for fault tests and work for the PATH and
- * EMBEDDED sources ({@link #supportsProcessControl()}); for URL and DOCKER they throw
- * {@link UnsupportedOperationException}. {@link Builder#requireProcessControl()} makes AUTO pick only
- * sources that support it.
- *
- * <h2>Threads and lifecycle</h2>
- * All methods are thread-safe; process control calls are serialized. {@link #close()} kills a server
- * started here and deletes its directory (it leaves an external server alone), never throws a checked
- * exception, and is idempotent. Accessors keep answering after close.
+ * <p>{@link Source#AUTO} (the default) uses the first source that works: {@link Source#URL} (from
+ * {@link Builder#url(String)}, the system property {@value #URL_PROPERTY} or the environment variable
+ * {@value #URL_ENV}), {@link Source#PATH}, {@link Source#DOCKER}, {@link Source#EMBEDDED}; force one with
+ * {@link Builder#source(Source)} or the system property {@value #SOURCE_PROPERTY}. Easy to get wrong: a
+ * URL that is set but does not answer fails {@link Builder#start()} rather than starting another server,
+ * yet AUTO passes over the URL when the builder asks for what only a server started here can honour
+ * ({@link Builder#port(int)}, {@link Builder#appendOnly(boolean)}, {@link Builder#config(String, String)},
+ * {@link Builder#requireProcessControl()}); and {@link #kill()}, {@link #stop()} and {@link #restart()}
+ * work only on servers started here (PATH, EMBEDDED). Thread-safe. {@link #close()} kills a server started
+ * here and deletes its directory, leaves an external one alone, and is idempotent. How servers are
+ * started: {@code docs/testing.md}.
  */
 public final class RedisServer implements AutoCloseable {
 

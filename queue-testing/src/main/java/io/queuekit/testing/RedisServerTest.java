@@ -27,17 +27,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  *
- * <p>The server is {@link RedisServer#shared()} by default, or one started for the class alone with
- * {@code server = PER_CLASS}. The client is one per test class, built by {@link RedisClients#create} with
- * the settings docs/reliability-and-security.md recommends; every parameter of the class and of its
- * {@code @Nested} classes gets the same one. The extension closes the client after the class's last test,
- * and a {@code PER_CLASS} server after that; tests must not close either. Both are made on first use, so a class that asks only
- * for the server opens no client.
- *
- * <p>Tests that need another client (another protocol, shorter timeouts, a smaller pool) build it from the
- * server with {@link RedisClients#builder(RedisServer)} and close it themselves. Tests that kill or restart
- * a server between tests, or need one with special configuration, start it with
- * {@link RedisServer#builder()}.
+ * <p>The server is {@link RedisServer#shared()} by default (so use unique keys and queue names), or one
+ * started for the class alone with {@code server = PER_CLASS}; the client, from {@link RedisClients#create},
+ * is one per test class, {@code @Nested} classes included. Both are made on first use and closed by the
+ * extension after the class's last test: tests must not close them. A test that needs another client
+ * builds it with {@link RedisClients#builder(RedisServer)}, and one that kills or reconfigures a server
+ * starts its own with {@link RedisServer#builder()}; either closes what it built.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -6,8 +6,8 @@
  *       shipped in the embedded-redis jar), gives its address, and for servers it started offers kill, stop
  *       and restart for fault tests.</li>
  *   <li>{@link io.queuekit.testing.RedisClients} builds Jedis clients with the settings
- *       docs/reliability-and-security.md recommends: bounded connect, command and blocking-read
- *       timeouts, a bounded wait for a pooled connection.</li>
+ *       {@code docs/reliability-and-security.md} recommends: bounded connect, command and blocking-read timeouts, a bounded wait for a pooled
+ *       connection.</li>
  *   <li>{@link io.queuekit.testing.RedisServerTest} gives a JUnit 5 test class a server and such a client
  *       as parameters, and closes them after the class.</li>
  *   <li>{@link io.queuekit.testing.RedisCluster} and {@link io.queuekit.testing.RedisSentinelGroup} start a

@@ -25,97 +25,20 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A {@link MessageQueue} on a Redis LIST: producers push on one end, consumers take from the
- * other, blocking in Redis while the list is empty. Messages are handed out in send order (FIFO;
- * a sharded queue keeps order per shard, see Shards below); each goes to one consumer. Every message waits in the list as one element holding its id,
- * attempt, enqueue time (the sender's clock) and encoded payload, so a send is one {@code LPUSH}
- * and {@link #sendAll} stores any number in one. Two modes, chosen with
- * {@link Builder#guarantee(Guarantee)} and stated by {@link #semantics()} (transport
- * {@code redis-list}):
+ * other, blocking in Redis while the list is empty; first in, first out (per shard on a queue
+ * built with {@link RedisQueueBuilder#shards(int) shards(n)}). At-least-once by default, so
+ * handlers must tolerate duplicates. With {@link Builder#guarantee(Guarantee) AT_MOST_ONCE} a
+ * receive is one {@code BRPOP} and the message leaves Redis when popped: it is <b>lost</b> if its
+ * consumer dies or loses its connection (or the reply) before it finished, and nothing is
+ * redelivered.
  *
- * <h2>At-least-once (the default)</h2>
- * The reliable-queue pattern of the Redis documentation: a consumer takes a message with one atomic
- * {@code BLMOVE} from the ready list into an in-flight list, so a message is always waiting, in
- * flight, delayed or dead, never nowhere, and a consumer that dies at any moment, even right after
- * the move, leaves it in flight. {@link Delivery#ack()} removes it. Leases of the
- * {@linkplain RedisQueueBuilder#visibilityTimeout visibility timeout} are kept by the consumers
- * themselves: about once per {@linkplain RedisQueueBuilder#blockTimeout block timeout}, and when a
- * lease or retry falls due, one receiving thread of each queue instance runs a short script that
- * starts a lease for every message it finds in flight without one and returns those whose lease
- * expired as their next attempt ({@link Delivery#attempt()} one higher), or moves them to the dead
- * letters past {@linkplain RedisQueueBuilder#maxAttempts the maximum attempts}. A message left
- * unsettled (its consumer crashed, hung or lost its connection) therefore comes back after the
- * visibility timeout plus at most about two block timeouts, while some consumer of the queue runs.
- * A delivery also keeps its own deadline, its receipt plus the visibility timeout: settling after
- * it returns {@code false} without a round trip, and settling succeeds only while that exact
- * delivery (id and attempt) is still in flight, so a late ack never settles a message handed out
- * again. Handlers must tolerate duplicates. Costs: one round trip per send; a {@code BLMOVE} and an
- * ack per message; {@link #pollBatch} takes a batch in one round trip.
- *
- * <h2>At-most-once</h2>
- * The textbook queue: a receive is one {@code BRPOP} ({@code RPOP}, with a count for
- * {@link #pollBatch}, when not waiting), and the message leaves Redis when it is popped. It is the
- * fastest mode, and it <b>loses</b> a message whenever a consumer dies, is killed or loses its
- * connection after the pop and before it finished; a receive whose reply is lost to a network
- * failure loses it too. Nothing is redelivered and the visibility timeout is not used.
- * {@link Delivery#ack()} only returns {@code true} (no round trip); {@link Delivery#retry} stores
- * the message again as its next attempt, honouring the delay; {@link Delivery#deadLetter} stores
- * it among the dead letters. {@link #consume} still retries a failing handler with backoff and
- * dead-letters after the maximum attempts, and {@link #stats()} and {@link #deadLetters()} work as
- * in the other mode ({@code inFlight} is always 0).
- *
- * <p>In both modes retries with a delay wait in a sorted set until due; no mover process is
- * needed, as receiving consumers promote due retries (within about a block timeout of falling due)
- * in a round trip they make anyway. Dead letters are kept in the structures every Redis queue
- * shares. Both modes use the same keys, {@code <prefix>:{<name>}:<part>}, and the same list
- * elements, so a queue switched from one mode to the other keeps its messages; anything pushed
- * onto the list by other programs is moved to the dead letters, not handed to a handler.
- *
- * <h2>Shards</h2>
- * Built with {@link RedisQueueBuilder#shards(int) shards(n)}, the queue keeps its messages in
- * {@code n} shards, each a whole queue's storage as described above (its own ready list, flight,
- * retries, dead letters and layout check) under a hash tag of its own,
- * {@code <prefix>:{<name>~<k>}:<part>}, so that Redis Cluster spreads one queue over several
- * masters; {@code shards(1)}, the default, is the layout above, key for key. A send goes to one
- * shard: the next in turn or, with {@link RedisQueueBuilder#shardBy shardBy}, the shard of its
- * key. A receive takes without waiting from one shard after another, each call starting at
- * another shard, until it has enough or has tried them all; if it found nothing and may wait, it
- * waits in Redis on one shard for at most one block timeout, then goes round again. So a waiting
- * consumer gets a message sent to any shard within about one block timeout, and an idle consumer
- * costs one non-blocking take per shard per block timeout. A delivery settles on its own shard.
- * Order holds within a shard only: {@link #semantics()} says {@code PER_KEY} with a key (one
- * consumer taking one message at a time sees each key's messages in send order), {@code NONE}
- * without. {@link #stats()} sums the shards (a round trip each), {@link #peek} merges them, and
- * {@link #deadLetters()} covers them all, each shard keeping up to the dead-letter retention.
- * Generated ids end with {@code ~<shard>}, so a dead letter is found by its id in one round trip.
- * A managed consumer's ack does not travel with its next fetch (the fetch may go to another
- * shard). The queue records its number of shards in Redis, and an object built with another
- * number refuses every call, naming both: see {@link RedisQueueBuilder#shards(int)} for how to
- * change it.
- *
- * <h2>Blocking and connections</h2>
- * {@code take}, {@code poll(timeout)}, {@code pollBatch} and {@code consume}'s workers block in
- * Redis, never spinning; each blocking command lasts at most the block timeout (default 1 s), after
- * which the caller notices an interrupt, a close, or a dead connection, and blocks again. A caller
- * blocked in Redis holds one connection of the client for that time, so size the client's pool for
- * the blocked callers and workers you run plus the other callers (Jedis' default pool holds 8, and
- * a caller who finds it empty waits for a connection). Set the client's socket timeout for
- * blocking commands ({@code DefaultJedisClientConfig.blockingSocketTimeoutMillis}) a little above
- * the block timeout: Jedis' default of 0 waits forever, so a connection that dies silently (a
- * dropped NAT entry, a vanished host) would hold a blocked consumer for good. The queue reconnects on its own: after a Redis restart or failover, workers log the failure
- * (one stack trace per outage, however many workers meet it), back off briefly and resume;
- * scripts are reloaded on {@code NOSCRIPT}. Every script touches only
- * keys of the queue's hash tag, so Redis Cluster works. Redis 6.2 or later.
- *
- * <h2>Nulls, errors, threads, closing</h2>
- * Null payloads and arguments are refused with {@link NullPointerException}, payloads above
- * {@linkplain RedisQueueBuilder#maxPayloadBytes the size limit} with
- * {@link IllegalArgumentException}; refused calls store nothing. Redis failures are
- * {@link io.queuekit.TransportException}s. All methods are thread-safe. {@link #close()} is
- * graceful: blocked callers throw {@link io.queuekit.QueueClosedException} within a block timeout
- * (a message their last blocking command took is put back first), the workers started by
- * {@code consume} stop fetching and their running handlers finish and settle (within
- * {@link io.queuekit.ConsumeOptions#shutdownTimeout()}), and only then do all calls throw it; it is
- * idempotent and keeps stored messages. The client stays the caller's to close.
+ * <p>Easy to get wrong: every caller blocked in Redis ({@code take}, {@code poll(timeout)},
+ * {@code pollBatch}, a {@link #consume} worker) holds one connection of the client's pool while it
+ * waits, so size the pool for them plus the producers; and set the client's
+ * {@code blockingSocketTimeoutMillis} a little above the
+ * {@linkplain RedisQueueBuilder#blockTimeout block timeout}, since Jedis's default of 0 lets a
+ * connection that died silently hold a consumer for good. The client stays the caller's to close.
+ * The user's view and the design: {@code docs/work-queue.md} and {@code docs/sharding.md}.
  *
  * @param <T> the payload type
  */

@@ -14,7 +14,6 @@ import io.queuekit.internal.Checks;
 import io.queuekit.internal.Codecs;
 import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.RedisKeys;
-import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +28,9 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A {@link Broadcaster} on Redis PUB/SUB: {@code PUBLISH} to one channel, each subscription on a
- * {@code SUBSCRIBE}d connection of its own.
+ * {@code SUBSCRIBE}d connection of its own. At most once: a message reaches the subscriptions
+ * connected when it is published, and what a subscription misses while it reconnects is reported
+ * as a gap ({@link Builder#onGap(Consumer)}), never delivered later.
  *
  * <pre>{@code
  * try (RedisClient redis = RedisClient.create("redis://localhost:6379");
@@ -39,126 +40,11 @@ import redis.clients.jedis.exceptions.JedisException;
  * }
  * }</pre>
  *
- * <h2>What is delivered, what is lost</h2>
- * At most once, and only to subscriptions connected at the moment of the {@code PUBLISH}. Nothing
- * is stored: a message published while no one is subscribed, or while a subscription is
- * reconnecting, is gone. Each subscription receives messages in publish order (for messages from
- * one publishing connection; Redis orders concurrent publishers as it executes them). Messages are
- * lost, and nothing else is, when:
- * <ul>
- *   <li>no subscription is connected ({@link #publish} then returns 0);</li>
- *   <li>a subscription's connection is lost (Redis restart, failover, network, a connection gone
- *       silent), or reading from it fails in any other way (an error reply, an
- *       {@link OutOfMemoryError} for a message too large for the heap): it subscribes again by
- *       itself with capped exponential backoff, and the gap is reported by a WARN log line, by
- *       {@link RedisSubscription#reconnects()} and {@link #reconnects()}, and by the
- *       {@link Builder#onGap(Consumer) onGap} callback with the moment the connection was lost and
- *       the moment the subscription was back, and to the {@linkplain Builder#metrics(QueueMetrics)
- *       metrics} as a gap and a reconnect. Only closing ends a subscription;</li>
- *   <li>a listener falls so far behind that Redis disconnects it (see below), reported the same
- *       way;</li>
- *   <li>a message cannot be decoded ({@link RedisSubscription#decodeFailures()}, logged, and
- *       reported to the metrics as a decode failure), or the subscription is closed while
- *       messages are still buffered for its listener.</li>
- * </ul>
- *
- * <h2>Subscriptions, connections and threads</h2>
- * {@link #subscribe} and {@link #subscribePattern} block until Redis has confirmed the subscription
- * (at most {@link Builder#subscribeTimeout(Duration)}, 10 s by default), so a message published
- * after they return is received. Each subscription holds one connection of the client you passed
- * for as long as it runs. It borrows that connection itself from the client's pools: the pool of a
- * {@code RedisClient}; the current master's pool of a {@code RedisSentinelClient} (so a
- * resubscription after a failover reaches the new master); for a {@code RedisClusterClient}, the
- * pool of the master that serves the channel's slot, looked up afresh on every (re)subscription, so
- * a subscription follows a failover or a slot migration (see <a href="#cluster">Redis Cluster</a>;
- * with {@code sharded(false)}, any node's pool). A borrowed
- * connection must answer PING first, so a stale one left in the pool by a Redis restart is
- * discarded rather than failing the subscription, and the wait for a free connection ends after
- * {@code subscribeTimeout} (or when the subscription is closed) whatever the pool's
- * {@code maxWait}. When the subscription ends, the connection goes back with its own settings, or,
- * after a failure that may have left it subscribed, as broken, so the pool destroys it. <b>Size
- * the client's pool for it</b>: {@code maxTotal} at least the number of subscriptions plus the
- * connections your publishers use at once. Jedis's default of 8 with an unbounded wait makes a
- * ninth subscription time out and publishers wait. With any other {@link UnifiedJedis}, the
- * subscription takes its connection through
- * {@link UnifiedJedis#subscribe(redis.clients.jedis.BinaryJedisPubSub, byte[]...)} instead (see
- * the keep-alive rule below).
- *
- * <p>Each subscription runs two daemon threads: {@code queuekit-<channel>-subscriber-<n>}, which
- * calls the listener one message at a time, and {@code queuekit-<channel>-subscriber-<n>-redis},
- * which reads the connection and puts messages in a buffer between the two, bounded by
- * {@link Builder#bufferCapacity(int)} (1024 messages by default) and
- * {@link Builder#bufferBytes(int)} (8 MiB by default). One more daemon thread per broadcaster,
- * {@code queuekit-<channel>-keepalive}, sends the keep-alives of all its subscriptions; it ends
- * about a second after the last subscription closed, and with {@link #close()}. A listener that
- * throws (an {@link Error} included) is logged (rate-limited) and counted
- * ({@link RedisSubscription#listenerFailures()}) and receives the next message; a listener that
- * leaves its thread interrupted has the flag cleared before the next call; other subscriptions are
- * never affected. A metrics observer that throws is logged, and changes nothing else.
- *
- * <h2 id="cluster">Redis Cluster</h2>
- * With a {@code RedisClusterClient} the channel is <b>sharded</b> when the master that serves its
- * slot runs Redis 7 or later (unless the broadcaster is built with
- * {@link Builder#sharded(boolean) sharded(false)}): {@code SPUBLISH} and
- * {@code SSUBSCRIBE} on the master that serves the channel's slot, so a message travels to that one
- * shard rather than to every node, and {@link #publish} counts every subscription of the channel
- * wherever its publisher and subscribers are connected. When that master fails over or the slot
- * moves, Redis ends the sharded subscriptions; each subscribes again on the slot's new master and
- * reports the gap as above. That master is asked its version with {@code HELLO}, which every ACL
- * user may run, on each connection as it is made: by a subscription at every (re)subscription, by
- * a publisher on each connection it has not asked before. An upgrade from 6.2 to 7 restarts the
- * server, so instances started before it and after it all speak sharded pub/sub once it is done
- * (the subscriptions report the restart as a gap). Sharded pub/sub has no patterns, so
- * {@link #subscribePattern} throws {@link UnsupportedOperationException} on a sharded channel, and
- * a pattern subscription made on 6.2 cannot subscribe again after the upgrade: it logs why, and
- * tries again until it is closed.
- *
- * <p>On Redis 6.2 (no sharded pub/sub), or with {@code sharded(false)}, the channel is classic:
- * {@code PUBLISH} is copied to every node of the cluster and a subscription may sit on any node, so
- * delivery is the same but <b>the count {@code publish} returns covers only the subscriptions
- * connected to the node that received the message</b>; 0 there does not mean no one received it.
- * All publishers and subscribers of a channel must agree: sharded and classic messages never meet.
- *
- * <h2>Slow listeners</h2>
- * When a listener cannot keep up and its buffer is full (by count or by bytes, whichever comes
- * first; messages the listener's thread has taken out count until it hands each to the listener),
- * the reading thread stops reading: the backlog then waits in Redis, never in this JVM's heap
- * beyond the buffer, and the other subscriptions carry on. If the backlog passes the server's
- * {@code client-output-buffer-limit pubsub} (by default 32 MB at once, or 8 MB for 60 s), Redis
- * closes the connection; the
- * subscription subscribes again and reports the gap as above. Messages come in publish order up to
- * the gap and after it; none is dropped silently in between. A WARN line, at most once a minute,
- * says when a buffer has stayed full for over a second.
- *
- * <h2>Keep-alive, and dead connections</h2>
- * A subscribed connection that has read nothing for {@link Builder#keepAliveInterval(Duration)}
- * (30 s by default) repeats its {@code SUBSCRIBE} (harmless to the server, and unlike {@code PING}
- * safe with RESP3 in Jedis), so that NATs and load balancers do not drop it unnoticed. The
- * keep-alive goes out from the broadcaster's keep-alive thread, so a listener that runs for
- * minutes does not hold it back. The rule that follows, for the three client classes above:
- * <ul>
- *   <li>once Redis confirmed the subscription, its connection's read timeout is the keep-alive
- *       interval plus the same again, at least 2 s ({@code deadAfter}: 60 s by default), whatever
- *       the client's {@code socketTimeoutMillis} and {@code blockingSocketTimeoutMillis}. A healthy
- *       connection always reads the answer to a keep-alive before that, so <b>a healthy idle
- *       subscription never reconnects</b>, however short the client's timeouts are;</li>
- *   <li>a connection that goes silent (a vanished host, a frozen network path, a hung server) is
- *       given up after {@code deadAfter} without a byte, replaced, and the gap reported; a
- *       subscription Redis does not confirm within {@code deadAfter} is given up too;</li>
- *   <li>a connection going back to the pool gets its own socket timeout back.</li>
- * </ul>
- * With any other {@link UnifiedJedis} the subscription's connection keeps the client's
- * {@code blockingSocketTimeoutMillis} as its read timeout: make that 0 (a dead connection is then
- * noticed when TCP gives up) or longer than the keep-alive interval plus a round trip, else an idle
- * subscription reconnects each time it runs out (the WARN line says so).
- *
- * <h2>Nulls, threads, closing</h2>
- * Null arguments are refused with {@link NullPointerException}, bad ones with
- * {@link IllegalArgumentException} before anything is sent. Every method is thread-safe.
- * {@link #close()} is idempotent: it ends every subscription (UNSUBSCRIBE, which returns the
- * connection to the client's pool), waits at most {@link Builder#closeTimeout(Duration)} for their
- * threads, and makes later calls throw {@link QueueClosedException}. It does not close the
- * {@link UnifiedJedis} client, which stays yours to close, after this broadcaster.
+ * <p>Easy to get wrong: <b>each subscription holds one connection of the client's pool</b> for as
+ * long as it runs, so size the pool for the subscriptions plus the publishers; with Jedis's default
+ * of 8 a ninth subscription times out after {@link Builder#subscribeTimeout(Duration)}. The client
+ * stays yours to close, after this broadcaster. Thread-safe; {@link #close()} is idempotent.
+ * What it promises and drops, and how it runs on Cluster and Sentinel: {@code docs/broadcasts.md}.
  *
  * @param <T> the payload type
  */
@@ -242,7 +128,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * @return how many subscribed connections received it, as Redis counts them (pattern
      *     subscriptions included); 0 means no one did and the message is gone. On a classic
      *     channel of a Redis Cluster (Redis 6.2, or {@code sharded(false)}) only the subscriptions
-     *     on the node that received it are counted: see <a href="#cluster">Redis Cluster</a>
+     *     on the node that received it are counted: see {@link Builder#sharded(boolean)}
      * @throws NullPointerException if {@code message} is null
      * @throws IllegalArgumentException if the encoded message is larger than
      *     {@link Builder#maxPayloadBytes(int)}
@@ -346,7 +232,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      *     closes one it did not open
      * @throws TransportException as for {@link #subscribe}
      * @throws UnsupportedOperationException on a sharded channel of a Redis Cluster (see
-     *     <a href="#cluster">Redis Cluster</a>)
+     *     {@link Builder#sharded(boolean)})
      * @throws QueueClosedException after {@link #close()}
      */
     public RedisSubscription subscribePattern(String pattern, PatternListener<? super T> listener) {

@@ -132,7 +132,7 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
      * How long a subscribed connection may be quiet before it sends a keep-alive (a repeated
      * SUBSCRIBE); 30 s by default, 1 ms to 1 day. It also sets how soon a silent connection is
      * given up: after this interval plus the same again, at least 2 s, without a byte read
-     * (see "Keep-alive, and dead connections" in the class comment).
+     * (see {@code docs/broadcasts.md}).
      */
     public RedisBroadcaster.Builder<T> keepAliveInterval(Duration keepAliveInterval) {
         this.keepAliveInterval = Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1),

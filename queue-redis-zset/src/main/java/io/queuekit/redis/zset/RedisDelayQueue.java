@@ -28,9 +28,9 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A {@link DelayQueue} on a Redis sorted set: every waiting message's id is scored by its due time,
- * its body is kept in a hash by id, and a consumer claims the ids that are due. Messages become
- * ready by time passing alone; there is no mover task that must stay alive, so a consumer that
- * starts after a restart or an outage delivers everything already due at once.
+ * its body is kept in a hash by id, and consumers claim the ids that are due. There is no mover
+ * task that must stay alive, so a consumer that starts after a restart or an outage delivers
+ * everything already due at once.
  *
  * <pre>{@code
  * RedisDelayQueue<Reminder> reminders = RedisDelayQueue.builder(client, "reminders", JacksonCodec.of(Reminder.class))
@@ -43,113 +43,13 @@ import redis.clients.jedis.UnifiedJedis;
  *         ConsumeOptions.builder().concurrency(4).build());
  * }</pre>
  *
- * <h2>Time</h2>
- * A relative delay ({@link #schedule(Object, Duration)}, {@link #send(Object)} as a delay of zero)
- * is added to the Redis server's clock ({@code TIME}) inside the script that stores the message,
- * and due messages are claimed by comparing with that same clock, so a producer or consumer whose
- * own clock is skewed can neither make a message due early nor late. An absolute
- * {@link Instant} ({@link #scheduleAt(Object, Instant)}, {@link #scheduleEach(Collection)}) is
- * honoured as given and compared with the server's clock, so for absolute times the server's and
- * the producer's clocks must agree; an instant in the past (down to {@link Instant#MIN}) means now. Due times are kept in whole
- * milliseconds and rounded up, never down, and since the server reads its clock in whole
- * milliseconds a positive delay gains one more: a message is never claimed before it is due.
- * Delays are refused above {@link DelayQueue#MAX_DELAY}, and instants later than this JVM's clock
- * plus {@code MAX_DELAY}, with {@link IllegalArgumentException}; negative delays likewise.
- *
- * <h2>Ids and idempotence</h2>
- * {@code send} and {@code schedule} generate ids: {@code @} and a counter of the queue's, so they
- * never equal an id a caller chooses, which may not begin with {@code @}.
- * {@link #schedule(MessageId, Object, Duration)} and
- * {@link #scheduleAt(MessageId, Object, Instant)} store a message under the caller's id unless a
- * message with that id is stored in any state (waiting, ready, in flight or dead): a second call is
- * <b>ignored</b> and returns {@code false}, and the first payload and due time stand. Once the
- * message is acked, cancelled, purged or dropped by the dead-letter retention, the id is free again.
- * {@link #cancel(MessageId)} is O(log n): it removes a message that is waiting or ready (including
- * one back for a retry or after an expired lease) and returns {@code false} for one in flight, acked,
- * dead or unknown.
- *
- * <h2>Ordering</h2>
- * Ready messages are handed out in order of due time, those due in the same millisecond in send
- * order (for up to 4096 messages per millisecond). A message scheduled in the past joins the ready
- * ones behind those already due. With several consumers messages are handed out in that order but
- * may finish in any order; a retried or returned message is scheduled anew at its new due time.
- * A sharded queue keeps this order within each shard only (see Shards).
- *
- * <h2>Delivery</h2>
- * At-least-once, exactly as the other Redis queues: one script claims up to
- * {@link RedisQueueBuilder#claimBatch(int) claimBatch} due messages into flight under a lease of
- * the visibility timeout and returns when the next message falls due. Ack deletes a message;
- * {@link Delivery#retry(Duration)} reschedules it; an expired lease returns it with its attempt
- * count raised, or moves it to the dead letters after the maximum attempts.
- *
- * <h2>Blocking</h2>
- * Consumers never poll on a fixed interval. Between claims a consumer blocks in Redis
- * ({@code BLPOP} on the queue's {@code signal} list), capped by the
- * {@linkplain RedisQueueBuilder#blockTimeout(Duration) block timeout} so that a dead connection,
- * an interrupt or a close is noticed. Storing a message that is due, or due before every other
- * waiting one, pushes a wake-up naming its due time, which wakes one blocked consumer at once; a
- * claim that took messages pushes one for the next due time, for another consumer. A consumer that
- * takes a wake-up watches its time and claims then, or hands it back to the list if it stops
- * waiting first (its poll times out, it is interrupted, its queue closes), so that, while any
- * consumer of the queue waits in any process, a message is claimed within about a timer tick of
- * Redis ({@code 1000 / hz} ms, 100 ms by default) of its due time. A process that dies holding a
- * wake-up delays that message by at most ten block timeouts (or the visibility timeout, if
- * shorter), the longest a queue object trusts its last claim's finding that nothing is claimable:
- * an idle queue object makes about one claim per that long. {@code docs/wake-up-protocol.md}
- * states the protocol and why it holds.
- *
- * <h2>Shards</h2>
- * Built with {@link RedisQueueBuilder#shards(int) shards(n)}, the queue keeps its messages in
- * {@code n} shards, each a whole delay queue's storage as described here (its own waiting set,
- * bodies, leases, signal list and dead letters) under a hash tag of its own,
- * {@code <prefix>:{<name>~<k>}:<part>}, so that Redis Cluster spreads one queue over several
- * masters; {@code shards(1)}, the default, is the layout above, key for key. Each shard claims
- * only what is due on the server's clock, so a sharded queue is never early either.
- * <ul>
- *   <li><b>Storing.</b> A message with a generated id goes to one shard, the next in turn or, with
- *   {@link RedisQueueBuilder#shardBy shardBy}, the shard of its key; a batch ({@code sendAll},
- *   {@code scheduleAll}, {@code scheduleAllAt}, {@code scheduleEach}) without a key goes whole to
- *   one shard in one script, so it stays all or nothing; with a key, each shard's part is a script
- *   of its own, in shard order, so a {@link io.queuekit.TransportException} midway can leave the
- *   parts of the shards before it stored (every payload is encoded and every key computed
- *   first).</li>
- *   <li><b>Ids.</b> Generated ids end with {@code ~<shard>}, naming the shard that holds the
- *   message, so {@link #cancel} and the dead letters find it in one script. A message with a
- *   caller-chosen id goes to the shard of a stable hash of the id (FNV-1a of its UTF-8, modulo
- *   {@code n}), so a second {@code schedule} with the same id meets the first and is ignored, and
- *   {@code cancel} finds it in one script. With {@code shardBy} it goes to the shard of its key
- *   instead, to keep its key's order: a second {@code schedule} of the id is then ignored only if
- *   its payload has the same key (an id names one message, so it should), and {@code cancel} of a
- *   chosen id looks in one shard after another until one removes it, a script per shard.</li>
- *   <li><b>Receiving.</b> A receive claims without waiting from one shard after another, each call
- *   starting at another shard, until it has enough or has tried them all; if it found nothing and
- *   may wait, it waits on one shard (the one whose next message falls due first, if that is
- *   within a block timeout) for at most one block timeout, then goes round again. So a message
- *   sent to a shard no consumer waits on is claimed within about one block timeout of falling
- *   due, where an unsharded queue wakes a consumer at once; and an idle consumer makes one claim
- *   per shard per block timeout, where an unsharded queue object makes about one per ten. A
- *   delivery settles on its own shard; {@link #ackAll} runs one script per shard.</li>
- *   <li><b>Order and inspection.</b> Due-time order holds within a shard: {@link #semantics()} says
- *   {@code PER_KEY} with a key, {@code NONE} without. {@link #stats()} sums the shards,
- *   {@link #peek} merges them by due time, and {@link #deadLetters()} covers them all, each shard
- *   keeping up to the dead-letter retention. A managed consumer's ack does not travel with its next
- *   claim.</li>
- * </ul>
- * The queue records its number of shards in Redis, and an object built with another number
- * refuses every call, naming both: see {@link RedisQueueBuilder#shards(int)} for how to change it.
- *
- * <h2>Connections, threads, closing</h2>
- * All methods are thread-safe. Each consumer blocked in {@code take}, {@code poll(timeout)},
- * {@code pollBatch} or a {@link #consume} worker holds one connection of the client's pool while it
- * waits; every other call borrows one for a single round trip, so size the pool for the consumers
- * plus the producers. The client stays the caller's: {@link #close()} does not close it. Closing
- * is graceful: blocked callers get {@link io.queuekit.QueueClosedException} within the block
- * timeout, the workers started by {@code consume} stop fetching and their running handlers finish
- * and settle (within {@link io.queuekit.ConsumeOptions#shutdownTimeout()}), then later calls
- * throw it; stored messages stay in Redis. Managed workers renew the lease of what they hold once a
- * third of the visibility timeout has passed, on one thread per {@code consume} call. Keys are
- * {@code <prefix>:{<name>}:<part>} (a shard's {@code <prefix>:{<name>~<k>}:<part>}), all in one Redis
- * Cluster slot.
+ * <p>Easy to get wrong: a relative delay ({@link #schedule(Object, Duration)}) is counted on the
+ * Redis server's clock, but an absolute {@link Instant} ({@link #scheduleAt(Object, Instant)},
+ * {@link #scheduleEach(Collection)}) is compared with that clock as given, so for absolute times
+ * the producer's clock and the server's must agree. As on the list queue, each consumer blocked in
+ * Redis holds one connection of the client's pool, and the client stays the caller's to close.
+ * The user's view and the design: {@code docs/delay-queue.md}, {@code docs/sharding.md}, and
+ * {@code docs/wake-up-protocol.md} for how consumers wait between claims without polling.
  *
  * @param <T> the payload type
  */
@@ -243,10 +143,10 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * {@inheritDoc} The delay is counted on the Redis server's clock. One script stores the whole
      * batch, so it is stored entirely or not at all, even when the call fails with a
      * {@link io.queuekit.TransportException} (which then cannot say which). Same-millisecond order
-     * holds for up to 4096 messages (see Ordering in the class comment). A sharded queue without
+     * holds for up to 4096 messages (see {@code docs/delay-queue.md}). A sharded queue without
      * {@code shardBy} stores the batch in one shard, by one script as well; with {@code shardBy},
      * by one script per shard, in shard order, so a {@code TransportException} midway can leave
-     * the parts of the shards before it stored (see Shards in the class comment).
+     * the parts of the shards before it stored (see {@code docs/sharding.md}).
      */
     @Override
     public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
@@ -267,8 +167,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     /**
      * {@inheritDoc} Compared with the Redis server's clock, and rounded up to whole milliseconds,
      * as for {@link #scheduleAt(Object, Instant)}: messages of the batch due within one millisecond
-     * keep the collection's order (for up to 4096 per millisecond, see Ordering in the class
-     * comment). One script stores the whole batch, as for
+     * keep the collection's order (for up to 4096 per millisecond, see
+     * {@code docs/delay-queue.md}). One script stores the whole batch, as for
      * {@link #scheduleAll(Collection, Duration)}, with a due time passed for each message.
      */
     @Override
@@ -287,7 +187,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     /**
      * {@inheritDoc} One script: removes the id from the sorted set and deletes its body. On a
      * sharded queue, in the shard the id names; a chosen id of a queue sharded by key is looked
-     * for in one shard after another (see Shards in the class comment).
+     * for in one shard after another (see {@code docs/sharding.md}).
      */
     @Override
     public boolean cancel(MessageId id) {

@@ -23,7 +23,7 @@ import redis.clients.jedis.util.JedisURIHelper;
  * The Jedis client the starter makes from {@code spring.data.redis.*}: a {@link RedisSentinelClient}
  * when a Sentinel master is named, a {@link RedisClusterClient} when cluster nodes are, else a
  * {@link RedisClient} on the URL or host and port. Every wait is bounded, as
- * docs/reliability-and-security.md asks: connect and command timeouts from the properties (Jedis' 2 s if unset),
+ * {@code docs/reliability-and-security.md} asks: connect and command timeouts from the properties (Jedis' 2 s if unset),
  * blocking reads above the longest block timeout of the queues, and a pool with room for every
  * connection the listeners hold while they wait, plus some, that waits at most 2 s for a free one.
  */
