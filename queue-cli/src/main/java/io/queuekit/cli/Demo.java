@@ -14,6 +14,7 @@ import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import java.io.PrintStream;
 import java.net.URI;
@@ -33,7 +34,6 @@ import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 
@@ -43,6 +43,7 @@ import redis.clients.jedis.params.ScanParams;
  */
 final class Demo {
     private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration JEDIS_TIMEOUT = Duration.ofSeconds(2);
     private static final int WORKERS = 4;
     private static final int CRASHED = 25;
     private static final long STEP_LIMIT_MS = 20_000;
@@ -97,9 +98,10 @@ final class Demo {
                 out.println("Redis " + server.version() + " (" + server.source() + ") at "
                         + RedisUrl.redacted(URI.create(server.uri())));
             }
-            ConnectionPoolConfig pool = new ConnectionPoolConfig();
-            pool.setMaxTotal(32);
-            try (RedisClient client = RedisClient.builder().fromURI(uri).poolConfig(pool).build()) {
+            // Jedis' 2 s connect and read timeouts, and a bound on blocking reads too (Jedis' own default waits forever)
+            RedisClients.Builder settings = RedisClients.builder(uri.toString()).poolSize(32)
+                    .connectionTimeout(JEDIS_TIMEOUT).socketTimeout(JEDIS_TIMEOUT);
+            try (RedisClient client = settings.build()) {
                 List<Row> rows = new ArrayList<>();
                 List<Semantics> semantics = new ArrayList<>();
                 rows.add(queue("redis-list (at-least-once)", name -> RedisListQueue.builder(client, name, Codec.utf8())
