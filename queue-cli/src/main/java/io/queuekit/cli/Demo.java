@@ -1,5 +1,6 @@
 package io.queuekit.cli;
 
+import java.util.Locale;
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
@@ -177,7 +178,7 @@ final class Demo {
             }
             Row r = new Row(label, q.semantics());
             r.delivered = seen.size();
-            r.duplicates = deliveries.get() - seen.size();
+            r.duplicates = (long) deliveries.get() - seen.size();
             r.lostAfterCrash = crashed.stream().filter(p -> !seen.containsKey(p)).count();
             r.missedLate = messages - crashed.size() - seen.keySet().stream().filter(p -> !crashed.contains(p)).count();
             return r;
@@ -246,9 +247,9 @@ final class Demo {
                 }
                 Row r = new Row(label, b.semantics());
                 r.delivered = steady.size();
-                r.duplicates = deliveries.get() - steady.size();
+                r.duplicates = (long) deliveries.get() - steady.size();
                 r.lostAfterCrash = (messages - half) - dying.stream().filter(m -> number(m) >= half).count();
-                r.missedLate = messages - late.size();
+                r.missedLate = (long) messages - late.size();
                 return r;
             }
         }
@@ -320,7 +321,7 @@ final class Demo {
             for (Row r : rows) {
                 String delay = r.delayed < 0 ? "-" : r.lateness + (r.early > 0 ? " (" + r.early + " EARLY)" : "");
                 sb.append(String.format("%-28s %-14s %9d %10d %17d %15d %30s%n", r.label,
-                        r.semantics.guarantee().name().toLowerCase().replace('_', '-'), r.delivered, r.duplicates,
+                        r.semantics.guarantee().name().toLowerCase(Locale.ROOT).replace('_', '-'), r.delivered, r.duplicates,
                         r.lostAfterCrash, r.missedLate, delay));
             }
             return sb.toString();
