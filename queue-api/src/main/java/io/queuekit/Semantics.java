@@ -1,5 +1,6 @@
 package io.queuekit;
 
+import java.util.Locale;
 import java.util.List;
 import java.util.Objects;
 
@@ -97,13 +98,14 @@ public record Semantics(
      * the demo.
      */
     public static String markdownTable(List<Semantics> rows) {
-        StringBuilder sb = new StringBuilder(
-                "| transport | delivery | ordering | kept while no one listens | fan-out | delays |\n"
-                        + "| --- | --- | --- | --- | --- | --- |\n");
+        StringBuilder sb = new StringBuilder("""
+                | transport | delivery | ordering | kept while no one listens | fan-out | delays |
+                | --- | --- | --- | --- | --- | --- |
+                """);
         for (Semantics s : rows) {
             sb.append("| ").append(s.transport)
-                    .append(" | ").append(s.guarantee.name().toLowerCase().replace('_', '-'))
-                    .append(" | ").append(s.ordering.name().toLowerCase().replace('_', ' '))
+                    .append(" | ").append(s.guarantee.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .append(" | ").append(s.ordering.name().toLowerCase(Locale.ROOT).replace('_', ' '))
                     .append(" | ").append(yesNo(s.retainedWithoutConsumers))
                     .append(" | ").append(yesNo(s.fanOut))
                     .append(" | ").append(yesNo(s.delays))

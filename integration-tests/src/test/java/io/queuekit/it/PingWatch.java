@@ -174,13 +174,18 @@ final class PingWatch implements AutoCloseable {
         }
     }
 
-    /** Stops the PINGs and closes the connection. */
+    /** Stops the PINGs and closes the connection; interrupted, it closes all the same and keeps the interrupt. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         stopping = true;
-        pinger.join(TimeUnit.SECONDS.toMillis(15));
-        jedis.close();
-        slowLog.close();
+        try {
+            pinger.join(TimeUnit.SECONDS.toMillis(15));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            jedis.close();
+            slowLog.close();
+        }
     }
 
     /** What {@link #during} runs. */

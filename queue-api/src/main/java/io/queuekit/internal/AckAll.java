@@ -63,7 +63,7 @@ public final class AckAll {
      */
     public static <T, S> int byShard(Iterable<? extends Delivery<T>> deliveries, List<S> shards,
             Function<Delivery<T>, S> shardOf, ToIntBiFunction<S, List<Delivery<T>>> ackAll) {
-        Map<S, List<Delivery<T>>> byShard = new IdentityHashMap<>();
+        IdentityHashMap<S, List<Delivery<T>>> byShard = new IdentityHashMap<>();
         List<Delivery<T>> others = new ArrayList<>();
         for (Delivery<T> d : copy(deliveries)) {
             S s = shardOf.apply(d);

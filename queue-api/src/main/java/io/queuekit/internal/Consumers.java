@@ -77,7 +77,8 @@ public final class Consumers {
         return w;
     }
 
-    @SuppressWarnings("unchecked") // the store is the queue's own, of its payload type
+    // the store is the queue's own, of its payload type, which the otherwise unread parameter names
+    @SuppressWarnings({"unchecked", "UnusedVariable"})
     private <T> QueueStore<T> storeOf(MessageQueue<T> queue) {
         return (QueueStore<T>) store.get();
     }

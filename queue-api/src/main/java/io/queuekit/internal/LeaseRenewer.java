@@ -1,5 +1,6 @@
 package io.queuekit.internal;
 
+import java.util.concurrent.ScheduledFuture;
 import io.queuekit.Delivery;
 import io.queuekit.QueueClosedException;
 import java.time.Duration;
@@ -69,7 +70,9 @@ final class LeaseRenewer implements LeaseKeeper {
                 return t;
             });
             try {
-                timer.scheduleWithFixedDelay(this::sweep, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
+                // runs until the timer shuts down, which is how it stops
+                ScheduledFuture<?> unused =
+                        timer.scheduleWithFixedDelay(this::sweep, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException e) {
                 return false;
             }
@@ -77,6 +80,7 @@ final class LeaseRenewer implements LeaseKeeper {
         return true;
     }
 
+    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // held is a concurrent set: removing while iterating is safe
     private void sweep() {
         long now = System.nanoTime();
         for (Renewal r : held) {

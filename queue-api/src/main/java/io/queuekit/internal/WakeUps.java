@@ -137,7 +137,7 @@ public final class WakeUps implements Receiver.Plans {
                 }
                 long server = serverNow(now);
                 long mine = earliest(this);
-                if (claimNow || mine != NONE && mine <= server) {
+                if (claimNow || (mine != NONE && mine <= server)) {
                     claimNow = false;
                     return claim(Why.DUTY, now);
                 }

@@ -33,6 +33,8 @@ class RateLimitedLogTest {
 
     /** A logger that keeps what it is given, with DEBUG on. */
     static final class Recording extends LegacyAbstractLogger {
+        private static final long serialVersionUID = 1L;
+
         final List<Line> lines = new ArrayList<>();
 
         synchronized List<Line> at(Level level) {

@@ -70,7 +70,6 @@ class WakeUpsSimulationTest {
 
     /** One run: a model server, processes with queue objects and consumers, producers. */
     private static final class Sim {
-        final long seed;
         final Random rnd;
         final List<String> trace = new ArrayList<>();
         long now; // virtual nanoseconds
@@ -111,7 +110,6 @@ class WakeUpsSimulationTest {
         long handOns;
 
         Sim(long seed) {
-            this.seed = seed;
             this.rnd = new Random(seed);
             this.blockMs = List.of(200L, 1000L, 3000L).get(rnd.nextInt(3));
             this.leaseMs = 1000 + rnd.nextInt(4000);

@@ -1,5 +1,6 @@
 package io.queuekit.bench;
 
+import java.time.ZoneId;
 import io.queuekit.testing.RedisServer;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -61,7 +62,7 @@ public final class Bench {
             double idle = idleCpu(probe);
             header = String.format("queuekit benchmark %s, Redis %s (%s, no persistence, idle CPU %.0f us/s),"
                     + " %d CPUs, Java %s, scale %s, load average %s at start",
-                    LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 19),
+                    LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 19),
                     probe.version(), redis.source(), idle, Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.version"), config.scale(), loadAverage());
             log.println(header);
@@ -112,7 +113,7 @@ public final class Bench {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
                 if (line.startsWith("cpu ")) {
-                    String[] f = line.trim().split("\\s+");
+                    String[] f = line.trim().split("\\s+", -1);
                     long total = 0;
                     for (int i = 1; i < f.length && i <= 8; i++) { // user .. steal; guest time is in user
                         total += Long.parseLong(f[i]);

@@ -1,5 +1,6 @@
 package io.queuekit.bench;
 
+import java.net.URI;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -7,6 +8,8 @@ import org.redisson.config.Config;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * Clients for the benchmark's Redis server, sized for the consumers a scenario runs. Each library is
@@ -30,11 +33,21 @@ final class Clients {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(POOL);
         pool.setMaxIdle(POOL);
-        // the client configuration first: fromURI adds the URI's credentials and database to it
+        // what the builder's deprecated fromURI read from the URI, set explicitly
+        URI u = URI.create(uri);
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .blockingSocketTimeoutMillis(BLOCKING_SOCKET_TIMEOUT_MILLIS)
+                .user(JedisURIHelper.getUser(u))
+                .password(JedisURIHelper.getPassword(u));
+        if (JedisURIHelper.hasDbIndex(u)) {
+            config.database(JedisURIHelper.getDBIndex(u));
+        }
+        if (JedisURIHelper.isRedisSSLScheme(u)) {
+            config.sslOptions(SslOptions.defaults());
+        }
         return RedisClient.builder()
-                .clientConfig(DefaultJedisClientConfig.builder()
-                        .blockingSocketTimeoutMillis(BLOCKING_SOCKET_TIMEOUT_MILLIS).build())
-                .fromURI(uri)
+                .hostAndPort(JedisURIHelper.getHostAndPort(u))
+                .clientConfig(config.build())
                 .poolConfig(pool).build();
     }
 

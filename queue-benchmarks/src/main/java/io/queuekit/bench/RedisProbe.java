@@ -35,14 +35,14 @@ final class RedisProbe implements AutoCloseable {
     /** Calls and microseconds per command from INFO commandstats (commands run by scripts included). */
     Map<String, long[]> commandStats() {
         Map<String, long[]> out = new HashMap<>();
-        for (String line : client.info("commandstats").split("\r?\n")) {
+        for (String line : client.info("commandstats").split("\r?\n", -1)) {
             if (!line.startsWith("cmdstat_")) {
                 continue;
             }
             String name = line.substring("cmdstat_".length(), line.indexOf(':'));
             long calls = 0;
             long usec = 0;
-            for (String kv : line.substring(line.indexOf(':') + 1).split(",")) {
+            for (String kv : line.substring(line.indexOf(':') + 1).split(",", -1)) {
                 if (kv.startsWith("calls=")) {
                     calls = Long.parseLong(kv.substring(6));
                 } else if (kv.startsWith("usec=")) {
@@ -86,7 +86,7 @@ final class RedisProbe implements AutoCloseable {
     }
 
     private String info(String section, String name) {
-        for (String line : client.info(section).split("\r?\n")) {
+        for (String line : client.info(section).split("\r?\n", -1)) {
             if (line.startsWith(name + ":")) {
                 return line.substring(name.length() + 1).trim();
             }
@@ -95,7 +95,7 @@ final class RedisProbe implements AutoCloseable {
     }
 
     private static double field(String info, String name) {
-        for (String line : info.split("\r?\n")) {
+        for (String line : info.split("\r?\n", -1)) {
             if (line.startsWith(name + ":")) {
                 return Double.parseDouble(line.substring(name.length() + 1).trim());
             }

@@ -64,7 +64,7 @@ final class RedissonDelayedPeer implements DelayUnderTest {
 
     @Override
     public long stored() {
-        return delayed.size() + destination.size();
+        return (long) delayed.size() + destination.size();
     }
 
     @Override

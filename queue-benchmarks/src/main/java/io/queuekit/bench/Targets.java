@@ -140,7 +140,7 @@ final class Targets {
         List<String> each = new ArrayList<>();
         boolean pass = !zset.get().commands().contains(" made ");
         double worst = 0;
-        for (String part : zset.get().commands().split(", ")) {
+        for (String part : zset.get().commands().split(", ", -1)) {
             int at = part.indexOf(" us/call");
             if (at < 0) {
                 continue;
@@ -156,7 +156,7 @@ final class Targets {
 
     /** The us/call of op in a {@link ScriptCostScenario} result's commands. */
     static Optional<Double> opMicros(String commands, String op) {
-        for (String part : commands.split(", ")) {
+        for (String part : commands.split(", ", -1)) {
             if (part.startsWith(op + " ") && part.endsWith(" us/call")) {
                 return Optional.of(Double.parseDouble(part.substring(op.length() + 1, part.length() - 8)));
             }

@@ -19,15 +19,16 @@ import redis.clients.jedis.RedisClient;
  */
 final class ZsetBatchPeer implements DelayUnderTest {
     private static final long LEASE_MILLIS = 30_000;
-    private static final String CLAIM_SCRIPT = String.join("\n",
-            "local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))",
-            "if #ids == 0 then return {} end",
-            "redis.call('ZREM', KEYS[1], unpack(ids))",
-            "local leases = {}",
-            "local deadline = tonumber(ARGV[1]) + tonumber(ARGV[3])",
-            "for _, id in ipairs(ids) do leases[#leases + 1] = deadline; leases[#leases + 1] = id end",
-            "redis.call('ZADD', KEYS[3], unpack(leases))",
-            "return {ids, redis.call('HMGET', KEYS[2], unpack(ids))}");
+    private static final String CLAIM_SCRIPT = """
+            local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+            if #ids == 0 then return {} end
+            redis.call('ZREM', KEYS[1], unpack(ids))
+            local leases = {}
+            local deadline = tonumber(ARGV[1]) + tonumber(ARGV[3])
+            for _, id in ipairs(ids) do leases[#leases + 1] = deadline; leases[#leases + 1] = id end
+            redis.call('ZADD', KEYS[3], unpack(leases))
+            return {ids, redis.call('HMGET', KEYS[2], unpack(ids))}
+            """;
 
     private final RedisClient client;
     private final String ready;
@@ -51,7 +52,7 @@ final class ZsetBatchPeer implements DelayUnderTest {
         String id = Long.toString(ids.incrementAndGet());
         try (AbstractPipeline p = client.pipelined()) {
             p.hset(bodies, id, body);
-            p.zadd(ready, dueMillis, id);
+            p.zadd(ready, (double) dueMillis, id);
             p.sync();
         }
     }

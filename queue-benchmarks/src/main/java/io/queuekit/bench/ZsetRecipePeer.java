@@ -16,11 +16,12 @@ final class ZsetRecipePeer implements DelayUnderTest {
 
     enum Claim { POLLING, LUA }
 
-    private static final String CLAIM_SCRIPT = String.join("\n",
-            "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)",
-            "if #due == 0 then return false end",
-            "redis.call('ZREM', KEYS[1], due[1])",
-            "return due[1]");
+    private static final String CLAIM_SCRIPT = """
+            local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)
+            if #due == 0 then return false end
+            redis.call('ZREM', KEYS[1], due[1])
+            return due[1]
+            """;
 
     private final RedisClient client;
     private final String key;
@@ -37,7 +38,7 @@ final class ZsetRecipePeer implements DelayUnderTest {
 
     @Override
     public void schedule(String body, long dueMillis) {
-        client.zadd(key, dueMillis, body);
+        client.zadd(key, (double) dueMillis, body);
     }
 
     @Override
@@ -63,6 +64,7 @@ final class ZsetRecipePeer implements DelayUnderTest {
                 }
                 return;
             }
+            @SuppressWarnings("deprecation") // ZRANGEBYSCORE: the recipe's command, as its Lua form above sends it
             List<String> due = client.zrangeByScore(key, "-inf", Long.toString(System.currentTimeMillis()), 0, 1);
             if (due.isEmpty()) {
                 owner.pause(1000);

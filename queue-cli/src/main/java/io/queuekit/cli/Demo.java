@@ -1,5 +1,6 @@
 package io.queuekit.cli;
 
+import java.util.Locale;
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
@@ -14,6 +15,7 @@ import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import java.io.PrintStream;
 import java.net.URI;
@@ -33,7 +35,6 @@ import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 
@@ -43,6 +44,7 @@ import redis.clients.jedis.params.ScanParams;
  */
 final class Demo {
     private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final Duration JEDIS_TIMEOUT = Duration.ofSeconds(2);
     private static final int WORKERS = 4;
     private static final int CRASHED = 25;
     private static final long STEP_LIMIT_MS = 20_000;
@@ -97,9 +99,10 @@ final class Demo {
                 out.println("Redis " + server.version() + " (" + server.source() + ") at "
                         + RedisUrl.redacted(URI.create(server.uri())));
             }
-            ConnectionPoolConfig pool = new ConnectionPoolConfig();
-            pool.setMaxTotal(32);
-            try (RedisClient client = RedisClient.builder().fromURI(uri).poolConfig(pool).build()) {
+            // Jedis' 2 s connect and read timeouts, and a bound on blocking reads too (Jedis' own default waits forever)
+            RedisClients.Builder settings = RedisClients.builder(uri.toString()).poolSize(32)
+                    .connectionTimeout(JEDIS_TIMEOUT).socketTimeout(JEDIS_TIMEOUT);
+            try (RedisClient client = settings.build()) {
                 List<Row> rows = new ArrayList<>();
                 List<Semantics> semantics = new ArrayList<>();
                 rows.add(queue("redis-list (at-least-once)", name -> RedisListQueue.builder(client, name, Codec.utf8())
@@ -175,7 +178,7 @@ final class Demo {
             }
             Row r = new Row(label, q.semantics());
             r.delivered = seen.size();
-            r.duplicates = deliveries.get() - seen.size();
+            r.duplicates = (long) deliveries.get() - seen.size();
             r.lostAfterCrash = crashed.stream().filter(p -> !seen.containsKey(p)).count();
             r.missedLate = messages - crashed.size() - seen.keySet().stream().filter(p -> !crashed.contains(p)).count();
             return r;
@@ -244,9 +247,9 @@ final class Demo {
                 }
                 Row r = new Row(label, b.semantics());
                 r.delivered = steady.size();
-                r.duplicates = deliveries.get() - steady.size();
+                r.duplicates = (long) deliveries.get() - steady.size();
                 r.lostAfterCrash = (messages - half) - dying.stream().filter(m -> number(m) >= half).count();
-                r.missedLate = messages - late.size();
+                r.missedLate = (long) messages - late.size();
                 return r;
             }
         }
@@ -318,7 +321,7 @@ final class Demo {
             for (Row r : rows) {
                 String delay = r.delayed < 0 ? "-" : r.lateness + (r.early > 0 ? " (" + r.early + " EARLY)" : "");
                 sb.append(String.format("%-28s %-14s %9d %10d %17d %15d %30s%n", r.label,
-                        r.semantics.guarantee().name().toLowerCase().replace('_', '-'), r.delivered, r.duplicates,
+                        r.semantics.guarantee().name().toLowerCase(Locale.ROOT).replace('_', '-'), r.delivered, r.duplicates,
                         r.lostAfterCrash, r.missedLate, delay));
             }
             return sb.toString();

@@ -1,5 +1,7 @@
 package io.queuekit.cli;
 
+import java.nio.charset.Charset;
+import java.io.OutputStreamWriter;
 import io.queuekit.MessageId;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -43,8 +45,9 @@ public final class Main {
         line.setExpandAtFiles(false); // "@name" is a word like any other, never a file to read arguments from
         line.registerConverter(MessageId.class, Main::messageId);
         line.registerConverter(QueueType.class, QueueType::parse);
-        line.setOut(new PrintWriter(out, true));
-        line.setErr(new PrintWriter(err, true));
+        // the charset a PrintStream of System.out writes in, said out loud
+        line.setOut(new PrintWriter(new OutputStreamWriter(out, Charset.defaultCharset()), true));
+        line.setErr(new PrintWriter(new OutputStreamWriter(err, Charset.defaultCharset()), true));
         headings(line);
         line.setParameterExceptionHandler((e, words) -> usageError(ctx, e.getCommandLine(), explain(e)));
         line.setExecutionExceptionHandler((e, command, parsed) -> {

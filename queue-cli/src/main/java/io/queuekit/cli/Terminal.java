@@ -28,6 +28,9 @@ interface Terminal {
     String readLine(String prompt);
 
     /** The JVM's console: present only when standard input and output are both a terminal. */
+    // on Java 17 to 21 null is how the JVM says "not a terminal"; on 22 and later the console is never null,
+    // and this treats a console as a terminal as before (isTerminal(), which would tell, is Java 22 API)
+    @SuppressWarnings("SystemConsoleNull")
     static Terminal system() {
         Console console = System.console();
         if (console == null) {

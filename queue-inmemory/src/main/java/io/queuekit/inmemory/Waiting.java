@@ -105,6 +105,7 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
     }
 
     /** One condition wait of up to {@code nanos}, and no later than the next event on the system clock. */
+    @SuppressWarnings("WaitNotInLoop") // one wait per block(): woken early, it takes what is ready, and the receive loop calls again
     private void await(long nanos, Instant now) throws InterruptedException {
         long wait = nanos;
         if (engine.manualClock == null) {

@@ -289,7 +289,7 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
 
         @Override
         public void redelivered(long count) {
-            r.redelivered.increment(count);
+            r.redelivered.increment((double) count);
         }
 
         @Override

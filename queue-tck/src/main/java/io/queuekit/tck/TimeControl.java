@@ -24,7 +24,7 @@ public interface TimeControl {
     boolean isVirtual();
 
     /**
-     * A virtual clock: {@code now} reads {@code clock}, {@code advance} calls {@code advancer}
+     * A virtual clock: {@code now} reads {@code clock}, {@link #advance} calls {@code advancer}
      * (typically {@code manualClock::advance}).
      */
     static TimeControl virtual(Clock clock, Consumer<Duration> advancer) {

@@ -16,7 +16,7 @@ record Directive(String key, String value) {
 
     static String unquote(String s) {
         String t = s.trim();
-        if (t.length() >= 2 && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))) {
+        if (t.length() >= 2 && ((t.startsWith("\"") && t.endsWith("\"")) || (t.startsWith("'") && t.endsWith("'")))) {
             return t.substring(1, t.length() - 1);
         }
         return t;

@@ -20,6 +20,7 @@ final class FreePorts {
     private FreePorts() {
     }
 
+    @SuppressWarnings("AddressSelection") // HOST is an IP literal: no lookup, one address
     static int next() {
         IOException last = null;
         for (int i = 0; i < 100; i++) {

@@ -34,6 +34,7 @@ public final class LogCapture implements AutoCloseable {
      * @param line its first line: time (if configured), thread, level, logger and message
      * @param stackTrace the lines printed under it, empty if none
      */
+    @SuppressWarnings("JavaLangClash") // read as LogCapture.Record wherever it is used, never imported alone
     public record Record(String line, List<String> stackTrace) {
         /** Whether a stack trace was printed with it. */
         public boolean hasStackTrace() {
@@ -80,7 +81,7 @@ public final class LogCapture implements AutoCloseable {
         List<Record> out = new ArrayList<>();
         String line = null;
         List<String> trace = new ArrayList<>();
-        for (String l : all.split("\\R")) {
+        for (String l : all.split("\\R", -1)) {
             if (RECORD.matcher(l).matches()) {
                 if (line != null && line.contains(text)) {
                     out.add(new Record(line, List.copyOf(trace)));

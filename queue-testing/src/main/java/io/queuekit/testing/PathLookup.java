@@ -18,7 +18,7 @@ final class PathLookup {
             return Optional.empty();
         }
         boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("windows");
-        for (String entry : pathVariable.split(File.pathSeparator)) {
+        for (String entry : pathVariable.split(File.pathSeparator, -1)) {
             if (entry.isBlank()) {
                 continue;
             }

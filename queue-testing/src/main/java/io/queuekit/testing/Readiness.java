@@ -70,7 +70,7 @@ final class Readiness {
 
     static String infoField(String info, String name) {
         String prefix = name + ":";
-        for (String line : info.split("\r?\n")) {
+        for (String line : info.split("\r?\n", -1)) {
             if (line.startsWith(prefix)) {
                 return line.substring(prefix.length()).trim();
             }

@@ -107,7 +107,7 @@ public final class RedisClients {
      */
     public static long commandCalls(UnifiedJedis client, String command) {
         String prefix = "cmdstat_" + command.toLowerCase(java.util.Locale.ROOT) + ":calls=";
-        for (String line : client.info("commandstats").split("\r?\n")) {
+        for (String line : client.info("commandstats").split("\r?\n", -1)) {
             if (line.startsWith(prefix)) {
                 String rest = line.substring(prefix.length());
                 int end = rest.indexOf(',');

@@ -46,7 +46,7 @@ final class SourceResolver {
         }
         try {
             switch (source) {
-                case URL: {
+                case URL -> {
                     if (s.url() == null) {
                         throw new RedisServerException("the URL source is " + why + " but no URL is set: use"
                                 + " builder().url(...), -D" + RedisServer.URL_PROPERTY + " or " + RedisServer.URL_ENV);
@@ -59,7 +59,7 @@ final class SourceResolver {
                     return new Started(ExternalServer.connect(s.url(), s.startupTimeout()), source,
                             why + ", URL from " + s.url().origin());
                 }
-                case PATH: {
+                case PATH -> {
                     Optional<Path> binary = PathLookup.find("redis-server", s.platform().pathVariable());
                     if (binary.isEmpty()) {
                         throw new RedisServerException("the PATH source is " + why + " but " + notOnPath(s) + ". "
@@ -68,20 +68,19 @@ final class SourceResolver {
                     return new Started(LocalProcess.start(binary.get(), pathDescription(binary.get()), s), source,
                             why + ", " + binary.get());
                 }
-                case DOCKER: {
+                case DOCKER -> {
                     String unavailable = dockerUnavailable();
                     if (unavailable != null) {
                         throw new RedisServerException("the DOCKER source is " + why + " but " + unavailable);
                     }
                     return new Started(DockerServer.start(s), source, why + ", image " + RedisServer.DOCKER_IMAGE);
                 }
-                case EMBEDDED: {
+                case EMBEDDED -> {
                     Path binary = EmbeddedBinary.path(s.platform());
                     return new Started(LocalProcess.start(binary, embeddedDescription(s), s), source,
                             why + ", " + embeddedDescription(s) + " extracted to " + binary);
                 }
-                default:
-                    throw new IllegalStateException("unexpected source " + source);
+                default -> throw new IllegalStateException("unexpected source " + source);
             }
         } catch (StartFailure failure) {
             throw new RedisServerException("the " + source + " source (" + why + ") failed: " + failure.getMessage(),

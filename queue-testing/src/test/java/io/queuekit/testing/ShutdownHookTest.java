@@ -56,7 +56,7 @@ class ShutdownHookTest {
         long pid = Long.parseLong(parts[1]);
         Path dir = Path.of(parts[2]);
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) == Boolean.FALSE);
+                .until(() -> !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
         assertThat(Files.exists(dir)).isFalse();
     }
 }

@@ -10,6 +10,7 @@ final class DeadLetterScripts {
     private DeadLetterScripts() {}
 
     /** One dead letter as stored. */
+    @SuppressWarnings("ArrayRecordComponent") // a reply's values handed on, never compared or hashed
     record Row(MessageId id, long deadAtMillis, int attempts, String reason, byte[] body) {
         /** Dead letter {@code id} from a reply's four values at {@code at} ({@code dead_letter.lua}). */
         static Row of(MessageId id, List<?> reply, int at) {

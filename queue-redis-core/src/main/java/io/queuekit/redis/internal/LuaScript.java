@@ -76,8 +76,12 @@ public final class LuaScript {
         }
         List<String> keys = new ArrayList<>();
         int end = code;
-        for (Matcher m; end < lines.size() && (m = DECLARATION.matcher(lines.get(end).trim())).matches(); end++) {
-            String[] names = m.group(1).split("\\s*,\\s*");
+        for (; end < lines.size(); end++) {
+            Matcher m = DECLARATION.matcher(lines.get(end).trim());
+            if (!m.matches()) {
+                break;
+            }
+            String[] names = m.group(1).split("\\s*,\\s*", -1);
             Matcher index = INDEX.matcher(m.group(2));
             for (String n : names) {
                 if (!index.find() || Integer.parseInt(index.group(1)) != keys.size() + 1) {

@@ -24,6 +24,8 @@ public final class RedisCalls {
     }
 
     /**
+     * Runs {@code call}, a Jedis failure rethrown as a {@link TransportException} that keeps it as its cause.
+     *
      * @param what names the queue and the operation for the exception message, e.g.
      *     {@code "redis-list orders: send"}
      */

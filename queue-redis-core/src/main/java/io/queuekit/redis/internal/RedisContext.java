@@ -1,5 +1,6 @@
 package io.queuekit.redis.internal;
 
+import java.time.temporal.ChronoUnit;
 import io.queuekit.Codec;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
@@ -210,6 +211,6 @@ public final class RedisContext<T> {
             return 0;
         }
         long ms = delay.toMillis();
-        return (delay.getNano() % 1_000_000 == 0 ? ms : ms + 1) + 1;
+        return (delay.truncatedTo(ChronoUnit.MILLIS).equals(delay) ? ms : ms + 1) + 1;
     }
 }

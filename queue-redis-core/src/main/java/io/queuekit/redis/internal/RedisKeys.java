@@ -34,6 +34,8 @@ public final class RedisKeys {
     }
 
     /**
+     * The keys of the queue or channel {@code name} under {@code prefix}.
+     *
      * @throws IllegalArgumentException if the prefix or name holds anything but letters, digits and
      *     {@code . _ - :}, is empty, or is longer than 100 characters
      */

@@ -103,6 +103,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
         return deadlineNanos;
     }
 
+    @Override
     AtLeastOnce<T> mode() {
         return mode;
     }

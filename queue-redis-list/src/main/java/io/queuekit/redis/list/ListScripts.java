@@ -83,9 +83,9 @@ final class ListScripts {
          */
         record Result(long nowMillis, long nextEventMillis, long returned, long buried, long left) {}
 
-        Result run(byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+        Reap.Result run(byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             List<?> r = array(script.run(leaseMillis, maxAttempts, retention));
-            return new Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
+            return new Reap.Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
                     integer(r.get(4)));
         }
     }
@@ -106,13 +106,13 @@ final class ListScripts {
          */
         record Result(long nowMillis, long nextEventMillis, List<byte[]> elements) {}
 
-        Result run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
+        ClaimAtMostOnce.Result run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             List<?> r = array(script.run(num(max), leaseMillis, maxAttempts, retention));
             List<byte[]> elements = new ArrayList<>(r.size() - 2);
             for (int i = 2; i < r.size(); i++) {
                 elements.add((byte[]) r.get(i));
             }
-            return new Result(integer(r.get(0)), integer(r.get(1)), elements);
+            return new ClaimAtMostOnce.Result(integer(r.get(0)), integer(r.get(1)), elements);
         }
     }
 

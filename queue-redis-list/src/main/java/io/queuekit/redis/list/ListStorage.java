@@ -20,6 +20,7 @@ interface ListStorage<T> extends QueueStore<T> {
      * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: not at all, and
      * interrupts are not checked) for the first; empty if none came.
      */
+    @Override
     List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException;
 
     /** Acks several deliveries; how many were settled. */

@@ -47,6 +47,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -76,7 +77,7 @@ class RedisListQueueShardsTest {
     }
 
     private static String clientList() {
-        return new String((byte[]) CLIENT.sendCommand(Protocol.Command.CLIENT, "LIST"), StandardCharsets.UTF_8);
+        return new String((byte[]) CLIENT.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")), StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest

@@ -58,6 +58,7 @@ final class ConnectionSource {
     }
 
     /** The source for {@code client}, or null if this client's pools are not reachable. */
+    @SuppressWarnings("deprecation") // JedisCluster: deprecated, but an application may still pass one
     static ConnectionSource of(UnifiedJedis client) {
         if (client instanceof RedisClient c) {
             return new ConnectionSource(() -> List.of(c.getPool()), false);

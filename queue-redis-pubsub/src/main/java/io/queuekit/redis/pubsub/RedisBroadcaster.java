@@ -317,6 +317,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     @FunctionalInterface
     public interface PatternListener<T> {
         /**
+         * Receives one message published to a channel the pattern matches.
+         *
          * @param channel the name of the channel the message was published to, without key prefix
          *     and hash tag
          * @param message the decoded message, never null

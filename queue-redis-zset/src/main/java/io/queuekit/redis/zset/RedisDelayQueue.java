@@ -1,5 +1,6 @@
 package io.queuekit.redis.zset;
 
+import java.time.temporal.ChronoUnit;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
@@ -212,7 +213,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
             return 0;
         }
         long ms = dueAt.toEpochMilli();
-        return dueAt.getNano() % 1_000_000 == 0 ? ms : ms + 1;
+        return dueAt.truncatedTo(ChronoUnit.MILLIS).equals(dueAt) ? ms : ms + 1;
     }
 
     // ---- receiving

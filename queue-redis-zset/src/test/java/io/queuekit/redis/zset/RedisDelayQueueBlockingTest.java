@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 
@@ -86,11 +87,11 @@ class RedisDelayQueueBlockingTest {
     }
 
     private static void unblockAll() {
-        String list = new String((byte[]) client.sendCommand(Protocol.Command.CLIENT, "LIST"), StandardCharsets.UTF_8);
+        String list = new String((byte[]) client.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")), StandardCharsets.UTF_8);
         for (String line : list.split("\n")) {
             if (line.contains(" cmd=blpop ")) {
                 String id = line.substring(3, line.indexOf(' '));
-                client.sendCommand(Protocol.Command.CLIENT, "UNBLOCK", id);
+                client.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("UNBLOCK", id));
             }
         }
     }

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
@@ -84,7 +85,7 @@ class RedisDelayQueueShardsTest {
     }
 
     private static String clientList() {
-        return new String((byte[]) CLIENT.sendCommand(Protocol.Command.CLIENT, "LIST"), StandardCharsets.UTF_8);
+        return new String((byte[]) CLIENT.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")), StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest

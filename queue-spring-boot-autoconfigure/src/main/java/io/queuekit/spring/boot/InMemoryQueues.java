@@ -7,7 +7,6 @@ import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
-import io.queuekit.spring.boot.QueuekitProperties.Type;
 import java.time.Clock;
 
 /**
@@ -31,12 +30,12 @@ final class InMemoryQueues {
                     + "on the classpath", "Add the dependency io.queuekit:queue-inmemory (at test scope for tests).");
         }
         Queue s = queue.settings();
-        if (queue.type() == Type.BROADCAST) {
+        if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             InMemoryBroadcaster.Builder<T> b = InMemoryBroadcaster.<T>builder(queue.name()).codec(codec).metrics(metrics);
             QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             return b.build();
         }
-        if (queue.type() == Type.DELAY) {
+        if (queue.type() == QueuekitProperties.Type.DELAY) {
             InMemoryDelayQueue.Builder<T> b = InMemoryDelayQueue.<T>builder(queue.name()).codec(codec).metrics(metrics)
                     .clock(clock);
             QueueFactory.set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);

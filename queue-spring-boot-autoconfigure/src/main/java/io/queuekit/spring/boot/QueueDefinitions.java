@@ -1,7 +1,6 @@
 package io.queuekit.spring.boot;
 
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
-import io.queuekit.spring.boot.QueuekitProperties.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +26,7 @@ final class QueueDefinitions {
 
     /** One declared queue, with its settled payload type. */
     record Definition(String name, Queue settings, Class<?> payloadType) {
-        Type type() {
+        QueuekitProperties.Type type() {
             return settings.getType();
         }
 
@@ -68,7 +67,7 @@ final class QueueDefinitions {
                     "Declare it, e.g. queuekit.queues." + listener.queue() + ".type="
                             + (listener.broadcast() ? "broadcast" : "list") + ", or fix the name.");
         }
-        if (listener.broadcast() != (queue.type() == Type.BROADCAST)) {
+        if (listener.broadcast() != (queue.type() == QueuekitProperties.Type.BROADCAST)) {
             throw new QueueConfigurationException(listener.describe() + " names '" + listener.queue() + "', which is "
                     + "declared as " + queue.property("type") + "=" + lower(queue.type()),
                     listener.broadcast() ? "Use @QueueListener for a list or delay queue."

@@ -11,7 +11,6 @@ import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
 import io.queuekit.spring.boot.QueuekitProperties.Transport;
-import io.queuekit.spring.boot.QueuekitProperties.Type;
 import java.time.Clock;
 import java.util.function.Consumer;
 import redis.clients.jedis.UnifiedJedis;
@@ -42,7 +41,7 @@ final class QueueFactory {
     /** A {@code MessageQueue}, {@code DelayQueue} or {@code Broadcaster}, as the definition's type says. */
     Object create(Definition queue) {
         checkApplicable(queue);
-        if (queue.type() != Type.BROADCAST) {
+        if (queue.type() != QueuekitProperties.Type.BROADCAST) {
             consumeOptions(queue);
         }
         return transport == Transport.IN_MEMORY ? InMemoryQueues.create(queue, codec(queue.payloadType()), metrics, clock.get())
@@ -74,14 +73,14 @@ final class QueueFactory {
 
     private <T> Object redis(Definition queue, Codec<T> codec) {
         Queue s = queue.settings();
-        if (queue.type() == Type.BROADCAST) {
+        if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(client, queue.name(), codec).metrics(metrics);
             set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "sharded", s.getSharded(), b::sharded);
             return b.build();
         }
-        if (queue.type() == Type.DELAY) {
+        if (queue.type() == QueuekitProperties.Type.DELAY) {
             RedisDelayQueue.Builder<T> b = RedisDelayQueue.builder(client, queue.name(), codec);
             common(queue, b);
             return b.build();
@@ -120,7 +119,7 @@ final class QueueFactory {
     /** Settings that mean nothing for the queue's type are refused rather than ignored. */
     private static void checkApplicable(Definition queue) {
         Queue s = queue.settings();
-        if (queue.type() == Type.BROADCAST) {
+        if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             refuse(queue, "visibility-timeout", s.getVisibilityTimeout(), "list and delay queues");
             refuse(queue, "max-attempts", s.getMaxAttempts(), "list and delay queues");
             refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), "list and delay queues");
@@ -129,7 +128,7 @@ final class QueueFactory {
             refuse(queue, "guarantee", s.getGuarantee(), "list queues");
         } else {
             refuse(queue, "sharded", s.getSharded(), "broadcasts");
-            if (queue.type() == Type.DELAY) {
+            if (queue.type() == QueuekitProperties.Type.DELAY) {
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
             }
         }

@@ -5,7 +5,6 @@ import io.queuekit.DelayQueue;
 import io.queuekit.MessageQueue;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
-import io.queuekit.spring.boot.QueuekitProperties.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -227,15 +226,15 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
      * {@code ordersQueue}, {@code pricesBroadcaster}: not the bare queue name, which an application's
      * own {@code Orders} service would already hold. The bare name is an alias where it is free.
      */
-    static String beanName(String queue, Type type) {
-        return queue + (type == Type.BROADCAST ? "Broadcaster" : "Queue");
+    static String beanName(String queue, QueuekitProperties.Type type) {
+        return queue + (type == QueuekitProperties.Type.BROADCAST ? "Broadcaster" : "Queue");
     }
 
     private static void register(BeanDefinitionRegistry registry, String name, Class<?> type, ResolvableType target,
             java.util.function.Supplier<?> supplier, String qualifier) {
         RootBeanDefinition definition = new RootBeanDefinition(type);
         definition.setTargetType(target);
-        definition.setInstanceSupplier(supplier::get);
+        definition.setInstanceSupplier(supplier);
         if (qualifier != null) {
             definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, qualifier));
             definition.setDependsOn(FACTORY);

@@ -35,6 +35,8 @@ class ListenerMethodsTest {
 
     /** Thrown for orders that can never succeed. */
     static final class InvalidOrder extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         InvalidOrder(String message) {
             super(message);
         }
