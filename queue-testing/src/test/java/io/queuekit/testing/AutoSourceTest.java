@@ -6,10 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import io.queuekit.testing.RedisServer.Source;
 
-/** AUTO resolution on this machine (redis-server on PATH, no REDIS_URL) and the per-JVM shared server. */
+/**
+ * AUTO resolution on this machine (redis-server on PATH, no REDIS_URL) and the per-JVM shared server.
+ * Runs alone: it sets the system property every server start in this JVM reads.
+ */
+@Isolated
 @Timeout(60)
 class AutoSourceTest {
 

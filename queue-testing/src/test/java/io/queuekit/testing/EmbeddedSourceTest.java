@@ -8,13 +8,16 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import io.queuekit.testing.RedisServer.Source;
 
 /**
  * The binary shipped in the embedded-redis jar works on this machine even though redis-server is on PATH,
- * when forced with the system property, as a CI job without redis-server would get it.
+ * when forced with the system property, as a CI job without redis-server would get it. Runs alone: the
+ * property applies to every server start in this JVM.
  */
+@Isolated
 @Timeout(60)
 class EmbeddedSourceTest {
 

@@ -14,14 +14,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import io.queuekit.testing.RedisServer.Source;
 import redis.clients.jedis.Jedis;
 
 /**
  * The URL source, exercised against a PATH server started here, so it works without any external Redis.
- * Surefire runs this module without REDIS_URL, so only the URLs set in these tests are seen.
+ * Surefire runs this module without REDIS_URL, so only the URLs set in these tests are seen. Runs alone:
+ * the system properties it sets apply to every server start in this JVM.
  */
+@Isolated
 @Timeout(60)
 class UrlSourceTest {
 

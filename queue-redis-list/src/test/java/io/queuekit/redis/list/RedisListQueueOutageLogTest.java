@@ -19,13 +19,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import redis.clients.jedis.RedisClient;
 
 /**
  * Redis killed under a consumer of several workers: each of them fails on every retry, and the log
  * gets one stack trace for the outage, then lines without one (the module's simplelogger.properties
- * shows every failure at DEBUG), and one line when fetching works again.
+ * shows every failure at DEBUG), and one line when fetching works again. Runs alone: its
+ * {@link LogCapture} replaces {@code System.err} for the whole JVM.
  */
+@Isolated
 @Timeout(90)
 class RedisListQueueOutageLogTest {
     private static final int WORKERS = 4;

@@ -1,5 +1,6 @@
 package io.queuekit.redis.list;
 
+import static io.queuekit.testing.RedisServerTest.Server.PER_CLASS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -19,8 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
 
-/** Round trips a managed consumer makes per message, counted by the server. */
-@RedisServerTest
+/**
+ * Round trips a managed consumer makes per message, counted by the server: one of its own, so that
+ * the counts see only this class while other classes run beside it.
+ */
+@RedisServerTest(server = PER_CLASS)
 class RedisListQueueRoundTripTest {
     private static final int COUNT = 500;
     private final RedisClient client;

@@ -42,6 +42,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -51,7 +52,12 @@ import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClusterClient;
 
-/** A list queue built with {@code shards(n)}: what is specific to its shards, beyond the contract. */
+/**
+ * A list queue built with {@code shards(n)}: what is specific to its shards, beyond the contract.
+ * Runs alone: some tests bound how late a message comes, and some wait for a blocked client in the
+ * shared server's CLIENT LIST, which another class's consumer would satisfy.
+ */
+@Isolated
 @Timeout(60)
 class RedisListQueueShardsTest {
     private static final RedisClient CLIENT = RedisClients.create(RedisServer.shared());

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.Jedis;
@@ -26,7 +27,9 @@ import redis.clients.jedis.args.ClientPauseMode;
  * keep-alive interval, even with a client that would wait on it forever (Jedis's default blocking
  * timeout of 0). {@code CLIENT PAUSE ... ALL} makes Redis hold every command, the keep-alive
  * included, while the connection stays open: to the subscriber it is a connection that went silent.
+ * Runs alone, as it bounds how late the keep-alive thread may run.
  */
+@Isolated
 class DeadConnectionTest {
     private static final Duration KEEP_ALIVE = Duration.ofMillis(100);
     /** What RedisBroadcaster promises: the interval, plus as much again but at least 2 s. */

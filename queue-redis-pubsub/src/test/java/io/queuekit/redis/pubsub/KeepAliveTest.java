@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.Jedis;
@@ -24,8 +25,10 @@ import redis.clients.jedis.RedisProtocol;
 /**
  * A quiet subscribed connection sends keep-alives, so that idle-connection reapers leave it alone,
  * and they never disturb the subscription or the client's pool, in either protocol, nor wait for a
- * busy listener.
+ * busy listener. Runs alone: keep-alives every 50 ms must keep the subscription from a single
+ * reconnect.
  */
+@Isolated
 class KeepAliveTest {
 
     @ParameterizedTest

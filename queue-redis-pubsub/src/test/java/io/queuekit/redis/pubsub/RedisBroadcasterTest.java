@@ -1,5 +1,6 @@
 package io.queuekit.redis.pubsub;
 
+import static io.queuekit.testing.RedisServerTest.Server.PER_CLASS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -35,9 +36,12 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
-/** What is specific to Redis PUB/SUB, against the shared test server. */
+/**
+ * What is specific to Redis PUB/SUB, on a server of its own: its pattern tests subscribe to patterns
+ * as wide as {@code *}, which would add a receiver to the publishes that other classes count.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@RedisServerTest
+@RedisServerTest(server = PER_CLASS)
 class RedisBroadcasterTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private final RedisServer server;

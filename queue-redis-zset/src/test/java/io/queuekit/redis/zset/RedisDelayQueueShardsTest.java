@@ -42,6 +42,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,7 +51,12 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 
-/** A delay queue built with {@code shards(n)}: what is specific to its shards, beyond the contract. */
+/**
+ * A delay queue built with {@code shards(n)}: what is specific to its shards, beyond the contract.
+ * Runs alone: some tests bound how late a message comes, and one waits for a blocked client in the
+ * shared server's CLIENT LIST, which another class's consumer would satisfy.
+ */
+@Isolated
 @Timeout(60)
 class RedisDelayQueueShardsTest {
     private static final RedisClient CLIENT = RedisClients.create(RedisServer.shared());

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -35,8 +36,10 @@ import redis.clients.jedis.RedisClient;
  * that closes) while it holds one, a poll that ends just after a send. Each made a message seconds
  * late, or a poll return empty-handed, before the protocol handed wake-ups on. The server runs at
  * {@code hz 100}, so that a blocking call ends within 10 ms of its timeout and what a test sends in
- * the last tick of a poll is sent while that poll sleeps in the JVM, not while it blocks.
+ * the last tick of a poll is sent while that poll sleeps in the JVM, not while it blocks. Runs
+ * alone, as it bounds how late each message comes.
  */
+@Isolated
 @Timeout(value = 90, unit = SECONDS)
 class RedisDelayQueueWakeUpTest {
     /** Far below the seconds these races cost, far above what a busy host adds to the bound. */
