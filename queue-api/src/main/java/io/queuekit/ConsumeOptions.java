@@ -176,7 +176,8 @@ public final class ConsumeOptions {
 
         /** Longest single blocking fetch, 1 ms to 60 s. */
         public Builder pollTimeout(Duration pollTimeout) {
-            this.pollTimeout = Checks.between(pollTimeout, Duration.ofMillis(1), Duration.ofSeconds(60), "poll timeout");
+            this.pollTimeout =
+                    Checks.between(pollTimeout, Duration.ofMillis(1), Duration.ofSeconds(60), "poll timeout");
             return this;
         }
 
@@ -195,6 +196,5 @@ public final class ConsumeOptions {
         public ConsumeOptions build() {
             return new ConsumeOptions(this);
         }
-
     }
 }

@@ -1,7 +1,7 @@
 package io.queuekit;
 
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -103,12 +103,18 @@ public record Semantics(
                 | --- | --- | --- | --- | --- | --- |
                 """);
         for (Semantics s : rows) {
-            sb.append("| ").append(s.transport)
-                    .append(" | ").append(s.guarantee.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                    .append(" | ").append(s.ordering.name().toLowerCase(Locale.ROOT).replace('_', ' '))
-                    .append(" | ").append(yesNo(s.retainedWithoutConsumers))
-                    .append(" | ").append(yesNo(s.fanOut))
-                    .append(" | ").append(yesNo(s.delays))
+            sb.append("| ")
+                    .append(s.transport)
+                    .append(" | ")
+                    .append(s.guarantee.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .append(" | ")
+                    .append(s.ordering.name().toLowerCase(Locale.ROOT).replace('_', ' '))
+                    .append(" | ")
+                    .append(yesNo(s.retainedWithoutConsumers))
+                    .append(" | ")
+                    .append(yesNo(s.fanOut))
+                    .append(" | ")
+                    .append(yesNo(s.delays))
                     .append(" |\n");
         }
         return sb.toString();

@@ -21,10 +21,18 @@ class ScheduledTest {
 
     @Test
     void nulls_areRefused_namingTheField() {
-        assertThatNullPointerException().isThrownBy(() -> Scheduled.at(null, DUE)).withMessage("payload");
-        assertThatNullPointerException().isThrownBy(() -> Scheduled.at("remind", null)).withMessage("dueAt");
-        assertThatNullPointerException().isThrownBy(() -> new Scheduled<>(null, DUE)).withMessage("payload");
-        assertThatNullPointerException().isThrownBy(() -> new Scheduled<>("remind", null)).withMessage("dueAt");
+        assertThatNullPointerException()
+                .isThrownBy(() -> Scheduled.at(null, DUE))
+                .withMessage("payload");
+        assertThatNullPointerException()
+                .isThrownBy(() -> Scheduled.at("remind", null))
+                .withMessage("dueAt");
+        assertThatNullPointerException()
+                .isThrownBy(() -> new Scheduled<>(null, DUE))
+                .withMessage("payload");
+        assertThatNullPointerException()
+                .isThrownBy(() -> new Scheduled<>("remind", null))
+                .withMessage("dueAt");
     }
 
     @Test

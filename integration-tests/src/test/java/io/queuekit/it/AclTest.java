@@ -45,39 +45,88 @@ class AclTest {
             // the pool's connection check (AUTH and HELLO need no grant)
             "ping",
             // the Lua scripts, sent by SHA and in full after a NOSCRIPT
-            "evalsha", "eval",
+            "evalsha",
+            "eval",
             // the list queue's sends and takes (BLMOVE/LMOVE at-least-once, BRPOP/RPOP at-most-once);
             // the delay queue's wait (BLPOP)
-            "lpush", "rpush", "blmove", "lmove", "brpop", "rpop", "blpop",
+            "lpush",
+            "rpush",
+            "blmove",
+            "lmove",
+            "brpop",
+            "rpop",
+            "blpop",
             // broadcasts
-            "publish", "subscribe", "unsubscribe",
+            "publish",
+            "subscribe",
+            "unsubscribe",
             // called from the scripts
-            "time", "incr", "incrby", "get", "set", "type", "exists", "hset", "hget", "hmget", "hdel", "hexists",
-            "hincrby", "llen", "lrange", "lindex", "lset", "lrem", "ltrim", "lpos", "hlen",
-            "zadd", "zrem", "zcard", "zcount", "zscore", "zmscore", "zrange", "zrangebyscore", "zrevrangebyscore");
+            "time",
+            "incr",
+            "incrby",
+            "get",
+            "set",
+            "type",
+            "exists",
+            "hset",
+            "hget",
+            "hmget",
+            "hdel",
+            "hexists",
+            "hincrby",
+            "llen",
+            "lrange",
+            "lindex",
+            "lset",
+            "lrem",
+            "ltrim",
+            "lpos",
+            "hlen",
+            "zadd",
+            "zrem",
+            "zcard",
+            "zcount",
+            "zscore",
+            "zmscore",
+            "zrange",
+            "zrangebyscore",
+            "zrevrangebyscore");
 
     /** The rules of the user {@code orders}, as one redis.conf / ACL file line after "user orders". */
-    static final String ORDERS_RULES = "on >orders-secret resetkeys ~queuekit:{orders}:* resetchannels "
-            + "&queuekit:{orders} -@all " + String.join(" ", COMMANDS.stream().map(c -> "+" + c).toList());
+    static final String ORDERS_RULES =
+            "on >orders-secret resetkeys ~queuekit:{orders}:* resetchannels " + "&queuekit:{orders} -@all "
+                    + String.join(" ", COMMANDS.stream().map(c -> "+" + c).toList());
 
     private static RedisServer server;
     private static RedisClient admin;
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().requireProcessControl()
+        server = RedisServer.builder()
+                .requireProcessControl()
                 .config("user", "orders " + ORDERS_RULES)
-                .config("user", "sharded " + ORDERS_RULES.replace(">orders-secret", ">sharded-secret")
-                        + " ~queuekit:{orders~*}:*")
-                .config("user", "intruder on >intruder-secret resetkeys ~queuekit:{payments}:* resetchannels "
-                        + "&queuekit:{payments} -@all " + String.join(" ", COMMANDS.stream().map(c -> "+" + c).toList()))
-                .config("user", "patterns " + ORDERS_RULES.replace(">orders-secret", ">patterns-secret")
-                        + " &queuekit:{ord*} +psubscribe +punsubscribe")
-                .config("user", "scriptless on >scriptless-secret resetkeys ~queuekit:{orders}:* resetchannels "
-                        + "&queuekit:{orders} -@all +hello +ping +evalsha +eval +blmove +lpush +rpop +brpop")
+                .config(
+                        "user",
+                        "sharded " + ORDERS_RULES.replace(">orders-secret", ">sharded-secret")
+                                + " ~queuekit:{orders~*}:*")
+                .config(
+                        "user",
+                        "intruder on >intruder-secret resetkeys ~queuekit:{payments}:* resetchannels "
+                                + "&queuekit:{payments} -@all "
+                                + String.join(
+                                        " ", COMMANDS.stream().map(c -> "+" + c).toList()))
+                .config(
+                        "user",
+                        "patterns " + ORDERS_RULES.replace(">orders-secret", ">patterns-secret")
+                                + " &queuekit:{ord*} +psubscribe +punsubscribe")
+                .config(
+                        "user",
+                        "scriptless on >scriptless-secret resetkeys ~queuekit:{orders}:* resetchannels "
+                                + "&queuekit:{orders} -@all +hello +ping +evalsha +eval +blmove +lpush +rpop +brpop")
                 .start();
         admin = RedisClients.builder(server).poolSize(2).build();
-        System.out.println("ACL line for docs/reliability-and-security.md:\nuser orders " + ORDERS_RULES.replace(">orders-secret", ">CHANGE-ME"));
+        System.out.println("ACL line for docs/reliability-and-security.md:\nuser orders "
+                + ORDERS_RULES.replace(">orders-secret", ">CHANGE-ME"));
     }
 
     @AfterAll
@@ -89,7 +138,10 @@ class AclTest {
     private static RedisClient clientAs(String user, String password) {
         ConnectionPoolConfig pool = RedisClients.poolConfig(8);
         pool.setTestOnBorrow(true); // PINGs every borrowed connection, so PING is covered too
-        return RedisClients.builder(server).configure(c -> c.user(user).password(password)).pool(pool).build();
+        return RedisClients.builder(server)
+                .configure(c -> c.user(user).password(password))
+                .pool(pool)
+                .build();
     }
 
     static Stream<Arguments> transportsAndShards() {
@@ -108,8 +160,14 @@ class AclTest {
         deleteKeys("queuekit:{orders[}~]*");
         String user = shards == 1 ? "orders" : "sharded";
         try (RedisClient client = clientAs(user, user + "-secret");
-                MessageQueue<String> q = transport.build(client, "orders", Codec.utf8(), b -> b.shards(shards)
-                        .blockTimeout(Duration.ofMillis(100)).visibilityTimeout(Duration.ofMillis(300)).maxAttempts(2))) {
+                MessageQueue<String> q = transport.build(
+                        client,
+                        "orders",
+                        Codec.utf8(),
+                        b -> b.shards(shards)
+                                .blockTimeout(Duration.ofMillis(100))
+                                .visibilityTimeout(Duration.ofMillis(300))
+                                .maxAttempts(2))) {
             q.send("a");
             q.sendAll(List.of("b", "c", "d"));
             assertThat(q.poll().ack()).isTrue();
@@ -129,7 +187,9 @@ class AclTest {
                 assertThat(d.cancel(d.schedule("later", Duration.ofMinutes(1)))).isTrue();
             }
             Set<String> consumed = ConcurrentHashMap.newKeySet();
-            q.consume(x -> consumed.add(x.payload()), ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
+            q.consume(
+                    x -> consumed.add(x.payload()),
+                    ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
             q.send("e");
             await().atMost(Duration.ofSeconds(10)).until(() -> consumed.contains("e"));
         }
@@ -142,7 +202,8 @@ class AclTest {
         resetAclLog();
         try (RedisClient client = clientAs("orders", "orders-secret");
                 RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "orders", Codec.utf8())
-                        .keepAliveInterval(Duration.ofMillis(200)).build()) {
+                        .keepAliveInterval(Duration.ofMillis(200))
+                        .build()) {
             Set<String> heard = ConcurrentHashMap.newKeySet();
             RedisSubscription s = b.subscribe(heard::add);
             assertThat(b.publish("hello")).isEqualTo(1);
@@ -158,14 +219,16 @@ class AclTest {
     @Test
     void patternSubscription_needsThePatternGrantedLiterally() {
         try (RedisClient client = clientAs("patterns", "patterns-secret");
-                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "orders", Codec.utf8()).build()) {
+                RedisBroadcaster<String> b =
+                        RedisBroadcaster.builder(client, "orders", Codec.utf8()).build()) {
             Set<String> heard = ConcurrentHashMap.newKeySet();
             RedisSubscription s = b.subscribePattern("ord*", (channel, m) -> heard.add(channel + ":" + m));
             b.publish("p");
             await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains("orders:p"));
             s.close();
-            assertThatThrownBy(() -> b.subscribePattern("*", (channel, m) -> { }))
-                    .isInstanceOf(TransportException.class).hasMessageContaining("NOPERM");
+            assertThatThrownBy(() -> b.subscribePattern("*", (channel, m) -> {}))
+                    .isInstanceOf(TransportException.class)
+                    .hasMessageContaining("NOPERM");
         }
     }
 
@@ -174,23 +237,31 @@ class AclTest {
     void userWithoutRightsToTheKeys_getsNoperm(Transport transport) throws Exception {
         try (RedisClient client = clientAs("intruder", "intruder-secret");
                 MessageQueue<String> q = transport.build(client, "vault", Codec.utf8(), b -> b)) {
-            assertThatThrownBy(() -> q.send("x")).isInstanceOf(TransportException.class)
-                    .hasMessageContaining("vault").hasMessageContaining("NOPERM");
-            assertThatThrownBy(() -> q.poll(100, TimeUnit.MILLISECONDS)).isInstanceOf(TransportException.class)
+            assertThatThrownBy(() -> q.send("x"))
+                    .isInstanceOf(TransportException.class)
+                    .hasMessageContaining("vault")
+                    .hasMessageContaining("NOPERM");
+            assertThatThrownBy(() -> q.poll(100, TimeUnit.MILLISECONDS))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("NOPERM");
             assertThatThrownBy(q::stats).isInstanceOf(TransportException.class).hasMessageContaining("NOPERM");
         }
-        assertThat(admin.keys("queuekit:{vault}:*")).as("keys the intruder created").isEmpty();
+        assertThat(admin.keys("queuekit:{vault}:*"))
+                .as("keys the intruder created")
+                .isEmpty();
     }
 
     @Test
     void userWithoutRightsToTheChannel_getsNoperm() {
         try (RedisClient client = clientAs("intruder", "intruder-secret");
                 RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "vault", Codec.utf8())
-                        .subscribeTimeout(Duration.ofSeconds(3)).build()) {
-            assertThatThrownBy(() -> b.publish("x")).isInstanceOf(TransportException.class)
+                        .subscribeTimeout(Duration.ofSeconds(3))
+                        .build()) {
+            assertThatThrownBy(() -> b.publish("x"))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("NOPERM");
-            assertThatThrownBy(() -> b.subscribe(m -> { })).isInstanceOf(TransportException.class)
+            assertThatThrownBy(() -> b.subscribe(m -> {}))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("NOPERM");
         }
     }
@@ -201,7 +272,8 @@ class AclTest {
         try (RedisClient client = clientAs("scriptless", "scriptless-secret");
                 MessageQueue<String> q = Transport.ZSET.build(client, "orders", Codec.utf8(), b -> b)) {
             // the object's first script checks its number of shards (GET, SET), as part of the send
-            assertThatThrownBy(() -> q.send("x")).isInstanceOf(TransportException.class)
+            assertThatThrownBy(() -> q.send("x"))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("send failed")
                     .hasMessageContaining("can't run this command"); // Redis 7.0's wording for NOPERM in scripts
         }
@@ -223,8 +295,10 @@ class AclTest {
     /** The users and commands Redis refused since the last reset. */
     private static String aclLog() {
         try (Jedis j = new Jedis(server.host(), server.port())) {
-            return j.aclLog().stream().map(e -> e.getUsername() + " " + e.getReason() + " " + e.getObject())
-                    .toList().toString();
+            return j.aclLog().stream()
+                    .map(e -> e.getUsername() + " " + e.getReason() + " " + e.getObject())
+                    .toList()
+                    .toString();
         }
     }
 }

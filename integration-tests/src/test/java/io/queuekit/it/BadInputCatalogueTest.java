@@ -16,18 +16,17 @@ import io.queuekit.MessageQueue;
 import io.queuekit.Scheduled;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.tck.BadInputCatalogue;
 import io.queuekit.tck.BadInputCatalogue.Channel;
 import io.queuekit.tck.BadInputCatalogue.ChannelCall;
 import io.queuekit.tck.BadInputCatalogue.ChannelCase;
 import io.queuekit.tck.BadInputCatalogue.QueueCall;
 import io.queuekit.tck.BadInputCatalogue.QueueCase;
 import io.queuekit.tck.BadInputCatalogue.SeededQueue;
-import io.queuekit.tck.BadInputCatalogue;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -117,8 +116,8 @@ class BadInputCatalogueTest {
         }
     }
 
-    private static KindCase configured(String name, Predicate<Kind> kinds, Class<? extends Throwable> expected,
-            String mentions, QueueCall call) {
+    private static KindCase configured(
+            String name, Predicate<Kind> kinds, Class<? extends Throwable> expected, String mentions, QueueCall call) {
         return new KindCase(kinds, new QueueCase(name, s -> true, expected, mentions, call));
     }
 
@@ -135,17 +134,38 @@ class BadInputCatalogueTest {
         BadInputCatalogue.delayQueueCases().forEach(c -> cases.add(new KindCase(k -> k.redis() && k.delays(), c)));
         cases.addAll(List.of(
                 configured("send(oversize)", all, iae, "2000", f -> f.queue().send(OVERSIZE)),
-                configured("send(one byte over the limit)", all, iae, "1024",
+                configured(
+                        "send(one byte over the limit)",
+                        all,
+                        iae,
+                        "1024",
                         f -> f.queue().send("y".repeat(Kind.MAX_PAYLOAD + 1))),
-                configured("sendAll([ok, oversize]) stores neither", all, iae, "2000",
+                configured(
+                        "sendAll([ok, oversize]) stores neither",
+                        all,
+                        iae,
+                        "2000",
                         f -> f.queue().sendAll(List.of("ok", OVERSIZE))),
-                configured("schedule(oversize, 1 s)", Kind::delays, iae, "2000",
+                configured(
+                        "schedule(oversize, 1 s)",
+                        Kind::delays,
+                        iae,
+                        "2000",
                         f -> f.delays().schedule(OVERSIZE, Duration.ofSeconds(1))),
-                configured("scheduleAllAt([ok, oversize], now) stores neither", Kind::delays, iae, "2000",
+                configured(
+                        "scheduleAllAt([ok, oversize], now) stores neither",
+                        Kind::delays,
+                        iae,
+                        "2000",
                         f -> f.delays().scheduleAllAt(List.of("ok", OVERSIZE), Instant.now())),
-                configured("scheduleEach([ok, oversize]) stores neither", Kind::delays, iae, "2000",
-                        f -> f.delays().scheduleEach(List.of(Scheduled.at("ok", Instant.now()),
-                                Scheduled.at(OVERSIZE, Instant.now()))))));
+                configured(
+                        "scheduleEach([ok, oversize]) stores neither",
+                        Kind::delays,
+                        iae,
+                        "2000",
+                        f -> f.delays()
+                                .scheduleEach(List.of(
+                                        Scheduled.at("ok", Instant.now()), Scheduled.at(OVERSIZE, Instant.now()))))));
         return cases;
     }
 
@@ -177,7 +197,11 @@ class BadInputCatalogueTest {
         void run(Kind kind);
     }
 
-    record BuilderCase(String name, Predicate<Kind> appliesTo, Class<? extends Throwable> expected, String mentions,
+    record BuilderCase(
+            String name,
+            Predicate<Kind> appliesTo,
+            Class<? extends Throwable> expected,
+            String mentions,
             BuilderCall call) {
         @Override
         public String toString() {
@@ -189,7 +213,8 @@ class BadInputCatalogueTest {
         return new BuilderCase(name, k -> true, expected, mentions, call);
     }
 
-    private static BuilderCase redisOnly(String name, Class<? extends Throwable> expected, String mentions, BuilderCall call) {
+    private static BuilderCase redisOnly(
+            String name, Class<? extends Throwable> expected, String mentions, BuilderCall call) {
         return new BuilderCase(name, Kind::redis, expected, mentions, call);
     }
 
@@ -222,7 +247,11 @@ class BadInputCatalogueTest {
                 b("visibilityTimeout negative", iae, "visibility", k -> build(k, d.visibility(Duration.ofSeconds(-1)))),
                 b("visibilityTimeout overflowing", iae, "visibility", k -> build(k, d.visibility(OVERFLOW))),
                 redisOnly("blockTimeout zero", iae, "block timeout", k -> build(k, d.blockTimeout(Duration.ZERO))),
-                redisOnly("blockTimeout negative", iae, "block timeout", k -> build(k, d.blockTimeout(Duration.ofMillis(-1)))),
+                redisOnly(
+                        "blockTimeout negative",
+                        iae,
+                        "block timeout",
+                        k -> build(k, d.blockTimeout(Duration.ofMillis(-1)))),
                 redisOnly("blockTimeout overflowing", iae, "block timeout", k -> build(k, d.blockTimeout(OVERFLOW))),
                 b("maxAttempts 0", iae, "attempts", k -> build(k, d.maxAttempts(0))),
                 b("maxAttempts negative", iae, "attempts", k -> build(k, d.maxAttempts(-5))),
@@ -255,12 +284,20 @@ class BadInputCatalogueTest {
     // ------------------------------------------------------------------------------------------
     // broadcasters
 
-    enum BroadcastKind { REDIS_PUBSUB, IN_MEMORY }
+    enum BroadcastKind {
+        REDIS_PUBSUB,
+        IN_MEMORY
+    }
 
     static Broadcaster<String> broadcaster(BroadcastKind kind, String name) {
         return kind == BroadcastKind.REDIS_PUBSUB
-                ? RedisBroadcaster.builder(client, name, Codec.utf8()).maxPayloadBytes(Kind.MAX_PAYLOAD).build()
-                : InMemoryBroadcaster.<String>builder(name).codec(Codec.utf8()).maxPayloadBytes(Kind.MAX_PAYLOAD).build();
+                ? RedisBroadcaster.builder(client, name, Codec.utf8())
+                        .maxPayloadBytes(Kind.MAX_PAYLOAD)
+                        .build()
+                : InMemoryBroadcaster.<String>builder(name)
+                        .codec(Codec.utf8())
+                        .maxPayloadBytes(Kind.MAX_PAYLOAD)
+                        .build();
     }
 
     /** A channel for a case (see {@link Channel}), on broadcasters built with a payload limit. */
@@ -277,13 +314,15 @@ class BadInputCatalogueTest {
         }
     }
 
-    private static KindChannelCase ch(String name, Class<? extends Throwable> expected, String mentions, ChannelCall call) {
+    private static KindChannelCase ch(
+            String name, Class<? extends Throwable> expected, String mentions, ChannelCall call) {
         return new KindChannelCase(k -> true, new ChannelCase(name, expected, mentions, call));
     }
 
-    private static KindChannelCase pubsub(String name, Class<? extends Throwable> expected, String mentions,
-            ChannelCall call) {
-        return new KindChannelCase(k -> k == BroadcastKind.REDIS_PUBSUB, new ChannelCase(name, expected, mentions, call));
+    private static KindChannelCase pubsub(
+            String name, Class<? extends Throwable> expected, String mentions, ChannelCall call) {
+        return new KindChannelCase(
+                k -> k == BroadcastKind.REDIS_PUBSUB, new ChannelCase(name, expected, mentions, call));
     }
 
     @SuppressWarnings("unchecked")
@@ -303,27 +342,59 @@ class BadInputCatalogueTest {
                 ch("builder: channel with braces", iae, "{", c -> broadcaster(kindOf(c), "{prices}")),
                 ch("builder: channel null", npe, "name", c -> broadcaster(kindOf(c), null)),
                 ch("builder: channel empty", iae, "name", c -> broadcaster(kindOf(c), "")),
-                ch("publishAll([ok, oversize]) publishes neither", iae, "2000",
+                ch(
+                        "publishAll([ok, oversize]) publishes neither",
+                        iae,
+                        "2000",
                         c -> c.open().publishAll(List.of("ok", OVERSIZE))),
-                pubsub("subscribePattern with braces", iae, "{", c -> redis(c).subscribePattern("a}{b", (n, m) -> { })),
-                pubsub("subscribePattern(null)", npe, "pattern", c -> redis(c).subscribePattern(null, (n, m) -> { })),
+                pubsub("subscribePattern with braces", iae, "{", c -> redis(c).subscribePattern("a}{b", (n, m) -> {})),
+                pubsub("subscribePattern(null)", npe, "pattern", c -> redis(c).subscribePattern(null, (n, m) -> {})),
                 pubsub("builder: keyPrefix with braces", iae, "keyPrefix", c -> rb().keyPrefix("{x}")),
-                pubsub("builder: subscribeTimeout zero", iae, "subscribeTimeout", c -> rb().subscribeTimeout(Duration.ZERO)),
-                pubsub("builder: subscribeTimeout overflowing", iae, "subscribeTimeout", c -> rb().subscribeTimeout(OVERFLOW)),
-                pubsub("builder: keepAliveInterval negative", iae, "keepAliveInterval",
+                pubsub(
+                        "builder: subscribeTimeout zero",
+                        iae,
+                        "subscribeTimeout",
+                        c -> rb().subscribeTimeout(Duration.ZERO)),
+                pubsub(
+                        "builder: subscribeTimeout overflowing",
+                        iae,
+                        "subscribeTimeout",
+                        c -> rb().subscribeTimeout(OVERFLOW)),
+                pubsub(
+                        "builder: keepAliveInterval negative",
+                        iae,
+                        "keepAliveInterval",
                         c -> rb().keepAliveInterval(Duration.ofSeconds(-1))),
-                pubsub("builder: keepAliveInterval overflowing", iae, "keepAliveInterval", c -> rb().keepAliveInterval(OVERFLOW)),
+                pubsub(
+                        "builder: keepAliveInterval overflowing",
+                        iae,
+                        "keepAliveInterval",
+                        c -> rb().keepAliveInterval(OVERFLOW)),
                 pubsub("builder: closeTimeout overflowing", iae, "closeTimeout", c -> rb().closeTimeout(OVERFLOW)),
-                pubsub("builder: reconnectBackoff negative", iae, "backoff",
+                pubsub(
+                        "builder: reconnectBackoff negative",
+                        iae,
+                        "backoff",
                         c -> rb().reconnectBackoff(Duration.ofMillis(-1), Duration.ofSeconds(1))),
-                pubsub("builder: reconnectBackoff max below initial", iae, "backoff",
+                pubsub(
+                        "builder: reconnectBackoff max below initial",
+                        iae,
+                        "backoff",
                         c -> rb().reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1))),
-                pubsub("builder: reconnectBackoff overflowing", iae, "backoff",
+                pubsub(
+                        "builder: reconnectBackoff overflowing",
+                        iae,
+                        "backoff",
                         c -> rb().reconnectBackoff(Duration.ofSeconds(1), OVERFLOW)),
                 pubsub("builder: bufferCapacity 0", iae, "bufferCapacity", c -> rb().bufferCapacity(0)),
                 pubsub("builder: maxPayloadBytes 0", iae, "maxPayloadBytes", c -> rb().maxPayloadBytes(0)),
-                new KindChannelCase(k -> k == BroadcastKind.IN_MEMORY, new ChannelCase("builder: maxPayloadBytes 0", iae,
-                        "payload", c -> InMemoryBroadcaster.<String>builder("x").maxPayloadBytes(0))));
+                new KindChannelCase(
+                        k -> k == BroadcastKind.IN_MEMORY,
+                        new ChannelCase(
+                                "builder: maxPayloadBytes 0",
+                                iae,
+                                "payload",
+                                c -> InMemoryBroadcaster.<String>builder("x").maxPayloadBytes(0))));
     }
 
     private static BroadcastKind kindOf(Channel c) {
@@ -373,20 +444,55 @@ class BadInputCatalogueTest {
                 new ValueCase("MessageId with a space", iae, "whitespace", () -> MessageId.of("a b")),
                 new ValueCase("MessageId with a newline", iae, "control", () -> MessageId.of("a\nb")),
                 new ValueCase("MessageId of 201 characters", iae, "200", () -> MessageId.of("i".repeat(201))),
-                new ValueCase("ConsumeOptions concurrency 0", iae, "concurrency", () -> ConsumeOptions.builder().concurrency(0)),
-                new ValueCase("ConsumeOptions concurrency 1025", iae, "concurrency", () -> ConsumeOptions.builder().concurrency(1025)),
-                new ValueCase("ConsumeOptions batchSize 0", iae, "batch", () -> ConsumeOptions.builder().batchSize(0)),
-                new ValueCase("ConsumeOptions pollTimeout null", npe, "poll timeout", () -> ConsumeOptions.builder().pollTimeout(null)),
-                new ValueCase("ConsumeOptions pollTimeout zero", iae, "poll timeout", () -> ConsumeOptions.builder().pollTimeout(Duration.ZERO)),
-                new ValueCase("ConsumeOptions pollTimeout negative", iae, "poll timeout",
+                new ValueCase(
+                        "ConsumeOptions concurrency 0",
+                        iae,
+                        "concurrency",
+                        () -> ConsumeOptions.builder().concurrency(0)),
+                new ValueCase(
+                        "ConsumeOptions concurrency 1025",
+                        iae,
+                        "concurrency",
+                        () -> ConsumeOptions.builder().concurrency(1025)),
+                new ValueCase(
+                        "ConsumeOptions batchSize 0",
+                        iae,
+                        "batch",
+                        () -> ConsumeOptions.builder().batchSize(0)),
+                new ValueCase(
+                        "ConsumeOptions pollTimeout null",
+                        npe,
+                        "poll timeout",
+                        () -> ConsumeOptions.builder().pollTimeout(null)),
+                new ValueCase(
+                        "ConsumeOptions pollTimeout zero",
+                        iae,
+                        "poll timeout",
+                        () -> ConsumeOptions.builder().pollTimeout(Duration.ZERO)),
+                new ValueCase(
+                        "ConsumeOptions pollTimeout negative",
+                        iae,
+                        "poll timeout",
                         () -> ConsumeOptions.builder().pollTimeout(Duration.ofSeconds(-1))),
-                new ValueCase("ConsumeOptions pollTimeout overflowing", iae, "poll timeout",
+                new ValueCase(
+                        "ConsumeOptions pollTimeout overflowing",
+                        iae,
+                        "poll timeout",
                         () -> ConsumeOptions.builder().pollTimeout(OVERFLOW)),
-                new ValueCase("ConsumeOptions backoff negative", iae, "backoff",
+                new ValueCase(
+                        "ConsumeOptions backoff negative",
+                        iae,
+                        "backoff",
                         () -> ConsumeOptions.builder().backoff(Duration.ofMillis(-1), Duration.ofSeconds(1))),
-                new ValueCase("ConsumeOptions backoff max below initial", iae, "backoff",
+                new ValueCase(
+                        "ConsumeOptions backoff max below initial",
+                        iae,
+                        "backoff",
                         () -> ConsumeOptions.builder().backoff(Duration.ofSeconds(2), Duration.ofSeconds(1))),
-                new ValueCase("ConsumeOptions backoff null", npe, "backoff",
+                new ValueCase(
+                        "ConsumeOptions backoff null",
+                        npe,
+                        "backoff",
                         () -> ConsumeOptions.builder().backoff(null, Duration.ofSeconds(1))));
     }
 
@@ -400,7 +506,9 @@ class BadInputCatalogueTest {
     // edge cases that are accepted (the contract checks that they work on every transport)
 
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = {"REDIS_LIST_AT_LEAST_ONCE", "REDIS_LIST_AT_MOST_ONCE", "REDIS_ZSET"})
+    @EnumSource(
+            value = Kind.class,
+            names = {"REDIS_LIST_AT_LEAST_ONCE", "REDIS_LIST_AT_MOST_ONCE", "REDIS_ZSET"})
     void emptyBatch_storesNothing_byteForByte(Kind kind) throws Exception {
         try (Fixture f = new Fixture(kind)) {
             Map<String, String> before = f.snapshot();
@@ -417,7 +525,10 @@ class BadInputCatalogueTest {
     void overflowingVisibilityTimeout_ifAccepted_losesNoMessage(Kind kind) throws Exception {
         MessageQueue<String> q;
         try {
-            q = kind.configured(client, "bad-" + NAMES.incrementAndGet(), Kind.Settings.defaults().visibility(OVERFLOW));
+            q = kind.configured(
+                    client,
+                    "bad-" + NAMES.incrementAndGet(),
+                    Kind.Settings.defaults().visibility(OVERFLOW));
         } catch (IllegalArgumentException | ArithmeticException refused) {
             // refused at once, as the builder cases above expect: nothing accepted to check
             abort(kind + " refuses an overflowing visibility timeout: " + refused.getMessage());
@@ -431,7 +542,9 @@ class BadInputCatalogueTest {
                 d.ack();
             });
             if (thrown != null) {
-                assertThat(q.stats().total()).as(kind + ": messages stored after poll threw " + thrown).isEqualTo(1);
+                assertThat(q.stats().total())
+                        .as(kind + ": messages stored after poll threw " + thrown)
+                        .isEqualTo(1);
             }
         }
     }
@@ -440,7 +553,8 @@ class BadInputCatalogueTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"subscribeTimeout", "keepAliveInterval", "closeTimeout"})
     void overflowingBroadcasterDuration_ifAccepted_stillDeliversAndCloses(String setting) throws Exception {
-        RedisBroadcaster.Builder<String> b = RedisBroadcaster.builder(client, "bad-" + NAMES.incrementAndGet(), Codec.utf8());
+        RedisBroadcaster.Builder<String> b =
+                RedisBroadcaster.builder(client, "bad-" + NAMES.incrementAndGet(), Codec.utf8());
         try {
             switch (setting) {
                 case "subscribeTimeout" -> b.subscribeTimeout(OVERFLOW);
@@ -456,11 +570,15 @@ class BadInputCatalogueTest {
         List<String> heard = new CopyOnWriteArrayList<>();
         SoftAssertions soft = new SoftAssertions();
         soft.assertThatCode(() -> {
-            broadcaster.subscribe(heard::add);
-            broadcaster.publish("m");
-            await().atMost(Duration.ofSeconds(3)).until(() -> heard.contains("m"));
-        }).as(setting + "(overflowing): subscribe and receive").doesNotThrowAnyException();
-        soft.assertThatCode(broadcaster::close).as(setting + "(overflowing): close").doesNotThrowAnyException();
+                    broadcaster.subscribe(heard::add);
+                    broadcaster.publish("m");
+                    await().atMost(Duration.ofSeconds(3)).until(() -> heard.contains("m"));
+                })
+                .as(setting + "(overflowing): subscribe and receive")
+                .doesNotThrowAnyException();
+        soft.assertThatCode(broadcaster::close)
+                .as(setting + "(overflowing): close")
+                .doesNotThrowAnyException();
         soft.assertAll();
     }
 }

@@ -49,31 +49,47 @@ class BoundedScriptsTest {
     private static final int TIE = 4096;
 
     @Test
-    void everyListQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder50ms(RedisServer server) throws Exception {
+    void everyListQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder50ms(RedisServer server)
+            throws Exception {
         String name = "list";
         try (RedisClient client = client(server)) {
             long now = System.currentTimeMillis();
             lpush(client, key(name, "ready"), i -> "r" + i + " 1 " + now + " payload " + i);
             lpush(client, key(name, "claiming"), i -> "c" + i + " 1 " + now + " payload " + i);
             zadd(client, key(name, "delayed"), i -> "t" + i + " 2 " + now + " payload " + i, i -> now - 1_000);
-            hset(client, key(name, "held"), i -> "h" + i,
+            hset(
+                    client,
+                    key(name, "held"),
+                    i -> "h" + i,
                     i -> "h" + i + " " + (i % 2 == 0 ? MAX_ATTEMPTS : 1) + " " + now + " payload " + i);
             zadd(client, key(name, "inflight"), i -> "h" + i, i -> now - 1_000);
             fillDeadLetters(client, name, now);
             client.set(key(name, "layout"), "list");
             try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                            .maxAttempts(MAX_ATTEMPTS).deadLetterRetention(1_000).build();
+                            .maxAttempts(MAX_ATTEMPTS)
+                            .deadLetterRetention(1_000)
+                            .build();
                     RedisListQueue<String> atMostOnce = RedisListQueue.builder(client, name, Codec.utf8())
-                            .guarantee(Guarantee.AT_MOST_ONCE).maxAttempts(MAX_ATTEMPTS).deadLetterRetention(1_000)
+                            .guarantee(Guarantee.AT_MOST_ONCE)
+                            .maxAttempts(MAX_ATTEMPTS)
+                            .deadLetterRetention(1_000)
                             .build();
                     PingWatch watch = PingWatch.start(server)) {
                 // a consumer gives an element back when interrupted after taking it: no call to time, so by hand
-                LuaScript release = LuaScript.compose(RedisListQueue.class,
+                LuaScript release = LuaScript.compose(
+                        RedisListQueue.class,
                         List.of("/io/queuekit/redis/list/includes/", RedisContext.CORE_INCLUDES),
                         "/io/queuekit/redis/list/release.lua");
-                watch.during("release.lua: an element no longer in flight", () -> release.eval(client,
-                        bytes(key(name, "claiming"), key(name, "inflight"), key(name, "held"), key(name, "ready")),
-                        bytes("gone 1 0 p", "gone")));
+                watch.during(
+                        "release.lua: an element no longer in flight",
+                        () -> release.eval(
+                                client,
+                                bytes(
+                                        key(name, "claiming"),
+                                        key(name, "inflight"),
+                                        key(name, "held"),
+                                        key(name, "ready")),
+                                bytes("gone 1 0 p", "gone")));
                 readDeadLetters(watch, q);
                 watch.during("peek.lua: peek(10)", () -> q.peek(10));
                 watch.during("layout.lua: the first send", () -> q.sendAll(List.of("a", "b")));
@@ -88,7 +104,8 @@ class BoundedScriptsTest {
     }
 
     @Test
-    void everyDelayQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder50ms(RedisServer server) throws Exception {
+    void everyDelayQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder50ms(RedisServer server)
+            throws Exception {
         String name = "zset";
         try (RedisClient client = client(server)) {
             long now = System.currentTimeMillis();
@@ -104,7 +121,9 @@ class BoundedScriptsTest {
             client.set(key(name, "seq"), "1000000000");
             client.set(key(name, "layout"), "zset");
             try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
-                            .maxAttempts(MAX_ATTEMPTS).deadLetterRetention(1_000).build();
+                            .maxAttempts(MAX_ATTEMPTS)
+                            .deadLetterRetention(1_000)
+                            .build();
                     PingWatch watch = PingWatch.start(server)) {
                 watch.during("stats.lua: stats()", q::stats);
                 readDeadLetters(watch, q);
@@ -113,14 +132,18 @@ class BoundedScriptsTest {
                     q.send("one");
                     q.sendAll(List.of("a", "b", "c"));
                     q.scheduleAll(List.of("later", "later too"), Duration.ofMinutes(5));
-                    q.scheduleEach(List.of(Scheduled.at("x", Instant.now()), Scheduled.at("y", Instant.now().plusSeconds(60))));
+                    q.scheduleEach(List.of(
+                            Scheduled.at("x", Instant.now()),
+                            Scheduled.at("y", Instant.now().plusSeconds(60))));
                     q.schedule(MessageId.of("chosen"), "mine", Duration.ofMinutes(1));
                 });
                 watch.during("cancel.lua: cancel a waiting message", () -> q.cancel(MessageId.of("f3")));
-                watch.during("cancel.lua: cancel one whose lease expired on its last attempt",
+                watch.during(
+                        "cancel.lua: cancel one whose lease expired on its last attempt",
                         () -> q.cancel(MessageId.of("x0")));
                 List<Delivery<String>> got = new ArrayList<>();
-                watch.during("claim.lua: pollBatch(100), returning and burying expired leases",
+                watch.during(
+                        "claim.lua: pollBatch(100), returning and burying expired leases",
                         () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
                 settle(watch, q, got);
                 moveDeadLetters(watch, q);
@@ -143,7 +166,8 @@ class BoundedScriptsTest {
             }
             client.set(key(name, "layout"), "zset");
             try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
-                    .deadLetterRetention(10).build()) {
+                    .deadLetterRetention(10)
+                    .build()) {
                 q.sendAll(List.of("1", "2", "3", "4", "5"));
                 List<Delivery<String>> got = q.pollBatch(5, 1, SECONDS);
                 long[] sizes = new long[got.size()];
@@ -152,15 +176,21 @@ class BoundedScriptsTest {
                     sizes[i] = q.deadLetters().size();
                 }
                 assertThat(sizes).containsExactly(800, 600, 400, 200, 10);
-                assertThat(q.deadLetters().list(1).get(0).id()).as("the oldest dropped first").isEqualTo(MessageId.of("d995"));
-                assertThat(client.hlen(key(name, "body"))).as("bodies dropped with them").isEqualTo(10);
+                assertThat(q.deadLetters().list(1).get(0).id())
+                        .as("the oldest dropped first")
+                        .isEqualTo(MessageId.of("d995"));
+                assertThat(client.hlen(key(name, "body")))
+                        .as("bodies dropped with them")
+                        .isEqualTo(10);
             }
         }
     }
 
     private static void readDeadLetters(PingWatch watch, MessageQueue<String> q) throws Exception {
-        watch.during("dead_count.lua: deadLetters().size()", () -> q.deadLetters().size());
-        watch.during("dead_list.lua: deadLetters().list(10)", () -> q.deadLetters().list(10));
+        watch.during(
+                "dead_count.lua: deadLetters().size()", () -> q.deadLetters().size());
+        watch.during(
+                "dead_list.lua: deadLetters().list(10)", () -> q.deadLetters().list(10));
         watch.during("dead_find.lua: deadLetters().find", () -> q.deadLetters().find(MessageId.of("d7")));
     }
 
@@ -194,7 +224,9 @@ class BoundedScriptsTest {
 
     /** A client that waits long enough for a script that stalls the server, as some did. */
     private static RedisClient client(RedisServer server) {
-        return RedisClients.builder(server).socketTimeout(Duration.ofSeconds(10)).build();
+        return RedisClients.builder(server)
+                .socketTimeout(Duration.ofSeconds(10))
+                .build();
     }
 
     /** 200,000 dead letters {@code d<i>}, with bodies, died two minutes ago, oldest first. */

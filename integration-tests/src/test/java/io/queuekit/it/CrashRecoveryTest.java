@@ -38,33 +38,52 @@ class CrashRecoveryTest {
     private static final Duration OUTAGE = Duration.ofSeconds(1);
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Transport.class, names = {"LIST_AT_LEAST_ONCE", "ZSET"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"LIST_AT_LEAST_ONCE", "ZSET"})
     @Timeout(value = 100, unit = TimeUnit.SECONDS)
     void sigkillMidRun_everyAcknowledgedSendIsDelivered_andConsumersResumeOnTheirOwn(Transport transport)
             throws Exception {
-        try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
+        try (RedisServer server = RedisServer.builder()
+                        .appendOnly(true)
+                        .requireProcessControl()
+                        .start();
                 RedisClient client = RedisClients.builder(server).poolSize(16).build();
-                MessageQueue<String> q = transport.build(client, "crash", Codec.utf8(), b -> b
-                        .visibilityTimeout(Duration.ofSeconds(2))
-                        .blockTimeout(Duration.ofMillis(500))
-                        .maxAttempts(1000))) {
+                MessageQueue<String> q = transport.build(
+                        client,
+                        "crash",
+                        Codec.utf8(),
+                        b -> b.visibilityTimeout(Duration.ofSeconds(2))
+                                .blockTimeout(Duration.ofMillis(500))
+                                .maxAttempts(1000))) {
             Map<String, AtomicInteger> byPayload = new ConcurrentHashMap<>();
             Map<String, Set<MessageId>> idsByPayload = new ConcurrentHashMap<>();
             Map<MessageId, AtomicInteger> byId = new ConcurrentHashMap<>();
             AtomicLong lastDeliveryNanos = new AtomicLong();
-            Subscription consumers = q.consume(d -> {
-                lastDeliveryNanos.set(System.nanoTime());
-                byId.computeIfAbsent(d.id(), k -> new AtomicInteger()).incrementAndGet();
-                byPayload.computeIfAbsent(d.payload(), k -> new AtomicInteger()).incrementAndGet();
-                idsByPayload.computeIfAbsent(d.payload(), k -> ConcurrentHashMap.newKeySet()).add(d.id());
-            }, ConsumeOptions.builder().concurrency(4).batchSize(20).pollTimeout(Duration.ofMillis(500)).build());
+            Subscription consumers = q.consume(
+                    d -> {
+                        lastDeliveryNanos.set(System.nanoTime());
+                        byId.computeIfAbsent(d.id(), k -> new AtomicInteger()).incrementAndGet();
+                        byPayload
+                                .computeIfAbsent(d.payload(), k -> new AtomicInteger())
+                                .incrementAndGet();
+                        idsByPayload
+                                .computeIfAbsent(d.payload(), k -> ConcurrentHashMap.newKeySet())
+                                .add(d.id());
+                    },
+                    ConsumeOptions.builder()
+                            .concurrency(4)
+                            .batchSize(20)
+                            .pollTimeout(Duration.ofMillis(500))
+                            .build());
 
             Producer producer = new Producer(q);
             Thread producing = new Thread(producer, "crash-producer");
             producing.setDaemon(true);
             producing.start();
 
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(5))
+            await().atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofMillis(5))
                     .until(() -> producer.acknowledged.size() >= MESSAGES / 4 && !byPayload.isEmpty());
             int ackedBeforeKill = producer.acknowledged.size();
             int receivedBeforeKill = byPayload.size();
@@ -79,9 +98,11 @@ class CrashRecoveryTest {
             producing.join(TimeUnit.SECONDS.toMillis(40));
             assertThat(producing.isAlive()).as("producer finished").isFalse();
             assertThat(producer.gaveUp).as("batches the producer gave up on").isEmpty();
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> byPayload.keySet().containsAll(producer.acknowledged));
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> q.stats().total() == 0);
             consumers.close();
 
@@ -91,16 +112,31 @@ class CrashRecoveryTest {
                     lost.add(p);
                 }
             }
-            long deliveries = byId.values().stream().mapToLong(AtomicInteger::get).sum();
-            long redelivered = byId.values().stream().filter(c -> c.get() > 1).mapToLong(c -> c.get() - 1).sum();
-            long storedTwice = idsByPayload.values().stream().filter(ids -> ids.size() > 1).count();
-            System.out.printf("%s crash: %d acknowledged sends (%d before the SIGKILL), %d sends failed and were "
+            long deliveries =
+                    byId.values().stream().mapToLong(AtomicInteger::get).sum();
+            long redelivered = byId.values().stream()
+                    .filter(c -> c.get() > 1)
+                    .mapToLong(c -> c.get() - 1)
+                    .sum();
+            long storedTwice =
+                    idsByPayload.values().stream().filter(ids -> ids.size() > 1).count();
+            System.out.printf(
+                    "%s crash: %d acknowledged sends (%d before the SIGKILL), %d sends failed and were "
                             + "retried, %d of %d payloads received before the kill; after the restart the consumers "
                             + "resumed in %d ms; %d deliveries of %d ids: %d redeliveries of an id, %d payloads "
                             + "stored twice by a retried send; lost: %d%n",
-                    transport, producer.acknowledged.size(), ackedBeforeKill, producer.failures.get(),
-                    receivedBeforeKill, MESSAGES, resumeMillis, deliveries, byId.size(), redelivered,
-                    storedTwice, lost.size());
+                    transport,
+                    producer.acknowledged.size(),
+                    ackedBeforeKill,
+                    producer.failures.get(),
+                    receivedBeforeKill,
+                    MESSAGES,
+                    resumeMillis,
+                    deliveries,
+                    byId.size(),
+                    redelivered,
+                    storedTwice,
+                    lost.size());
             assertThat(lost).as("acknowledged sends never delivered").isEmpty();
             assertThat(producer.acknowledged).hasSize(MESSAGES);
             assertThat(q.stats().dead()).isZero();

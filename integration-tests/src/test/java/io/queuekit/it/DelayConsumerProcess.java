@@ -18,15 +18,20 @@ public final class DelayConsumerProcess {
     private DelayConsumerProcess() {}
 
     public static void main(String[] args) throws Exception {
-        try (RedisClient client = RedisClients.builder("redis://" + args[0] + ":" + args[1]).poolSize(8).build();
-                RedisDelayQueue<String> q = RedisDelayQueue.builder(client, args[2], Codec.utf8()).build()) {
-            q.consume(d -> {
-                long at = System.currentTimeMillis();
-                synchronized (System.out) {
-                    System.out.println("GOT " + d.payload() + " " + at);
-                    System.out.flush();
-                }
-            }, ConsumeOptions.builder().concurrency(2).build());
+        try (RedisClient client = RedisClients.builder("redis://" + args[0] + ":" + args[1])
+                        .poolSize(8)
+                        .build();
+                RedisDelayQueue<String> q =
+                        RedisDelayQueue.builder(client, args[2], Codec.utf8()).build()) {
+            q.consume(
+                    d -> {
+                        long at = System.currentTimeMillis();
+                        synchronized (System.out) {
+                            System.out.println("GOT " + d.payload() + " " + at);
+                            System.out.flush();
+                        }
+                    },
+                    ConsumeOptions.builder().concurrency(2).build());
             System.out.println("READY");
             System.out.flush();
             Thread reader = new Thread(() -> {

@@ -12,8 +12,7 @@ final class DocPages {
     /** The repository's root, seen from a module's directory, where Surefire runs the tests. */
     static final Path ROOT = Path.of("..");
 
-    private DocPages() {
-    }
+    private DocPages() {}
 
     /** README.md first, then every page under docs/ in name order, then queue-benchmarks/README.md. */
     static List<Path> all() throws IOException {
@@ -30,7 +29,9 @@ final class DocPages {
     /** Every page under docs/, in name order. */
     static List<Path> docs() throws IOException {
         try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-            return docs.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().toList();
+            return docs.filter(p -> p.getFileName().toString().endsWith(".md"))
+                    .sorted()
+                    .toList();
         }
     }
 

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(60)
 class DocsLinksTest {
     /** An inline link {@code [text](target)} or {@code [text](target "title")}; the text may hold brackets. */
-    private static final Pattern LINK = Pattern.compile("\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
+    private static final Pattern LINK =
+            Pattern.compile("\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
+
     private static final Pattern FENCE = Pattern.compile("^```.*?^```", Pattern.MULTILINE | Pattern.DOTALL);
     private static final Pattern CODE = Pattern.compile("`[^`\\n]*`");
     private static final Pattern HEADING = Pattern.compile("^#{1,6}[ \\t]+(.+?)[ \\t]*$", Pattern.MULTILINE);
@@ -40,7 +42,9 @@ class DocsLinksTest {
             dead.addAll(deadLinks(DocPages.ROOT, page));
         }
 
-        assertThat(dead).as("dead links in README.md, docs/*.md and queue-benchmarks/README.md").isEmpty();
+        assertThat(dead)
+                .as("dead links in README.md, docs/*.md and queue-benchmarks/README.md")
+                .isEmpty();
     }
 
     @Test
@@ -62,28 +66,35 @@ class DocsLinksTest {
     @Test
     void aDeadLinkOrHeading_isReported(@TempDir Path root) throws IOException {
         Files.createDirectories(root.resolve("docs"));
-        Files.writeString(root.resolve("docs").resolve("a.md"), "# Page A\n\n## The shard count (`shards(n)`)\n\n"
-                + "```bash\n# not a heading: [in code](nowhere.md)\n```\n\n## The shard count (`shards(n)`)\n");
+        Files.writeString(
+                root.resolve("docs").resolve("a.md"),
+                "# Page A\n\n## The shard count (`shards(n)`)\n\n"
+                        + "```bash\n# not a heading: [in code](nowhere.md)\n```\n\n## The shard count (`shards(n)`)\n");
         Path readme = root.resolve("README.md");
-        Files.writeString(readme, "# Title\n\n"
-                + "[a](docs/a.md), [heading](docs/a.md#the-shard-count-shardsn), [second](docs/a.md#the-shard-count-shardsn-1), "
-                + "[`code` in text](docs/a.md#page-a), [here](#title), [dir](docs/), [web](https://example.com/x.md), "
-                + "`[in code](nowhere.md)`\n\n"
-                + "[missing](docs/b.md) and [no such heading](docs/a.md#not-a-heading) and [not here](#nope)\n");
+        Files.writeString(
+                readme,
+                "# Title\n\n"
+                        + "[a](docs/a.md), [heading](docs/a.md#the-shard-count-shardsn), [second](docs/a.md#the-shard-count-shardsn-1), "
+                        + "[`code` in text](docs/a.md#page-a), [here](#title), [dir](docs/), [web](https://example.com/x.md), "
+                        + "`[in code](nowhere.md)`\n\n"
+                        + "[missing](docs/b.md) and [no such heading](docs/a.md#not-a-heading) and [not here](#nope)\n");
 
-        assertThat(deadLinks(root, readme)).containsExactly(
-                "README.md: docs/b.md (no such file)",
-                "README.md: docs/a.md#not-a-heading (no such heading)",
-                "README.md: #nope (no such heading)");
+        assertThat(deadLinks(root, readme))
+                .containsExactly(
+                        "README.md: docs/b.md (no such file)",
+                        "README.md: docs/a.md#not-a-heading (no such heading)",
+                        "README.md: #nope (no such heading)");
     }
 
     @Test
     void anchors_areGitHubs() {
-        assertThat(anchor("Work queue on a Redis LIST (`queue-redis-list`)")).isEqualTo("work-queue-on-a-redis-list-queue-redis-list");
+        assertThat(anchor("Work queue on a Redis LIST (`queue-redis-list`)"))
+                .isEqualTo("work-queue-on-a-redis-list-queue-redis-list");
         assertThat(anchor("Which transport?")).isEqualTo("which-transport");
         assertThat(anchor("Jedis 8 under Spring Boot's dependency management"))
                 .isEqualTo("jedis-8-under-spring-boots-dependency-management");
-        assertThat(anchor("Deliveries: ack, retry, dead-letter, leases")).isEqualTo("deliveries-ack-retry-dead-letter-leases");
+        assertThat(anchor("Deliveries: ack, retry, dead-letter, leases"))
+                .isEqualTo("deliveries-ack-retry-dead-letter-leases");
     }
 
     /** The links of a page that lead nowhere, each as {@code page: target (why)}, the page named from root. */
@@ -95,7 +106,8 @@ class DocsLinksTest {
             int hash = target.indexOf('#');
             if (!Files.exists(file)) {
                 dead.add(name + ": " + target + " (no such file)");
-            } else if (hash >= 0 && file.toString().endsWith(".md")
+            } else if (hash >= 0
+                    && file.toString().endsWith(".md")
                     && !anchors(file).contains(target.substring(hash + 1))) {
                 dead.add(name + ": " + target + " (no such heading)");
             }
@@ -121,7 +133,9 @@ class DocsLinksTest {
     private static Path file(Path page, String target) {
         int hash = target.indexOf('#');
         String path = hash >= 0 ? target.substring(0, hash) : target;
-        return path.isEmpty() ? page : page.toAbsolutePath().getParent().resolve(path).normalize();
+        return path.isEmpty()
+                ? page
+                : page.toAbsolutePath().getParent().resolve(path).normalize();
     }
 
     /** The anchors GitHub gives a page's headings: the second of two equal headings gets {@code -1}. */
@@ -139,7 +153,9 @@ class DocsLinksTest {
 
     /** Lower case, punctuation other than '-' and '_' removed, each space a '-'. */
     private static String anchor(String heading) {
-        return heading.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+        return heading.toLowerCase(Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N} _-]", "")
+                .replace(' ', '-');
     }
 
     private static String withoutCode(String markdown) {

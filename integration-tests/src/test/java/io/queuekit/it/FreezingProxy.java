@@ -119,29 +119,31 @@ final class FreezingProxy implements AutoCloseable {
         }
 
         private void pump(InputStream in, OutputStream out, String direction) {
-            Thread t = new Thread(() -> {
-                byte[] buf = new byte[16 * 1024];
-                try {
-                    for (int n; (n = in.read(buf)) >= 0; ) {
-                        synchronized (this) {
-                            while (frozen && !closed) {
-                                wait(100);
+            Thread t = new Thread(
+                    () -> {
+                        byte[] buf = new byte[16 * 1024];
+                        try {
+                            for (int n; (n = in.read(buf)) >= 0; ) {
+                                synchronized (this) {
+                                    while (frozen && !closed) {
+                                        wait(100);
+                                    }
+                                }
+                                if (closed) {
+                                    return;
+                                }
+                                out.write(buf, 0, n);
+                                out.flush();
+                            }
+                        } catch (IOException | InterruptedException e) {
+                            // the connection ended
+                        } finally {
+                            if (!frozen) {
+                                close();
                             }
                         }
-                        if (closed) {
-                            return;
-                        }
-                        out.write(buf, 0, n);
-                        out.flush();
-                    }
-                } catch (IOException | InterruptedException e) {
-                    // the connection ended
-                } finally {
-                    if (!frozen) {
-                        close();
-                    }
-                }
-            }, "freezing-proxy-" + direction);
+                    },
+                    "freezing-proxy-" + direction);
             t.setDaemon(true);
             t.start();
         }

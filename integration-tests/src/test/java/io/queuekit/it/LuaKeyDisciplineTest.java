@@ -55,12 +55,53 @@ class LuaKeyDisciplineTest {
     static {
         KEY_POSITIONS.put("TIME", List.of());
         KEY_POSITIONS.put("TYPE", List.of(1));
-        for (String c : List.of("GET", "SET", "DEL", "EXISTS", "INCR", "INCRBY", "GETDEL", "PEXPIRE", "EXPIRE",
-                "HSET", "HGET", "HDEL", "HEXISTS", "HINCRBY", "HLEN", "HMGET", "HKEYS", "HGETALL",
-                "LPUSH", "RPUSH", "LPOP", "RPOP", "LREM", "LRANGE", "LLEN", "LTRIM", "LINDEX", "LSET", "LPOS",
-                "ZADD", "ZREM", "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZCARD", "ZCOUNT", "ZSCORE",
-                "ZRANK", "ZPOPMIN", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZMSCORE",
-                "SADD", "SREM", "SISMEMBER", "SCARD")) {
+        for (String c : List.of(
+                "GET",
+                "SET",
+                "DEL",
+                "EXISTS",
+                "INCR",
+                "INCRBY",
+                "GETDEL",
+                "PEXPIRE",
+                "EXPIRE",
+                "HSET",
+                "HGET",
+                "HDEL",
+                "HEXISTS",
+                "HINCRBY",
+                "HLEN",
+                "HMGET",
+                "HKEYS",
+                "HGETALL",
+                "LPUSH",
+                "RPUSH",
+                "LPOP",
+                "RPOP",
+                "LREM",
+                "LRANGE",
+                "LLEN",
+                "LTRIM",
+                "LINDEX",
+                "LSET",
+                "LPOS",
+                "ZADD",
+                "ZREM",
+                "ZRANGE",
+                "ZRANGEBYSCORE",
+                "ZREVRANGEBYSCORE",
+                "ZCARD",
+                "ZCOUNT",
+                "ZSCORE",
+                "ZRANK",
+                "ZPOPMIN",
+                "ZREMRANGEBYSCORE",
+                "ZREMRANGEBYRANK",
+                "ZMSCORE",
+                "SADD",
+                "SREM",
+                "SISMEMBER",
+                "SCARD")) {
             KEY_POSITIONS.put(c, List.of(1));
         }
         for (String c : List.of("LMOVE", "RPOPLPUSH", "ZRANGESTORE", "RENAME")) {
@@ -74,6 +115,7 @@ class LuaKeyDisciplineTest {
             "^\\s*local\\s+([A-Za-z_]\\w*(?:\\s*,\\s*[A-Za-z_]\\w*)*)\\s*=\\s*(KEYS\\[\\d+\\](?:\\s*,\\s*KEYS\\[\\d+\\])*)\\s*$");
     /** KEYS indexed by anything but an integer literal, or KEYS used whole. */
     private static final Pattern COMPUTED_KEYS = Pattern.compile("\\bKEYS\\b(?!\\[\\d+\\])");
+
     private static final Pattern KEYS_INDEX = Pattern.compile("^KEYS\\[\\d+\\]$");
 
     private static final String INCLUDES = "/includes/";
@@ -83,6 +125,7 @@ class LuaKeyDisciplineTest {
     private static Map<String, String> written;
     /** The same, without comments. */
     private static Map<String, String> scripts;
+
     private static Set<String> keyLocals;
 
     @BeforeAll
@@ -92,7 +135,8 @@ class LuaKeyDisciplineTest {
             Path p = Path.of(entry);
             if (Files.isDirectory(p)) {
                 try (Stream<Path> files = Files.walk(p)) {
-                    for (Path f : files.filter(f -> f.toString().endsWith(".lua")).toList()) {
+                    for (Path f :
+                            files.filter(f -> f.toString().endsWith(".lua")).toList()) {
                         String name = p.relativize(f).toString().replace(File.separatorChar, '/');
                         if (name.startsWith("io/queuekit/")) {
                             scripts.put(name, Files.readString(f));
@@ -103,7 +147,8 @@ class LuaKeyDisciplineTest {
                 try (JarFile jar = new JarFile(p.toFile())) {
                     for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
                         JarEntry j = e.nextElement();
-                        if (j.getName().startsWith("io/queuekit/") && j.getName().endsWith(".lua")) {
+                        if (j.getName().startsWith("io/queuekit/")
+                                && j.getName().endsWith(".lua")) {
                             try (InputStream in = jar.getInputStream(j)) {
                                 scripts.put(j.getName(), new String(in.readAllBytes(), StandardCharsets.UTF_8));
                             }
@@ -130,7 +175,8 @@ class LuaKeyDisciplineTest {
 
     @Test
     void everyTransportShipsScripts() {
-        assertThat(scripts.keySet()).anyMatch(n -> n.startsWith("io/queuekit/redis/lua/"))
+        assertThat(scripts.keySet())
+                .anyMatch(n -> n.startsWith("io/queuekit/redis/lua/"))
                 .anyMatch(n -> n.startsWith("io/queuekit/redis/list/"))
                 .anyMatch(n -> n.startsWith("io/queuekit/redis/zset/"));
         assertThat(keyLocals).isNotEmpty();
@@ -158,7 +204,8 @@ class LuaKeyDisciplineTest {
         composed.forEach((name, source) -> {
             Matcher k = Pattern.compile("\\bK_\\w+").matcher(source);
             while (k.find()) {
-                problems.add(name + ":" + line(source, k.start()) + " reads " + k.group() + ", a key it does not declare");
+                problems.add(
+                        name + ":" + line(source, k.start()) + " reads " + k.group() + ", a key it does not declare");
             }
         });
         System.out.println("composed scripts checked: " + composed.keySet() + "; redis.call sites: " + calls);
@@ -178,7 +225,8 @@ class LuaKeyDisciplineTest {
         }
         List<String> unused = new ArrayList<>();
         for (String name : written.keySet()) {
-            if (name.contains(INCLUDES) && !included.contains(name.substring(name.lastIndexOf('/') + 1, name.length() - 4))) {
+            if (name.contains(INCLUDES)
+                    && !included.contains(name.substring(name.lastIndexOf('/') + 1, name.length() - 4))) {
                 unused.add(name);
             }
         }
@@ -204,8 +252,8 @@ class LuaKeyDisciplineTest {
             }
             for (String own : transports) {
                 if (name.startsWith(CORE) || own.startsWith("/" + name.substring(0, name.lastIndexOf('/') + 1))) {
-                    LuaScript s = LuaScript.compose(LuaKeyDisciplineTest.class, List.of(own, RedisContext.CORE_INCLUDES),
-                            "/" + name);
+                    LuaScript s = LuaScript.compose(
+                            LuaKeyDisciplineTest.class, List.of(own, RedisContext.CORE_INCLUDES), "/" + name);
                     out.put(name + " with " + own, stripComments(s.source()));
                 }
             }
@@ -218,7 +266,8 @@ class LuaKeyDisciplineTest {
     void onlyNowMs_readsTheServersClock() {
         List<String> readers = new ArrayList<>();
         scripts.forEach((name, source) -> {
-            if (source.matches("(?s).*redis\\.p?call\\s*\\(\\s*['\"]TIME['\"].*") && !name.endsWith("/includes/now_ms.lua")) {
+            if (source.matches("(?s).*redis\\.p?call\\s*\\(\\s*['\"]TIME['\"].*")
+                    && !name.endsWith("/includes/now_ms.lua")) {
                 readers.add(name);
             }
         });
@@ -234,15 +283,18 @@ class LuaKeyDisciplineTest {
     /** The check itself finds what it is meant to find. */
     @Test
     void theCheckFlagsKeysAndCodeBuiltFromInput() {
-        Map<String, String> bad = Map.of("bad.lua", stripComments(String.join("\n",
-                "local K_BODY = KEYS[1]",
-                "redis.call('HSET', K_BODY .. ARGV[1], 'f', 'v')",
-                "redis.call('GET', 'queuekit:{' .. ARGV[2] .. '}:body')",
-                "redis.call('DEL', KEYS[tonumber(ARGV[3])])",
-                "redis.call(ARGV[4], K_BODY)",
-                "K_BODY = ARGV[5]",
-                "local f = loadstring(ARGV[6])",
-                "redis.call('HGET', K_BODY, ARGV[1]) -- redis.call('GET', ARGV[1]) in a comment is fine")));
+        Map<String, String> bad = Map.of(
+                "bad.lua",
+                stripComments(String.join(
+                        "\n",
+                        "local K_BODY = KEYS[1]",
+                        "redis.call('HSET', K_BODY .. ARGV[1], 'f', 'v')",
+                        "redis.call('GET', 'queuekit:{' .. ARGV[2] .. '}:body')",
+                        "redis.call('DEL', KEYS[tonumber(ARGV[3])])",
+                        "redis.call(ARGV[4], K_BODY)",
+                        "K_BODY = ARGV[5]",
+                        "local f = loadstring(ARGV[6])",
+                        "redis.call('HGET', K_BODY, ARGV[1]) -- redis.call('GET', ARGV[1]) in a comment is fine")));
         Set<String> locals = Set.of("K_BODY");
         List<String> calls = new ArrayList<>();
         callProblems(bad, locals, calls);
@@ -259,13 +311,16 @@ class LuaKeyDisciplineTest {
                 String line = lines[i];
                 Matcher computed = COMPUTED_KEYS.matcher(line);
                 if (computed.find()) {
-                    problems.add(name + ":" + (i + 1) + " indexes KEYS with something other than a number: " + line.trim());
+                    problems.add(
+                            name + ":" + (i + 1) + " indexes KEYS with something other than a number: " + line.trim());
                 }
                 if (KEY_DECLARATION.matcher(line).matches()) {
                     continue;
                 }
                 for (String k : keyLocals) {
-                    if (Pattern.compile("(?<![\\w.])" + k + "\\s*=(?!=)").matcher(line).find()) {
+                    if (Pattern.compile("(?<![\\w.])" + k + "\\s*=(?!=)")
+                            .matcher(line)
+                            .find()) {
                         problems.add(name + ":" + (i + 1) + " assigns the key local " + k + ": " + line.trim());
                     }
                 }

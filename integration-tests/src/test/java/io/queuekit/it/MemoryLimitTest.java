@@ -29,13 +29,20 @@ class MemoryLimitTest {
     @EnumSource(Transport.class)
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void fullRedisWithNoeviction_refusesSends_andKeepsWhatItAcknowledged(Transport transport) throws Exception {
-        try (RedisServer server = RedisServer.builder().requireProcessControl()
-                        .config("maxmemory-policy", "noeviction").start();
+        try (RedisServer server = RedisServer.builder()
+                        .requireProcessControl()
+                        .config("maxmemory-policy", "noeviction")
+                        .start();
                 RedisClient client = RedisClients.builder(server).poolSize(4).build();
                 Jedis admin = new Jedis(server.host(), server.port());
                 MessageQueue<String> q = transport.build(client, "full", Codec.utf8(), b -> b)) {
-            long used = Long.parseLong(admin.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
-                    .findFirst().orElseThrow().substring("used_memory:".length()).trim());
+            long used = Long.parseLong(admin.info("memory")
+                    .lines()
+                    .filter(l -> l.startsWith("used_memory:"))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring("used_memory:".length())
+                    .trim());
             admin.configSet("maxmemory", String.valueOf(used + 2 * 1024 * 1024));
 
             Set<String> acknowledged = new HashSet<>();
@@ -51,7 +58,8 @@ class MemoryLimitTest {
             }
             assertThat(refused).as("a send refused once Redis is full").isNotNull();
             assertThat(refused).hasMessageContaining("OOM");
-            System.out.printf("%s: Redis full after %d sends: %s%n", transport, acknowledged.size(), refused.getMessage());
+            System.out.printf(
+                    "%s: Redis full after %d sends: %s%n", transport, acknowledged.size(), refused.getMessage());
 
             admin.configSet("maxmemory", "0");
             Set<String> received = new HashSet<>();

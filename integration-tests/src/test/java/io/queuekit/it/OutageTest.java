@@ -39,23 +39,35 @@ import redis.clients.jedis.exceptions.JedisException;
 class OutageTest {
     private static final Duration OUTAGE = Duration.ofSeconds(5);
     /** The slowest a failing call may be: connect timeout plus socket timeout plus slack. */
-    private static final long FAIL_FAST_MILLIS = RedisClients.CONNECTION_TIMEOUT.toMillis()
-            + RedisClients.SOCKET_TIMEOUT.toMillis() + 1_000;
+    private static final long FAIL_FAST_MILLIS =
+            RedisClients.CONNECTION_TIMEOUT.toMillis() + RedisClients.SOCKET_TIMEOUT.toMillis() + 1_000;
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void redisDownFor5s_sendsFailFast_noFalseSuccess_consumersAndSubscribersRecover() throws Exception {
-        try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
+        try (RedisServer server = RedisServer.builder()
+                        .appendOnly(true)
+                        .requireProcessControl()
+                        .start();
                 RedisClient client = RedisClients.builder(server).poolSize(24).build();
-                MessageQueue<String> list = Transport.LIST_AT_LEAST_ONCE.build(client, "outage-list", Codec.utf8(),
+                MessageQueue<String> list = Transport.LIST_AT_LEAST_ONCE.build(
+                        client,
+                        "outage-list",
+                        Codec.utf8(),
                         b -> b.visibilityTimeout(Duration.ofSeconds(3)).blockTimeout(Duration.ofMillis(500)));
-                MessageQueue<String> zset = Transport.ZSET.build(client, "outage-zset", Codec.utf8(),
+                MessageQueue<String> zset = Transport.ZSET.build(
+                        client,
+                        "outage-zset",
+                        Codec.utf8(),
                         b -> b.visibilityTimeout(Duration.ofSeconds(3)).blockTimeout(Duration.ofMillis(500)));
                 RedisBroadcaster<String> broadcaster = RedisBroadcaster.builder(client, "outage", Codec.utf8())
                         .reconnectBackoff(Duration.ofMillis(50), Duration.ofSeconds(1))
                         .build()) {
             Set<String> received = ConcurrentHashMap.newKeySet();
-            ConsumeOptions options = ConsumeOptions.builder().concurrency(2).pollTimeout(Duration.ofMillis(500)).build();
+            ConsumeOptions options = ConsumeOptions.builder()
+                    .concurrency(2)
+                    .pollTimeout(Duration.ofMillis(500))
+                    .build();
             list.consume(d -> received.add(d.payload()), options);
             zset.consume(d -> received.add(d.payload()), options);
             Set<String> heard = ConcurrentHashMap.newKeySet();
@@ -84,27 +96,41 @@ class OutageTest {
 
             Set<String> queued = ConcurrentHashMap.newKeySet();
             load.stored.stream().filter(p -> !p.startsWith("pubsub")).forEach(queued::add);
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> received.containsAll(queued));
             await().atMost(Duration.ofSeconds(10)).until(subscription::isConnected);
             broadcaster.publish("after the outage");
             await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains("after the outage"));
 
             List<Failure> whileDown = load.failures.stream()
-                    .filter(f -> f.atNanos - downFrom > 0 && downUntil - f.atNanos > 0).toList();
+                    .filter(f -> f.atNanos - downFrom > 0 && downUntil - f.atNanos > 0)
+                    .toList();
             long slowest = load.failures.stream().mapToLong(f -> f.millis).max().orElse(0);
-            long heardAfterRestart = load.stored.stream().filter(p -> p.startsWith("pubsub")).filter(heard::contains)
+            long heardAfterRestart = load.stored.stream()
+                    .filter(p -> p.startsWith("pubsub"))
+                    .filter(heard::contains)
                     .count();
-            System.out.printf("outage of %d ms: %d calls stored, %d failed (%d while Redis was down), slowest failure "
+            System.out.printf(
+                    "outage of %d ms: %d calls stored, %d failed (%d while Redis was down), slowest failure "
                             + "%d ms, median %d ms; first failure: %s; subscriber reconnects %d, heard %d published "
                             + "messages; everything acknowledged was delivered%n",
-                    TimeUnit.NANOSECONDS.toMillis(back - downFrom), load.stored.size(), load.failures.size(),
-                    whileDown.size(), slowest, median(load.failures), load.failures.isEmpty() ? "-" : load.failures.get(0).message,
-                    subscription.reconnects(), heardAfterRestart);
+                    TimeUnit.NANOSECONDS.toMillis(back - downFrom),
+                    load.stored.size(),
+                    load.failures.size(),
+                    whileDown.size(),
+                    slowest,
+                    median(load.failures),
+                    load.failures.isEmpty() ? "-" : load.failures.get(0).message,
+                    subscription.reconnects(),
+                    heardAfterRestart);
 
-            assertThat(load.unexpected).as("exceptions other than TransportException").isEmpty();
+            assertThat(load.unexpected)
+                    .as("exceptions other than TransportException")
+                    .isEmpty();
             for (String kind : List.of("list", "zset", "pubsub")) {
-                assertThat(whileDown).as(kind + " calls that failed while Redis was down")
+                assertThat(whileDown)
+                        .as(kind + " calls that failed while Redis was down")
                         .anySatisfy(f -> assertThat(f.payload).startsWith(kind));
             }
             assertThat(load.failures).allSatisfy(f -> {
@@ -114,7 +140,9 @@ class OutageTest {
             });
             assertThat(slowest).as("slowest failing call, ms").isLessThan(FAIL_FAST_MILLIS);
             for (Failure f : whileDown) {
-                assertThat(received).as("a send that failed while Redis was down stored nothing").doesNotContain(f.payload);
+                assertThat(received)
+                        .as("a send that failed while Redis was down stored nothing")
+                        .doesNotContain(f.payload);
             }
             assertThat(received).containsAll(queued);
             assertThat(subscription.reconnects()).isGreaterThanOrEqualTo(1);
@@ -123,7 +151,8 @@ class OutageTest {
     }
 
     private static long median(List<Failure> failures) {
-        List<Long> ms = new ArrayList<>(failures.stream().map(f -> f.millis).sorted().toList());
+        List<Long> ms =
+                new ArrayList<>(failures.stream().map(f -> f.millis).sorted().toList());
         return ms.isEmpty() ? 0 : ms.get(ms.size() / 2);
     }
 
@@ -151,8 +180,12 @@ class OutageTest {
                         t.getValue().apply(payload);
                         stored.add(payload);
                     } catch (TransportException e) {
-                        failures.add(new Failure(payload, start,
-                                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), e.getMessage(), e.getCause()));
+                        failures.add(new Failure(
+                                payload,
+                                start,
+                                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+                                e.getMessage(),
+                                e.getCause()));
                     } catch (RuntimeException e) {
                         unexpected.add(e);
                     }

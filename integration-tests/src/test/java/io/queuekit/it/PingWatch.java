@@ -39,17 +39,23 @@ final class PingWatch implements AutoCloseable {
     private final Map<String, Long> longestCommandMicros = new LinkedHashMap<>();
     /** PINGs answered; guarded by {@code longestNanos}, as the waits are. */
     private long replies;
+
     private volatile String current = IDLE;
     private volatile boolean stopping;
     private volatile RuntimeException failure;
 
     private PingWatch(RedisServer server) {
-        this.jedis = new Jedis(new HostAndPort(server.host(), server.port()), DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis((int) RedisClients.CONNECTION_TIMEOUT.toMillis())
-                .socketTimeoutMillis(10_000).protocol(RedisProtocol.RESP2).build());
+        this.jedis = new Jedis(
+                new HostAndPort(server.host(), server.port()),
+                DefaultJedisClientConfig.builder()
+                        .connectionTimeoutMillis((int) RedisClients.CONNECTION_TIMEOUT.toMillis())
+                        .socketTimeoutMillis(10_000)
+                        .protocol(RedisProtocol.RESP2)
+                        .build());
         jedis.ping(); // connected before the first call it watches
-        this.slowLog = new Jedis(new HostAndPort(server.host(), server.port()), DefaultJedisClientConfig.builder()
-                .protocol(RedisProtocol.RESP2).build());
+        this.slowLog = new Jedis(
+                new HostAndPort(server.host(), server.port()),
+                DefaultJedisClientConfig.builder().protocol(RedisProtocol.RESP2).build());
         slowLog.configSet("slowlog-log-slower-than", Long.toString(LOGGED_MICROS));
         slowLog.configSet("slowlog-max-len", "10000");
         this.pinger = new Thread(this::pingUntilClosed, "ping-watch-" + server.port());
@@ -161,7 +167,8 @@ final class PingWatch implements AutoCloseable {
         List<String> out = new ArrayList<>();
         longestWaitsMillis().forEach((what, ms) -> {
             if (ms >= atLeastMillis && commands.get(what) >= atLeastMillis) {
-                out.add(String.format("PING waited up to %6.1f ms, the longest command ran %5.1f ms: %s%n",
+                out.add(String.format(
+                        "PING waited up to %6.1f ms, the longest command ran %5.1f ms: %s%n",
                         ms, commands.get(what), what));
             }
         });

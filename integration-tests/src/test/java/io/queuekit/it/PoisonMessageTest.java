@@ -54,8 +54,11 @@ class PoisonMessageTest {
     @EnumSource(Transport.class)
     void undecodableAndAlwaysFailing_areDeadLetteredWithTheReason_andTheOthersAreServed(Transport transport) {
         String name = "poison-" + transport.name().toLowerCase().replace('_', '-');
-        try (MessageQueue<Order> orders = transport.build(client, name, JacksonCodec.of(Order.class), b -> b
-                        .maxAttempts(MAX_ATTEMPTS).visibilityTimeout(Duration.ofSeconds(5)));
+        try (MessageQueue<Order> orders = transport.build(
+                        client,
+                        name,
+                        JacksonCodec.of(Order.class),
+                        b -> b.maxAttempts(MAX_ATTEMPTS).visibilityTimeout(Duration.ofSeconds(5)));
                 MessageQueue<String> raw = transport.build(client, name, Codec.utf8(), b -> b)) {
             List<Order> good = new ArrayList<>();
             for (int i = 0; i < GOOD / 2; i++) {
@@ -73,36 +76,48 @@ class PoisonMessageTest {
 
             Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
             AtomicInteger badAttempts = new AtomicInteger();
-            orders.consume(d -> {
-                Order o = d.payload();
-                if (o.id().equals("bad")) {
-                    badAttempts.incrementAndGet();
-                    throw new IllegalStateException("cannot ship order bad");
-                }
-                handled.computeIfAbsent(o.id(), k -> new AtomicInteger()).incrementAndGet();
-            }, ConsumeOptions.builder().concurrency(2).backoff(Duration.ofMillis(20), Duration.ofMillis(100))
-                    .pollTimeout(Duration.ofMillis(200)).build());
+            orders.consume(
+                    d -> {
+                        Order o = d.payload();
+                        if (o.id().equals("bad")) {
+                            badAttempts.incrementAndGet();
+                            throw new IllegalStateException("cannot ship order bad");
+                        }
+                        handled.computeIfAbsent(o.id(), k -> new AtomicInteger())
+                                .incrementAndGet();
+                    },
+                    ConsumeOptions.builder()
+                            .concurrency(2)
+                            .backoff(Duration.ofMillis(20), Duration.ofMillis(100))
+                            .pollTimeout(Duration.ofMillis(200))
+                            .build());
 
             await().atMost(Duration.ofSeconds(20)).until(() -> orders.stats().dead() == 3 && handled.size() == GOOD);
             await().atMost(Duration.ofSeconds(10)).until(() -> orders.stats().total() == 3);
 
             Map<MessageId, DeadLetter<Order>> dead = orders.deadLetters().list(10).stream()
                     .collect(Collectors.toMap(DeadLetter::id, Function.identity()));
-            System.out.printf("%s dead letters:%n%s%n", transport, dead.values().stream()
-                    .map(d -> "  " + d.id() + " attempts=" + d.attempts() + " reason=" + d.reason())
-                    .collect(Collectors.joining("\n")));
+            System.out.printf(
+                    "%s dead letters:%n%s%n",
+                    transport,
+                    dead.values().stream()
+                            .map(d -> "  " + d.id() + " attempts=" + d.attempts() + " reason=" + d.reason())
+                            .collect(Collectors.joining("\n")));
             assertThat(dead).containsOnlyKeys(notJson, wrongShape, failing);
             for (MessageId undecodable : List.of(notJson, wrongShape)) {
                 DeadLetter<Order> d = dead.get(undecodable);
-                assertThat(d.attempts()).as("dead-lettered on the first attempt").isEqualTo(1);
+                assertThat(d.attempts())
+                        .as("dead-lettered on the first attempt")
+                        .isEqualTo(1);
                 assertThat(d.reason()).startsWith("undecodable: ").contains("cannot decode JSON body");
                 assertThat(d.payload()).isNull();
             }
             DeadLetter<Order> f = dead.get(failing);
             assertThat(f.attempts()).isEqualTo(MAX_ATTEMPTS);
             assertThat(badAttempts).hasValue(MAX_ATTEMPTS);
-            assertThat(f.reason()).isEqualTo("failed " + MAX_ATTEMPTS + " attempt(s); last: "
-                    + "java.lang.IllegalStateException: cannot ship order bad");
+            assertThat(f.reason())
+                    .isEqualTo("failed " + MAX_ATTEMPTS + " attempt(s); last: "
+                            + "java.lang.IllegalStateException: cannot ship order bad");
             assertThat(f.payload()).isEqualTo(new Order("bad", 1));
             assertThat(handled).as("every good order handled").hasSize(GOOD);
         }
@@ -111,19 +126,25 @@ class PoisonMessageTest {
     /** A body overwritten in the delay queue's body hash (by another program, or an attacker) is poison too. */
     @Test
     void bodyOverwrittenInRedis_isDeadLetteredAtOnce_andTheConsumerCarriesOn() {
-        try (MessageQueue<Order> orders = Transport.ZSET.build(client, "poison-hash",
-                JacksonCodec.of(Order.class), b -> b.maxAttempts(MAX_ATTEMPTS))) {
+        try (MessageQueue<Order> orders = Transport.ZSET.build(
+                client, "poison-hash", JacksonCodec.of(Order.class), b -> b.maxAttempts(MAX_ATTEMPTS))) {
             MessageId victim = orders.send(new Order("v", 1));
             orders.send(new Order("after", 2));
-            String bodyKey = RedisKeys.of(RedisKeys.DEFAULT_PREFIX, "poison-hash").key("body");
+            String bodyKey =
+                    RedisKeys.of(RedisKeys.DEFAULT_PREFIX, "poison-hash").key("body");
             String stored = client.hget(bodyKey, victim.value());
             String header = stored.substring(0, stored.indexOf(':') + 1);
-            client.hset(bodyKey.getBytes(StandardCharsets.UTF_8), victim.value().getBytes(StandardCharsets.UTF_8),
+            client.hset(
+                    bodyKey.getBytes(StandardCharsets.UTF_8),
+                    victim.value().getBytes(StandardCharsets.UTF_8),
                     (header + "\u0000\u00ff garbage").getBytes(StandardCharsets.ISO_8859_1));
 
             Set<String> handled = ConcurrentHashMap.newKeySet();
-            orders.consume(d -> handled.add(d.payload().id()), ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
-            await().atMost(Duration.ofSeconds(10)).until(() -> handled.contains("after") && orders.stats().dead() == 1);
+            orders.consume(
+                    d -> handled.add(d.payload().id()),
+                    ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> handled.contains("after") && orders.stats().dead() == 1);
             DeadLetter<Order> d = orders.deadLetters().list(1).get(0);
             assertThat(d.id()).isEqualTo(victim);
             assertThat(d.attempts()).isEqualTo(1);
@@ -134,7 +155,9 @@ class PoisonMessageTest {
 
     /** An element another program pushed onto a list queue's ready list is dead-lettered, not handed out. */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Transport.class, names = {"LIST_AT_LEAST_ONCE", "LIST_AT_MOST_ONCE"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"LIST_AT_LEAST_ONCE", "LIST_AT_MOST_ONCE"})
     void foreignListElement_isDeadLettered_andTheConsumerCarriesOn(Transport transport) {
         String name = "poison-foreign-" + transport.ordinal();
         try (MessageQueue<Order> orders = transport.build(client, name, JacksonCodec.of(Order.class), b -> b)) {
@@ -142,8 +165,11 @@ class PoisonMessageTest {
             client.lpush(RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).key("ready"), "not a queuekit element");
             orders.send(new Order("after", 2));
             Set<String> handled = ConcurrentHashMap.newKeySet();
-            orders.consume(d -> handled.add(d.payload().id()), ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
-            await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == 2 && orders.stats().dead() == 1);
+            orders.consume(
+                    d -> handled.add(d.payload().id()),
+                    ConsumeOptions.builder().pollTimeout(Duration.ofMillis(200)).build());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> handled.size() == 2 && orders.stats().dead() == 1);
             assertThat(handled).containsExactlyInAnyOrder("before", "after");
             assertThat(orders.stats().total()).isEqualTo(1);
         }

@@ -41,9 +41,19 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class PublicApiTest {
     /** The modules users depend on; the rest (CLI, benchmarks, tests, fixtures) are not API. */
-    private static final Set<String> PUBLISHED = Set.of("queue-api", "queue-tck", "queue-inmemory",
-            "queue-micrometer", "queue-redis-core", "queue-redis-list", "queue-redis-zset", "queue-redis-pubsub",
-            "queue-testing", "queue-jackson3", "queue-spring-boot-autoconfigure");
+    private static final Set<String> PUBLISHED = Set.of(
+            "queue-api",
+            "queue-tck",
+            "queue-inmemory",
+            "queue-micrometer",
+            "queue-redis-core",
+            "queue-redis-list",
+            "queue-redis-zset",
+            "queue-redis-pubsub",
+            "queue-testing",
+            "queue-jackson3",
+            "queue-spring-boot-autoconfigure");
+
     private static final Pattern JAR = Pattern.compile("(queue-[a-z0-9-]+?)-\\d[^/]*\\.jar");
     private static final Pattern CLASSES = Pattern.compile("(queue-[a-z0-9-]+)/target/classes/?");
 
@@ -100,7 +110,8 @@ class PublicApiTest {
             classes.stream().filter(c -> c.getEnclosingClass() == null).forEach(c -> names.add(c.getName()));
             actual.put(module, names);
         });
-        assertThat(listed).as("README module table: `module` | `package` | `Type`, ... per published module")
+        assertThat(listed)
+                .as("README module table: `module` | `package` | `Type`, ... per published module")
                 .isEqualTo(actual);
     }
 
@@ -180,10 +191,12 @@ class PublicApiTest {
                 referenced(a, seen);
             }
         } else if (type instanceof WildcardType w) {
-            Stream.concat(Stream.of(w.getUpperBounds()), Stream.of(w.getLowerBounds())).forEach(b -> referenced(b, seen));
+            Stream.concat(Stream.of(w.getUpperBounds()), Stream.of(w.getLowerBounds()))
+                    .forEach(b -> referenced(b, seen));
         } else if (type instanceof GenericArrayType a) {
             referenced(a.getGenericComponentType(), seen);
-        } else if (type instanceof TypeVariable<?> v && seen.add("var " + v.getName() + "@" + v.getGenericDeclaration())) {
+        } else if (type instanceof TypeVariable<?> v
+                && seen.add("var " + v.getName() + "@" + v.getGenericDeclaration())) {
             for (Type b : v.getBounds()) {
                 referenced(b, seen);
             }
@@ -202,8 +215,12 @@ class PublicApiTest {
     /** Public, or protected and so visible to a subclass, all the way out. */
     private static boolean isVisible(Class<?> c) {
         for (Class<?> k = c; k != null; k = k.getEnclosingClass()) {
-            if (k.isAnonymousClass() || k.isLocalClass() || k.isSynthetic()
-                    || !(k.getEnclosingClass() == null ? Modifier.isPublic(k.getModifiers()) : isVisible(k.getModifiers()))) {
+            if (k.isAnonymousClass()
+                    || k.isLocalClass()
+                    || k.isSynthetic()
+                    || !(k.getEnclosingClass() == null
+                            ? Modifier.isPublic(k.getModifiers())
+                            : isVisible(k.getModifiers()))) {
                 return false;
             }
         }

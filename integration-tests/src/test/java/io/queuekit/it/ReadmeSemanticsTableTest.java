@@ -36,21 +36,32 @@ class ReadmeSemanticsTableTest {
         for (MessageQueue<String> q : List.of(
                 RedisListQueue.builder(client, "readme", Codec.utf8()).build(),
                 RedisListQueue.builder(client, "readme", Codec.utf8())
-                        .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build(),
+                        .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
+                        .build(),
                 RedisDelayQueue.builder(client, "readme", Codec.utf8()).build(),
-                RedisListQueue.builder(client, "readme", Codec.utf8()).shards(3).shardBy(p -> p).build(),
+                RedisListQueue.builder(client, "readme", Codec.utf8())
+                        .shards(3)
+                        .shardBy(p -> p)
+                        .build(),
                 RedisListQueue.builder(client, "readme", Codec.utf8()).shards(3).build(),
-                RedisDelayQueue.builder(client, "readme", Codec.utf8()).shards(3).shardBy(p -> p).build(),
-                RedisDelayQueue.builder(client, "readme", Codec.utf8()).shards(3).build())) {
+                RedisDelayQueue.builder(client, "readme", Codec.utf8())
+                        .shards(3)
+                        .shardBy(p -> p)
+                        .build(),
+                RedisDelayQueue.builder(client, "readme", Codec.utf8())
+                        .shards(3)
+                        .build())) {
             rows.add(q.semantics());
             q.close();
         }
-        try (Broadcaster<String> b = RedisBroadcaster.builder(client, "readme", Codec.utf8()).build()) {
+        try (Broadcaster<String> b =
+                RedisBroadcaster.builder(client, "readme", Codec.utf8()).build()) {
             rows.add(b.semantics());
         }
         try (MessageQueue<String> q = InMemoryMessageQueue.create("readme");
                 MessageQueue<String> amo = InMemoryMessageQueue.<String>builder("readme")
-                        .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build();
+                        .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
+                        .build();
                 MessageQueue<String> d = InMemoryDelayQueue.create("readme");
                 Broadcaster<String> b = InMemoryBroadcaster.create("readme")) {
             rows.add(q.semantics());

@@ -52,21 +52,31 @@ class ReadmeSnippetsTest {
         List<String> errors = compile(units, out);
 
         assertThat(units).as("Java blocks found in README.md and docs/*.md").hasSizeGreaterThan(15);
-        assertThat(declared).as("a page declares the " + CONTEXT + " block the examples extend").contains(CONTEXT);
-        assertThat(errors).as("compiler errors in the Java blocks of README.md and docs/*.md").isEmpty();
+        assertThat(declared)
+                .as("a page declares the " + CONTEXT + " block the examples extend")
+                .contains(CONTEXT);
+        assertThat(errors)
+                .as("compiler errors in the Java blocks of README.md and docs/*.md")
+                .isEmpty();
     }
 
     @Test
     void aBlockThatDoesNotCompile_isReported(@TempDir Path out) throws IOException {
         Set<String> declared = new HashSet<>();
-        List<JavaFileObject> units = new ArrayList<>(units("README.md", "```java\nabstract class Examples {}\n```\n", declared));
-        units.addAll(units("docs/example.md",
-                "```java\nint n = 1;\n```\n```java\nimport java.util.List;\n\nList<String> s = 42;\n```\n", declared));
+        List<JavaFileObject> units =
+                new ArrayList<>(units("README.md", "```java\nabstract class Examples {}\n```\n", declared));
+        units.addAll(units(
+                "docs/example.md",
+                "```java\nint n = 1;\n```\n```java\nimport java.util.List;\n\nList<String> s = 42;\n```\n",
+                declared));
 
         List<String> errors = compile(units, out);
 
-        assertThat(errors).singleElement().asString()
-                .contains("docs/example.md Java block 2").contains("incompatible types");
+        assertThat(errors)
+                .singleElement()
+                .asString()
+                .contains("docs/example.md Java block 2")
+                .contains("incompatible types");
     }
 
     /**
@@ -98,8 +108,11 @@ class ReadmeSnippetsTest {
                 units.add(source(name, label, imports + body.toString()));
             } else {
                 String name = prefix + n;
-                units.add(source(name, label, imports + "abstract class " + name + " extends " + CONTEXT
-                        + " {\n void run() throws Exception {\n" + body + "}\n}\n"));
+                units.add(source(
+                        name,
+                        label,
+                        imports + "abstract class " + name + " extends " + CONTEXT
+                                + " {\n void run() throws Exception {\n" + body + "}\n}\n"));
             }
         }
         return units;
@@ -122,9 +135,14 @@ class ReadmeSnippetsTest {
     private static List<String> compile(List<JavaFileObject> units, Path out) throws IOException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
-            List<String> options = List.of("-proc:none", "-d", out.toString(),
-                    "-classpath", System.getProperty("java.class.path") + File.pathSeparator + out);
+        try (StandardJavaFileManager files =
+                javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+            List<String> options = List.of(
+                    "-proc:none",
+                    "-d",
+                    out.toString(),
+                    "-classpath",
+                    System.getProperty("java.class.path") + File.pathSeparator + out);
             javac.getTask(null, files, diagnostics, options, null, units).call();
         }
         return diagnostics.getDiagnostics().stream()

@@ -44,13 +44,22 @@ class RollingCloseLatenessTest {
     void threeObjects_oneInAnotherJvm_oneClosingMidway_deliverEveryMessageOnTime(@TempDir Path dir) throws Exception {
         String name = "rolling";
         try (RedisServer server = RedisServer.builder().start();
-                RedisClient client = RedisClients.builder(server).poolSize(24).blockingSocketTimeout(Duration.ofSeconds(15)).build()) {
+                RedisClient client = RedisClients.builder(server)
+                        .poolSize(24)
+                        .blockingSocketTimeout(Duration.ofSeconds(15))
+                        .build()) {
             Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
             List<String> duplicates = new CopyOnWriteArrayList<>();
             Path stderr = dir.resolve("consumer.err");
-            Process child = new ProcessBuilder(javaBinary(), "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), DelayConsumerProcess.class.getName(),
-                    server.host(), String.valueOf(server.port()), name)
+            Process child = new ProcessBuilder(
+                            javaBinary(),
+                            "-XX:TieredStopAtLevel=1",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            DelayConsumerProcess.class.getName(),
+                            server.host(),
+                            String.valueOf(server.port()),
+                            name)
                     .redirectError(stderr.toFile())
                     .start();
             List<RedisDelayQueue<String>> objects = new ArrayList<>();
@@ -85,8 +94,8 @@ class RollingCloseLatenessTest {
                 // quiet: the one message due takes its wake-up to an object that closes before it is
                 // due. That object's consumer blocks (and polls) ten times longer than the others, so it
                 // is the one blocked longest, whom the server serves first
-                RedisDelayQueue<String> closing = consumer(client, name, deliveredAt, duplicates,
-                        Duration.ofSeconds(10), 1);
+                RedisDelayQueue<String> closing =
+                        consumer(client, name, deliveredAt, duplicates, Duration.ofSeconds(10), 1);
                 objects.add(closing);
                 Thread.sleep(1_500); // every other consumer re-blocks within its block timeout of 1 s
                 schedule(b, "quiet", Instant.now().plusMillis(2_000), due);
@@ -98,13 +107,21 @@ class RollingCloseLatenessTest {
                 List<Long> lateness = new ArrayList<>();
                 due.forEach((payload, when) -> lateness.add(deliveredAt.get(payload) - when.toEpochMilli()));
                 lateness.sort(null);
-                System.out.printf("rolling close, 3 objects (one in a second JVM): lateness of %d messages, "
-                        + "p50 %d ms, p99 %d ms, max %d ms%n", lateness.size(), lateness.get(lateness.size() / 2),
-                        lateness.get(lateness.size() * 99 / 100), lateness.get(lateness.size() - 1));
+                System.out.printf(
+                        "rolling close, 3 objects (one in a second JVM): lateness of %d messages, "
+                                + "p50 %d ms, p99 %d ms, max %d ms%n",
+                        lateness.size(),
+                        lateness.get(lateness.size() / 2),
+                        lateness.get(lateness.size() * 99 / 100),
+                        lateness.get(lateness.size() - 1));
                 assertThat(lateness.get(0)).as("never early").isGreaterThanOrEqualTo(-5); // two clocks' reads
-                assertThat(lateness.get(lateness.size() - 1)).as("the latest, ms").isLessThan(ON_TIME_MILLIS);
+                assertThat(lateness.get(lateness.size() - 1))
+                        .as("the latest, ms")
+                        .isLessThan(ON_TIME_MILLIS);
                 child.getOutputStream().close();
-                assertThat(child.waitFor(20, TimeUnit.SECONDS)).as("the second JVM closes its queue and ends").isTrue();
+                assertThat(child.waitFor(20, TimeUnit.SECONDS))
+                        .as("the second JVM closes its queue and ends")
+                        .isTrue();
                 reader.join(5_000);
             } finally {
                 child.destroyForcibly();
@@ -121,19 +138,32 @@ class RollingCloseLatenessTest {
     }
 
     private static void awaitDelivered(Map<String, Long> deliveredAt, int count) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> deliveredAt.size() >= count);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> deliveredAt.size() >= count);
     }
 
-    private static RedisDelayQueue<String> consumer(RedisClient client, String name, Map<String, Long> deliveredAt,
-            List<String> duplicates) {
+    private static RedisDelayQueue<String> consumer(
+            RedisClient client, String name, Map<String, Long> deliveredAt, List<String> duplicates) {
         return consumer(client, name, deliveredAt, duplicates, Duration.ofSeconds(1), 2);
     }
 
-    private static RedisDelayQueue<String> consumer(RedisClient client, String name, Map<String, Long> deliveredAt,
-            List<String> duplicates, Duration blockTimeout, int concurrency) {
-        RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8()).blockTimeout(blockTimeout).build();
-        q.consume(d -> record(d.payload(), System.currentTimeMillis(), deliveredAt, duplicates),
-                ConsumeOptions.builder().concurrency(concurrency).pollTimeout(blockTimeout).build());
+    private static RedisDelayQueue<String> consumer(
+            RedisClient client,
+            String name,
+            Map<String, Long> deliveredAt,
+            List<String> duplicates,
+            Duration blockTimeout,
+            int concurrency) {
+        RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
+                .blockTimeout(blockTimeout)
+                .build();
+        q.consume(
+                d -> record(d.payload(), System.currentTimeMillis(), deliveredAt, duplicates),
+                ConsumeOptions.builder()
+                        .concurrency(concurrency)
+                        .pollTimeout(blockTimeout)
+                        .build());
         return q;
     }
 
@@ -144,20 +174,23 @@ class RollingCloseLatenessTest {
     }
 
     private static Thread readLines(Process p, Map<String, Long> deliveredAt, List<String> duplicates) {
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    if (line.startsWith("GOT ")) {
-                        String[] parts = line.split(" ");
-                        record(parts[1], Long.parseLong(parts[2]), deliveredAt, duplicates);
-                    } else if (line.equals("READY")) {
-                        deliveredAt.put("READY", 0L);
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader r =
+                            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            if (line.startsWith("GOT ")) {
+                                String[] parts = line.split(" ");
+                                record(parts[1], Long.parseLong(parts[2]), deliveredAt, duplicates);
+                            } else if (line.equals("READY")) {
+                                deliveredAt.put("READY", 0L);
+                            }
+                        }
+                    } catch (java.io.IOException e) {
+                        // the process ended
                     }
-                }
-            } catch (java.io.IOException e) {
-                // the process ended
-            }
-        }, "delay-consumer-stdout");
+                },
+                "delay-consumer-stdout");
         reader.setDaemon(true);
         reader.start();
         return reader;

@@ -55,13 +55,17 @@ class SilentConnectionDeathTest {
     void blockedConsumer_noticesAFrozenConnection_andCarriesOnOverAFreshOne(Transport transport) throws Exception {
         String name = "frozen-" + transport.name().toLowerCase().replace('_', '-');
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(4).build();
-                MessageQueue<String> consumerSide = transport.build(viaProxy, name, Codec.utf8(),
-                        b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY));
-                MessageQueue<String> producerSide = transport.build(direct, name, Codec.utf8(),
-                        b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY))) {
+                RedisClient viaProxy = RedisClients.builder(server)
+                        .address(proxy.host(), proxy.port())
+                        .poolSize(4)
+                        .build();
+                MessageQueue<String> consumerSide = transport.build(
+                        viaProxy, name, Codec.utf8(), b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY));
+                MessageQueue<String> producerSide = transport.build(
+                        direct, name, Codec.utf8(), b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY))) {
             Set<String> received = ConcurrentHashMap.newKeySet();
-            consumerSide.consume(d -> received.add(d.payload()),
+            consumerSide.consume(
+                    d -> received.add(d.payload()),
                     ConsumeOptions.builder().pollTimeout(BLOCK).build());
             producerSide.send("before");
             await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("before"));
@@ -79,23 +83,37 @@ class SilentConnectionDeathTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("after"));
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozeAt);
 
-            System.out.printf("%s: a consumer blocked on a silently dead connection received the next message "
-                    + "%d ms after the freeze, over %d fresh connection(s)%n",
+            System.out.printf(
+                    "%s: a consumer blocked on a silently dead connection received the next message "
+                            + "%d ms after the freeze, over %d fresh connection(s)%n",
                     transport, millis, proxy.accepted() - connections);
-            assertThat(proxy.accepted()).as("connections made through the proxy").isGreaterThan(connections);
+            assertThat(proxy.accepted())
+                    .as("connections made through the proxy")
+                    .isGreaterThan(connections);
         }
     }
 
     @Test
     void wholeRouteBlackHoled_consumerCarriesOnWhenTheRouteResumes() throws Exception {
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(4).build();
-                MessageQueue<String> consumerSide = Transport.LIST_AT_LEAST_ONCE.build(viaProxy, "blackhole",
-                        Codec.utf8(), b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY));
-                MessageQueue<String> producerSide = Transport.LIST_AT_LEAST_ONCE.build(direct, "blackhole",
-                        Codec.utf8(), b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY))) {
+                RedisClient viaProxy = RedisClients.builder(server)
+                        .address(proxy.host(), proxy.port())
+                        .poolSize(4)
+                        .build();
+                MessageQueue<String> consumerSide = Transport.LIST_AT_LEAST_ONCE.build(
+                        viaProxy,
+                        "blackhole",
+                        Codec.utf8(),
+                        b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY));
+                MessageQueue<String> producerSide = Transport.LIST_AT_LEAST_ONCE.build(
+                        direct,
+                        "blackhole",
+                        Codec.utf8(),
+                        b -> b.blockTimeout(BLOCK).visibilityTimeout(VISIBILITY))) {
             Set<String> received = ConcurrentHashMap.newKeySet();
-            consumerSide.consume(d -> received.add(d.payload()), ConsumeOptions.builder().pollTimeout(BLOCK).build());
+            consumerSide.consume(
+                    d -> received.add(d.payload()),
+                    ConsumeOptions.builder().pollTimeout(BLOCK).build());
             producerSide.send("before");
             await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("before"));
 
@@ -106,20 +124,26 @@ class SilentConnectionDeathTest {
             proxy.resume();
             long resumedAt = System.nanoTime();
             await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("during"));
-            System.out.printf("route black-holed for 3 s: the consumer received the waiting message %d ms after "
-                    + "the route resumed%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumedAt));
+            System.out.printf(
+                    "route black-holed for 3 s: the consumer received the waiting message %d ms after "
+                            + "the route resumed%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumedAt));
         }
     }
 
     @Test
     void subscription_noticesAFrozenConnection_andSubscribesAgainOverAFreshOne() throws Exception {
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(4).build();
+                RedisClient viaProxy = RedisClients.builder(server)
+                        .address(proxy.host(), proxy.port())
+                        .poolSize(4)
+                        .build();
                 RedisBroadcaster<String> listening = RedisBroadcaster.builder(viaProxy, "frozen", Codec.utf8())
                         .keepAliveInterval(Duration.ofMillis(300))
                         .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
                         .build();
-                RedisBroadcaster<String> publishing = RedisBroadcaster.builder(direct, "frozen", Codec.utf8()).build()) {
+                RedisBroadcaster<String> publishing =
+                        RedisBroadcaster.builder(direct, "frozen", Codec.utf8()).build()) {
             Set<String> heard = ConcurrentHashMap.newKeySet();
             RedisSubscription s = listening.subscribe(heard::add);
             publishing.publish("before");
@@ -128,12 +152,16 @@ class SilentConnectionDeathTest {
             proxy.freezeExisting();
             long frozeAt = System.nanoTime();
             AtomicInteger n = new AtomicInteger();
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                publishing.publish("after-" + n.incrementAndGet());
-                return heard.stream().anyMatch(m -> m.startsWith("after-"));
-            });
-            System.out.printf("subscription on a silently dead connection heard again %d ms after the freeze "
-                    + "(reconnects: %d)%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozeAt), s.reconnects());
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        publishing.publish("after-" + n.incrementAndGet());
+                        return heard.stream().anyMatch(m -> m.startsWith("after-"));
+                    });
+            System.out.printf(
+                    "subscription on a silently dead connection heard again %d ms after the freeze "
+                            + "(reconnects: %d)%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozeAt), s.reconnects());
             assertThat(s.reconnects()).isGreaterThanOrEqualTo(1);
         }
     }
@@ -141,9 +169,12 @@ class SilentConnectionDeathTest {
     @Test
     void send_overAFrozenConnection_failsWithinTheSocketTimeout_andTheNextSendUsesAFreshConnection() throws Exception {
         try (FreezingProxy proxy = new FreezingProxy(server.host(), server.port());
-                RedisClient viaProxy = RedisClients.builder(server).address(proxy.host(), proxy.port()).poolSize(1).build();
-                MessageQueue<String> q = Transport.LIST_AT_LEAST_ONCE.build(viaProxy, "frozen-send", Codec.utf8(),
-                        b -> b)) {
+                RedisClient viaProxy = RedisClients.builder(server)
+                        .address(proxy.host(), proxy.port())
+                        .poolSize(1)
+                        .build();
+                MessageQueue<String> q =
+                        Transport.LIST_AT_LEAST_ONCE.build(viaProxy, "frozen-send", Codec.utf8(), b -> b)) {
             q.send("one");
             proxy.freezeExisting();
             long start = System.nanoTime();
@@ -152,8 +183,9 @@ class SilentConnectionDeathTest {
                     .hasMessageContaining("send failed")
                     .hasCauseInstanceOf(JedisConnectionException.class);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertThat(millis).as("ms until the send failed").isBetween(
-                    SOCKET_TIMEOUT_MILLIS - 100, SOCKET_TIMEOUT_MILLIS + 1_500);
+            assertThat(millis)
+                    .as("ms until the send failed")
+                    .isBetween(SOCKET_TIMEOUT_MILLIS - 100, SOCKET_TIMEOUT_MILLIS + 1_500);
             q.send("three");
             System.out.printf("send over a frozen connection failed after %d ms; the next one succeeded%n", millis);
         }
@@ -161,13 +193,17 @@ class SilentConnectionDeathTest {
 
     /** Waits until this many clients are blocked in a command on the server. */
     private static void awaitBlockedClients(int n) {
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> blockedClients() == n);
     }
 
     private static long blockedClients() {
         try (Jedis j = new Jedis(server.host(), server.port())) {
-            return j.clientList().lines().filter(l -> l.matches(".*flags=\\S*b.*")).count();
+            return j.clientList()
+                    .lines()
+                    .filter(l -> l.matches(".*flags=\\S*b.*"))
+                    .count();
         }
     }
 }

@@ -49,6 +49,7 @@ import redis.clients.jedis.SslVerifyMode;
 class TlsTest {
     @TempDir
     static Path dir;
+
     private static RedisServer server;
     private static int tlsPort;
     private static final char[] PASSWORD = "changeit".toCharArray();
@@ -62,7 +63,8 @@ class TlsTest {
         makeCertificates();
         tlsPort = freePort();
         try {
-            server = RedisServer.builder().requireProcessControl()
+            server = RedisServer.builder()
+                    .requireProcessControl()
                     .config("tls-port", String.valueOf(tlsPort))
                     .config("tls-cert-file", dir.resolve("server.crt").toString())
                     .config("tls-key-file", dir.resolve("server.key").toString())
@@ -72,7 +74,8 @@ class TlsTest {
         } catch (RedisServerException e) {
             String why = String.valueOf(e.getMessage());
             if (why.contains("tls") || why.contains("TLS") || why.contains("Bad directive")) {
-                skip("redis-server was built without TLS support: " + why.lines().findFirst().orElse(""));
+                skip("redis-server was built without TLS support: "
+                        + why.lines().findFirst().orElse(""));
             }
             throw e;
         }
@@ -94,8 +97,12 @@ class TlsTest {
 
     /** A client over TLS that checks the server's certificate chain and host name (its IP SAN). */
     private static RedisClient tlsClient(SslOptions.Builder ssl) {
-        return RedisClients.builder(server).address("127.0.0.1", tlsPort).poolSize(8)
-                .configure(c -> c.sslOptions(ssl.sslVerifyMode(SslVerifyMode.FULL).build())).build();
+        return RedisClients.builder(server)
+                .address("127.0.0.1", tlsPort)
+                .poolSize(8)
+                .configure(
+                        c -> c.sslOptions(ssl.sslVerifyMode(SslVerifyMode.FULL).build()))
+                .build();
     }
 
     private static SslOptions.Builder trustingTheCa() {
@@ -106,7 +113,11 @@ class TlsTest {
     @EnumSource(Transport.class)
     void queue_sendsAndReceivesOverTls(Transport transport) throws Exception {
         try (RedisClient client = tlsClient(trustingTheCa());
-                MessageQueue<String> q = transport.build(client, "tls-" + transport.name().toLowerCase(java.util.Locale.ROOT), Codec.utf8(), b -> b.blockTimeout(Duration.ofMillis(200)))) {
+                MessageQueue<String> q = transport.build(
+                        client,
+                        "tls-" + transport.name().toLowerCase(java.util.Locale.ROOT),
+                        Codec.utf8(),
+                        b -> b.blockTimeout(Duration.ofMillis(200)))) {
             q.sendAll(List.of("secret-1", "secret-2"));
             Delivery<String> first = q.poll(5, TimeUnit.SECONDS);
             Delivery<String> second = q.poll(5, TimeUnit.SECONDS);
@@ -120,7 +131,8 @@ class TlsTest {
     @Test
     void broadcaster_publishesAndSubscribesOverTls() {
         try (RedisClient client = tlsClient(trustingTheCa());
-                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "tls", Codec.utf8()).build()) {
+                RedisBroadcaster<String> b =
+                        RedisBroadcaster.builder(client, "tls", Codec.utf8()).build()) {
             Set<String> heard = ConcurrentHashMap.newKeySet();
             b.subscribe(heard::add);
             assertThat(b.publish("over tls")).isEqualTo(1);
@@ -132,8 +144,10 @@ class TlsTest {
     void clientThatDoesNotTrustTheServer_isRefusedWithATransportException() throws Exception {
         // the JDK's trust store, which does not hold the test CA
         try (RedisClient client = tlsClient(SslOptions.builder());
-                MessageQueue<String> q = Transport.LIST_AT_LEAST_ONCE.build(client, "tls-untrusted", Codec.utf8(), b -> b)) {
-            assertThatThrownBy(() -> q.send("x")).isInstanceOf(TransportException.class)
+                MessageQueue<String> q =
+                        Transport.LIST_AT_LEAST_ONCE.build(client, "tls-untrusted", Codec.utf8(), b -> b)) {
+            assertThatThrownBy(() -> q.send("x"))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("send failed")
                     .satisfies(t -> assertThat(causes(t)).anyMatch(c -> c instanceof SSLHandshakeException));
         }
@@ -151,12 +165,47 @@ class TlsTest {
         String ca = dir.resolve("ca").toString();
         String srv = dir.resolve("server").toString();
         Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-        check(openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=queuekit test CA",
-                "-keyout", ca + ".key", "-out", ca + ".crt"));
-        check(openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                "-keyout", srv + ".key", "-out", srv + ".csr"));
-        check(openssl("x509", "-req", "-in", srv + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key",
-                "-CAcreateserial", "-days", "2", "-extfile", dir.resolve("san.ext").toString(), "-out", srv + ".crt"));
+        check(openssl(
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=queuekit test CA",
+                "-keyout",
+                ca + ".key",
+                "-out",
+                ca + ".crt"));
+        check(openssl(
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-keyout",
+                srv + ".key",
+                "-out",
+                srv + ".csr"));
+        check(openssl(
+                "x509",
+                "-req",
+                "-in",
+                srv + ".csr",
+                "-CA",
+                ca + ".crt",
+                "-CAkey",
+                ca + ".key",
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-extfile",
+                dir.resolve("san.ext").toString(),
+                "-out",
+                srv + ".crt"));
     }
 
     private static void check(int exit) {
@@ -167,8 +216,11 @@ class TlsTest {
         List<String> cmd = new java.util.ArrayList<>(List.of("openssl"));
         cmd.addAll(List.of(args));
         try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("openssl.log").toFile()).start();
+            Process p = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("openssl.log").toFile())
+                    .start();
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return -1;
@@ -184,8 +236,8 @@ class TlsTest {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(caCert)) {
-            trust.setCertificateEntry("queuekit-test-ca",
-                    (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in));
+            trust.setCertificateEntry("queuekit-test-ca", (X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(in));
         }
         Path file = dir.resolve("truststore.p12");
         try (OutputStream out = Files.newOutputStream(file)) {

@@ -33,6 +33,7 @@ final class Traffic implements AutoCloseable {
     final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     /** When each send was acknowledged ({@link System#nanoTime()}). */
     final Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
+
     final Map<String, AtomicInteger> byPayload = new ConcurrentHashMap<>();
     final Map<String, Set<MessageId>> idsByPayload = new ConcurrentHashMap<>();
     final Map<MessageId, AtomicInteger> byId = new ConcurrentHashMap<>();
@@ -55,12 +56,18 @@ final class Traffic implements AutoCloseable {
         this.messages = messages;
         this.batch = batch;
         this.later = later;
-        this.consumers = queue.consume(d -> {
-            lastDeliveryNanos.set(System.nanoTime());
-            byId.computeIfAbsent(d.id(), k -> new AtomicInteger()).incrementAndGet();
-            byPayload.computeIfAbsent(d.payload(), k -> new AtomicInteger()).incrementAndGet();
-            idsByPayload.computeIfAbsent(d.payload(), k -> ConcurrentHashMap.newKeySet()).add(d.id());
-        }, options);
+        this.consumers = queue.consume(
+                d -> {
+                    lastDeliveryNanos.set(System.nanoTime());
+                    byId.computeIfAbsent(d.id(), k -> new AtomicInteger()).incrementAndGet();
+                    byPayload
+                            .computeIfAbsent(d.payload(), k -> new AtomicInteger())
+                            .incrementAndGet();
+                    idsByPayload
+                            .computeIfAbsent(d.payload(), k -> ConcurrentHashMap.newKeySet())
+                            .add(d.id());
+                },
+                options);
         this.producer = new Thread(this::produce, "traffic-producer");
         producer.setDaemon(true);
         producer.start();
@@ -76,7 +83,8 @@ final class Traffic implements AutoCloseable {
 
     /** Waits until {@code n} sends were acknowledged and something was received. */
     void awaitAcknowledged(int n, Duration timeout) {
-        await().atMost(timeout).pollInterval(Duration.ofMillis(5))
+        await().atMost(timeout)
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> acknowledged.size() >= n && !byPayload.isEmpty());
     }
 
@@ -89,7 +97,8 @@ final class Traffic implements AutoCloseable {
     /** Waits until every acknowledged payload was received; false if some never came. */
     boolean awaitEveryAcknowledgedReceived(Duration timeout) {
         try {
-            await().atMost(timeout).pollInterval(Duration.ofMillis(100))
+            await().atMost(timeout)
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> byPayload.keySet().containsAll(acknowledged));
             return true;
         } catch (org.awaitility.core.ConditionTimeoutException e) {
@@ -121,7 +130,10 @@ final class Traffic implements AutoCloseable {
 
     /** Deliveries of an id after its first. */
     long redeliveries() {
-        return byId.values().stream().filter(c -> c.get() > 1).mapToLong(c -> c.get() - 1).sum();
+        return byId.values().stream()
+                .filter(c -> c.get() > 1)
+                .mapToLong(c -> c.get() - 1)
+                .sum();
     }
 
     /** Payloads stored under two ids or more: a retried send whose first try had stored them. */
@@ -136,10 +148,17 @@ final class Traffic implements AutoCloseable {
 
     /** One line for the test's output. */
     String summary() {
-        return String.format("%d acknowledged sends of %d, %d sends failed and were retried, %d deliveries of %d ids: "
+        return String.format(
+                "%d acknowledged sends of %d, %d sends failed and were retried, %d deliveries of %d ids: "
                         + "%d redeliveries of an id, %d payloads stored twice by a retried send; lost: %d",
-                acknowledged.size(), messages, sendFailures.get(), deliveries(), byId.size(), redeliveries(),
-                storedTwice(), lost().size());
+                acknowledged.size(),
+                messages,
+                sendFailures.get(),
+                deliveries(),
+                byId.size(),
+                redeliveries(),
+                storedTwice(),
+                lost().size());
     }
 
     private void produce() {

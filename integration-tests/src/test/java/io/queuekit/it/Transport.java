@@ -16,8 +16,8 @@ enum Transport {
     ZSET;
 
     /** A queue of this transport; {@code settings} adjusts the shared builder settings. */
-    <T> MessageQueue<T> build(UnifiedJedis client, String name, Codec<T> codec,
-            UnaryOperator<RedisQueueBuilder<T, ?>> settings) {
+    <T> MessageQueue<T> build(
+            UnifiedJedis client, String name, Codec<T> codec, UnaryOperator<RedisQueueBuilder<T, ?>> settings) {
         switch (this) {
             case LIST_AT_LEAST_ONCE: {
                 RedisListQueue.Builder<T> b = RedisListQueue.builder(client, name, codec);
@@ -25,8 +25,8 @@ enum Transport {
                 return b.build();
             }
             case LIST_AT_MOST_ONCE: {
-                RedisListQueue.Builder<T> b = RedisListQueue.builder(client, name, codec)
-                        .guarantee(Guarantee.AT_MOST_ONCE);
+                RedisListQueue.Builder<T> b =
+                        RedisListQueue.builder(client, name, codec).guarantee(Guarantee.AT_MOST_ONCE);
                 settings.apply(b);
                 return b.build();
             }

@@ -46,22 +46,26 @@ class WrongLayoutTest {
     @Test
     void aListQueueHoldingOnlyDeadLetters_openedAsADelayQueue_failsAndChangesNothing() throws Exception {
         String name = "was-a-list";
-        try (RedisListQueue<String> list = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisListQueue<String> list =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
             list.send("dies");
             list.poll(5, TimeUnit.SECONDS).deadLetter("for the test");
             assertThat(list.stats().ready()).isZero();
         }
         Map<String, String> before = dump(name);
 
-        try (RedisDelayQueue<String> wrong = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
-            assertThatThrownBy(() -> wrong.deadLetters().requeueAll()).isInstanceOf(TransportException.class)
+        try (RedisDelayQueue<String> wrong =
+                RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+            assertThatThrownBy(() -> wrong.deadLetters().requeueAll())
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("list queue");
             assertThatThrownBy(() -> wrong.send("x")).isInstanceOf(TransportException.class);
             assertThatThrownBy(() -> wrong.schedule("x", Duration.ofMinutes(1))).isInstanceOf(TransportException.class);
         }
 
         assertThat(dump(name)).isEqualTo(before);
-        try (RedisListQueue<String> list = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisListQueue<String> list =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
             assertThat(list.deadLetters().requeueAll()).isEqualTo(1);
             assertThat(list.poll(5, TimeUnit.SECONDS).payload()).isEqualTo("dies");
         }
@@ -70,15 +74,18 @@ class WrongLayoutTest {
     @Test
     void aDelayQueue_openedAsAListQueue_failsAndChangesNothing() throws Exception {
         String name = "was-a-zset";
-        try (RedisDelayQueue<String> zset = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisDelayQueue<String> zset =
+                RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
             zset.schedule("later", Duration.ofHours(1));
             zset.send("dies");
             zset.poll(5, TimeUnit.SECONDS).deadLetter("for the test");
         }
         Map<String, String> before = dump(name);
 
-        try (RedisListQueue<String> wrong = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
-            assertThatThrownBy(() -> wrong.deadLetters().requeueAll()).isInstanceOf(TransportException.class)
+        try (RedisListQueue<String> wrong =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+            assertThatThrownBy(() -> wrong.deadLetters().requeueAll())
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("zset queue");
             assertThatThrownBy(() -> wrong.poll(100, TimeUnit.MILLISECONDS)).isInstanceOf(TransportException.class);
             assertThatThrownBy(() -> wrong.send("x")).isInstanceOf(TransportException.class);
@@ -90,20 +97,24 @@ class WrongLayoutTest {
     @Test
     void aDelayQueueWithNothingWaiting_openedAsAListQueue_refusesToSend() throws Exception {
         String name = "zset-with-only-dead-letters";
-        try (RedisDelayQueue<String> zset = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisDelayQueue<String> zset =
+                RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
             zset.send("dies");
             zset.poll(5, TimeUnit.SECONDS).deadLetter("for the test");
             assertThat(zset.stats().ready()).isZero();
         }
         Map<String, String> before = dump(name);
 
-        try (RedisListQueue<String> wrong = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
-            assertThatThrownBy(() -> wrong.send("x")).isInstanceOf(TransportException.class)
+        try (RedisListQueue<String> wrong =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+            assertThatThrownBy(() -> wrong.send("x"))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("zset queue");
         }
 
         assertThat(dump(name)).isEqualTo(before);
-        try (RedisDelayQueue<String> zset = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisDelayQueue<String> zset =
+                RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
             assertThat(zset.send("still works")).isNotNull();
         }
     }

@@ -4,7 +4,6 @@ import io.queuekit.Delivery;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.ToIntBiFunction;
@@ -61,8 +60,11 @@ public final class AckAll {
      * none) through {@code ackAll} of that shard, in shard order, then any other one by one; a
      * failure on one shard leaves the acks of the shards before it made.
      */
-    public static <T, S> int byShard(Iterable<? extends Delivery<T>> deliveries, List<S> shards,
-            Function<Delivery<T>, S> shardOf, ToIntBiFunction<S, List<Delivery<T>>> ackAll) {
+    public static <T, S> int byShard(
+            Iterable<? extends Delivery<T>> deliveries,
+            List<S> shards,
+            Function<Delivery<T>, S> shardOf,
+            ToIntBiFunction<S, List<Delivery<T>>> ackAll) {
         IdentityHashMap<S, List<Delivery<T>>> byShard = new IdentityHashMap<>();
         List<Delivery<T>> others = new ArrayList<>();
         for (Delivery<T> d : copy(deliveries)) {

@@ -60,8 +60,15 @@ public final class BroadcastDispatch<B, T> {
      * @param decode the payload of a message's body; whatever it throws makes a decode failure
      * @param onFailure ends the subscription, should its thread ever end other than by closing
      */
-    public BroadcastDispatch(BroadcastRuntime<?> runtime, String name, String channel, int maxItems, long maxBytes,
-            Function<? super B, ? extends T> decode, Listener<? super T> listener, Runnable onFailure) {
+    public BroadcastDispatch(
+            BroadcastRuntime<?> runtime,
+            String name,
+            String channel,
+            int maxItems,
+            long maxBytes,
+            Function<? super B, ? extends T> decode,
+            Listener<? super T> listener,
+            Runnable onFailure) {
         this.name = Objects.requireNonNull(name, "name");
         this.channel = Objects.requireNonNull(channel, "channel");
         this.decode = Objects.requireNonNull(decode, "decode");
@@ -123,8 +130,10 @@ public final class BroadcastDispatch<B, T> {
     /** Waits for the listener's thread to end, until {@code deadlineNanos} at most; says so if it did not. */
     public void awaitTermination(long deadlineNanos) {
         if (!BroadcastRuntime.awaitEnd(thread, deadlineNanos) && thread != Thread.currentThread()) {
-            log.warn("{}: the listener was still running when close() stopped waiting; its thread ends when the "
-                    + "listener returns", name);
+            log.warn(
+                    "{}: the listener was still running when close() stopped waiting; its thread ends when the "
+                            + "listener returns",
+                    name);
         }
     }
 
@@ -206,8 +215,12 @@ public final class BroadcastDispatch<B, T> {
                 counters.listenerFailed();
                 long held = listenerLog.tryAcquire();
                 if (held >= 0) {
-                    log.warn("{}: the listener threw on a message from {}; the subscription carries on{}", name,
-                            from, more(held), t);
+                    log.warn(
+                            "{}: the listener threw on a message from {}; the subscription carries on{}",
+                            name,
+                            from,
+                            more(held),
+                            t);
                 }
             }
         }

@@ -52,8 +52,8 @@ public final class BroadcastRuntime<S extends BroadcastRuntime.Member> {
      * @param closeTimeout how long closing waits for a subscription's threads, or all of them
      * @param log where the broadcaster and its subscriptions log
      */
-    public BroadcastRuntime(String channel, String label, QueueMetrics.Observer observer, Duration closeTimeout,
-            Logger log) {
+    public BroadcastRuntime(
+            String channel, String label, QueueMetrics.Observer observer, Duration closeTimeout, Logger log) {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.label = Objects.requireNonNull(label, "label");
         this.log = Objects.requireNonNull(log, "log");

@@ -148,8 +148,13 @@ public final class Checks {
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == '-' || c == ':';
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == '-'
+                    || c == ':';
             if (!ok) {
                 throw new IllegalArgumentException("name may hold only letters, digits and . _ - : but "
                         + "has '" + (Character.isISOControl(c) ? "\\u" + Integer.toHexString(c) : c)

@@ -44,7 +44,10 @@ public final class Consumers {
      * @param store the queue's store, once attached: it makes the lease keeper of each
      *     {@code consume} call (closed when it stops) and may ack with a fetch
      */
-    public Consumers(String queueName, int maxAttempts, QueueMetrics.Observer observer,
+    public Consumers(
+            String queueName,
+            int maxAttempts,
+            QueueMetrics.Observer observer,
             Supplier<? extends QueueStore<?>> store) {
         this.queueName = Objects.requireNonNull(queueName, "queueName");
         this.maxAttempts = maxAttempts;

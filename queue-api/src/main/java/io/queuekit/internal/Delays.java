@@ -70,8 +70,8 @@ public final class Delays {
     private static Duration check(Duration delay, String what) {
         Checks.notNegative(delay, what);
         if (delay.compareTo(DelayQueue.MAX_DELAY) > 0) {
-            throw new IllegalArgumentException(what + " must be at most " + DelayQueue.MAX_DELAY.toDays()
-                    + " d (DelayQueue.MAX_DELAY): " + delay);
+            throw new IllegalArgumentException(
+                    what + " must be at most " + DelayQueue.MAX_DELAY.toDays() + " d (DelayQueue.MAX_DELAY): " + delay);
         }
         return delay;
     }

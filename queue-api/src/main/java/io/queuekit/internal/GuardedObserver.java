@@ -31,7 +31,8 @@ public final class GuardedObserver implements QueueMetrics.Observer {
     public static QueueMetrics.Observer of(QueueMetrics.Observer observer, Logger log, String label) {
         Objects.requireNonNull(observer, "observer");
         return observer == QueueMetrics.Observer.NONE || observer instanceof GuardedObserver
-                ? observer : new GuardedObserver(observer, log, label);
+                ? observer
+                : new GuardedObserver(observer, log, label);
     }
 
     @Override

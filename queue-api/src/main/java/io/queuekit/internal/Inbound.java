@@ -44,8 +44,8 @@ public final class Inbound<B> {
      * @param what names it in the log line if it throws ({@code "the onGap callback"})
      */
     public static <B> Inbound<B> event(String what, Runnable action) {
-        return new Inbound<>(null, null, 0, 0, Objects.requireNonNull(what, "what"),
-                Objects.requireNonNull(action, "action"));
+        return new Inbound<>(
+                null, null, 0, 0, Objects.requireNonNull(what, "what"), Objects.requireNonNull(action, "action"));
     }
 
     boolean isEvent() {

@@ -35,7 +35,7 @@ public interface LeaseKeeper extends AutoCloseable {
 
     /** Keeps nothing: for transports without leases (at-most-once). */
     static LeaseKeeper none() {
-        return (delivery, limit) -> () -> { };
+        return (delivery, limit) -> () -> {};
     }
 
     /**
@@ -47,7 +47,6 @@ public interface LeaseKeeper extends AutoCloseable {
      * on real time (Redis).
      */
     static LeaseKeeper renewing(String threadName, Duration lease) {
-        return new LeaseRenewer(Objects.requireNonNull(threadName, "threadName"),
-                Checks.positive(lease, "lease"));
+        return new LeaseRenewer(Objects.requireNonNull(threadName, "threadName"), Checks.positive(lease, "lease"));
     }
 }

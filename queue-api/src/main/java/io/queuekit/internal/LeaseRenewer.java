@@ -1,12 +1,12 @@
 package io.queuekit.internal;
 
-import java.util.concurrent.ScheduledFuture;
 import io.queuekit.Delivery;
 import io.queuekit.QueueClosedException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -41,7 +41,7 @@ final class LeaseRenewer implements LeaseKeeper {
     @Override
     public Hold hold(Delivery<?> delivery, Duration limit) {
         if (limit.isZero() || !started()) {
-            return () -> { };
+            return () -> {};
         }
         long now = System.nanoTime();
         Renewal r = new Renewal(delivery, now, now + limit.toNanos());

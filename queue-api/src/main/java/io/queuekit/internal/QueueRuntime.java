@@ -31,7 +31,11 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class QueueRuntime<T> {
     /** Open; closing (receiving refused, settling accepted while consumers drain); closed. */
-    private enum Phase { OPEN, CLOSING, CLOSED }
+    private enum Phase {
+        OPEN,
+        CLOSING,
+        CLOSED
+    }
 
     private final String label;
     private final Payloads<T> payloads;
@@ -47,8 +51,14 @@ public final class QueueRuntime<T> {
      * @param namespace the metrics' namespace tag (a key prefix)
      * @param maxAttempts a handler failure on this attempt dead-letters the message
      */
-    public QueueRuntime(String label, String name, String transport, String namespace, QueueMetrics metrics,
-            int maxAttempts, Payloads<T> payloads) {
+    public QueueRuntime(
+            String label,
+            String name,
+            String transport,
+            String namespace,
+            QueueMetrics metrics,
+            int maxAttempts,
+            Payloads<T> payloads) {
         this.label = Objects.requireNonNull(label, "label");
         this.payloads = Objects.requireNonNull(payloads, "payloads");
         this.observer = metrics.observe(name, transport, namespace, () -> {

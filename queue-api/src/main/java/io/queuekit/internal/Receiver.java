@@ -83,8 +83,8 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
      * {@link #takingWaits(LongSupplier, long, IntPredicate)}, with a claim before every wait after
      * the first if {@code claimBetween}: for a store whose waits cover part of it only (one shard).
      */
-    public static Plans takingWaits(LongSupplier nanoTime, long blockMillis, IntPredicate claimFirst,
-            boolean claimBetween) {
+    public static Plans takingWaits(
+            LongSupplier nanoTime, long blockMillis, IntPredicate claimFirst, boolean claimBetween) {
         Objects.requireNonNull(nanoTime, "nanoTime");
         Objects.requireNonNull(claimFirst, "claimFirst");
         return (max, timeoutNanos) -> new Plan() {
@@ -112,12 +112,10 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
             }
 
             @Override
-            public void claimed(long serverMillis, long nextEventMillis, boolean took) {
-            }
+            public void claimed(long serverMillis, long nextEventMillis, boolean took) {}
 
             @Override
-            public void woke(long signalMillis) {
-            }
+            public void woke(long signalMillis) {}
 
             @Override
             public long leave() {
@@ -217,7 +215,10 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                 switch (s.kind()) {
                     case CLAIM -> {
                         Claimed<T> c = store.claim(max, ack);
-                        plan.claimed(c.serverMillis(), c.nextEventMillis(), !c.deliveries().isEmpty());
+                        plan.claimed(
+                                c.serverMillis(),
+                                c.nextEventMillis(),
+                                !c.deliveries().isEmpty());
                         if (!c.deliveries().isEmpty()) {
                             return c.deliveries();
                         }
@@ -251,8 +252,10 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                     handOnFailures.recovered("queuekit {}: handing on wake-ups works again", runtime.label());
                 } catch (RuntimeException e) {
                     // the wake-up is lost: another consumer finds its time by the horizon claim
-                    handOnFailures.failed("queuekit " + runtime.label() + ": could not hand on a wake-up; another "
-                            + "consumer claims it within the horizon", e);
+                    handOnFailures.failed(
+                            "queuekit " + runtime.label() + ": could not hand on a wake-up; another "
+                                    + "consumer claims it within the horizon",
+                            e);
                 }
             }
         }

@@ -24,7 +24,11 @@ public final class WakeUps implements Receiver.Plans {
     public static final long NONE = -1;
 
     /** Why a receive claims: a horizon claim's finding is a duty whatever it discharged. */
-    private enum Why { ENTER, DUTY, HORIZON }
+    private enum Why {
+        ENTER,
+        DUTY,
+        HORIZON
+    }
 
     /** A time (server ms) a receive must claim at, with when it was taken (a count of this object's). */
     private record Duty(long time, long taken, Receive owner) {}
@@ -38,10 +42,12 @@ public final class WakeUps implements Receiver.Plans {
     // all guarded by this
     /** The server's clock as the latest claim read it: {@code syncMillis} at {@code syncNanos}. */
     private boolean synced;
+
     private long syncMillis;
     private long syncNanos;
     /** Every duty of this object's receives. */
     private final List<Duty> duties = new ArrayList<>();
+
     private long taken;
     /** A claim found nothing claimable before this (server ms); NONE: nothing trusted. */
     private long quiet = NONE;
@@ -227,16 +233,19 @@ public final class WakeUps implements Receiver.Plans {
                 // trusted for at most the horizon, when a claim recovers what a process that died held
                 if (serverMillis >= lastClaim) {
                     lastClaim = serverMillis;
-                    quiet = took && nextEventMillis >= 0 && nextEventMillis <= serverMillis ? NONE
-                            : nextEventMillis < 0 ? serverMillis + horizonMillis
-                            : Math.min(nextEventMillis, serverMillis + horizonMillis);
+                    quiet = took && nextEventMillis >= 0 && nextEventMillis <= serverMillis
+                            ? NONE
+                            : nextEventMillis < 0
+                                    ? serverMillis + horizonMillis
+                                    : Math.min(nextEventMillis, serverMillis + horizonMillis);
                 }
                 // a duty taken before the claim was sent is discharged if it was due when the claim
                 // ran (what was due then was taken, or the claim woke another consumer for the rest),
                 // or whatever its time if the claim took something (its script woke another consumer
                 // for the next event, no later than any such duty's). One taken since may be that
                 // very wake-up, or one for a message sent since, and stays
-                boolean discharged = duties.removeIf(d -> d.taken <= claimSentAfter && (took || d.time <= serverMillis));
+                boolean discharged =
+                        duties.removeIf(d -> d.taken <= claimSentAfter && (took || d.time <= serverMillis));
                 if (!took && (discharged || why == Why.HORIZON) && nextEventMillis >= 0) {
                     // what the claim found replaces what it discharged; a horizon claim's finding
                     // replaces duties that may have been lost with a process that died

@@ -73,8 +73,13 @@ final class Workers implements Subscription {
     }
 
     /** @param ackingFetch the store's, or null: the worker acks, then fetches */
-    <T> Workers(Consumers owner, MessageQueue<T> queue, MessageHandler<T> handler, ConsumeOptions options,
-            LeaseKeeper leases, AckingFetch<T> ackingFetch) {
+    <T> Workers(
+            Consumers owner,
+            MessageQueue<T> queue,
+            MessageHandler<T> handler,
+            ConsumeOptions options,
+            LeaseKeeper leases,
+            AckingFetch<T> ackingFetch) {
         this.owner = owner;
         this.queue = queue;
         this.options = options;
@@ -119,7 +124,8 @@ final class Workers implements Subscription {
                 try {
                     if (toAck != null) {
                         try {
-                            single = ackingFetch.ackThenPoll(toAck.delivery(), options.pollTimeout().toNanos());
+                            single = ackingFetch.ackThenPoll(
+                                    toAck.delivery(), options.pollTimeout().toNanos());
                         } finally {
                             toAck.hold().release();
                         }
@@ -157,7 +163,10 @@ final class Workers implements Subscription {
                         handle(self, batch, q, handler);
                     }
                     if (size != null) {
-                        size.fetched(want, single != null ? 1 : batch.size(), handleStart - fetchStart,
+                        size.fetched(
+                                want,
+                                single != null ? 1 : batch.size(),
+                                handleStart - fetchStart,
                                 System.nanoTime() - handleStart);
                     }
                 } catch (Throwable e) {
@@ -190,8 +199,8 @@ final class Workers implements Subscription {
      * of batch size 1 (the default) does this for every message. A plain ack is left to the next
      * fetch when {@code ackWithFetch}: then it returns the delivery, still held; else null.
      */
-    private <T> Finished<T> handleSingle(Delivery<T> d, MessageQueue<T> q, MessageHandler<T> handler,
-            boolean ackWithFetch) {
+    private <T> Finished<T> handleSingle(
+            Delivery<T> d, MessageQueue<T> q, MessageHandler<T> handler, boolean ackWithFetch) {
         LeaseKeeper.Hold hold = leases.hold(d, options.leaseRenewalLimit());
         boolean keep = false;
         try {
@@ -288,8 +297,8 @@ final class Workers implements Subscription {
      * Runs the handler on one delivery and settles it, except a plain ack when {@code deferAck}:
      * then it returns true and the caller acks.
      */
-    private <T> boolean handleOne(Delivery<T> delivery, MessageHandler<T> handler, MessageQueue<T> q,
-            boolean deferAck) {
+    private <T> boolean handleOne(
+            Delivery<T> delivery, MessageHandler<T> handler, MessageQueue<T> q, boolean deferAck) {
         Tracked<T> d = new Tracked<>(delivery);
         QueueMetrics.Observer observer = owner.observer();
         boolean timed = observer != QueueMetrics.Observer.NONE; // with no metrics, no clock to read twice a message
@@ -315,11 +324,16 @@ final class Workers implements Subscription {
             }
             settleQuietly(d::ack, d.id().value());
         } else if (failure instanceof SerializationException) {
-            settleQuietly(() -> d.deadLetter(DeadLetterDecoding.UNDECODABLE + ": " + failure.getMessage()), d.id().value());
+            settleQuietly(
+                    () -> d.deadLetter(DeadLetterDecoding.UNDECODABLE + ": " + failure.getMessage()), d.id().value());
         } else {
             if (failure instanceof Error) {
-                owner.logs().handlerError.failed("queuekit " + q.name() + ": the handler threw an Error on "
-                        + d.id() + "; the worker carries on and treats it as a failed attempt", failure);
+                owner.logs()
+                        .handlerError
+                        .failed(
+                                "queuekit " + q.name() + ": the handler threw an Error on " + d.id()
+                                        + "; the worker carries on and treats it as a failed attempt",
+                                failure);
             }
             int maxAttempts = owner.maxAttempts();
             if (d.attempt() >= maxAttempts) {
@@ -339,8 +353,11 @@ final class Workers implements Subscription {
         } catch (QueueClosedException e) {
             // closed after the shutdown timeout: the lease returns the message
         } catch (RuntimeException e) {
-            owner.logs().settle.failed("queuekit " + queue.name() + ": could not settle " + what
-                    + "; the lease will return it", e);
+            owner.logs()
+                    .settle
+                    .failed(
+                            "queuekit " + queue.name() + ": could not settle " + what + "; the lease will return it",
+                            e);
         }
     }
 
@@ -408,8 +425,11 @@ final class Workers implements Subscription {
         stop();
         for (Worker w : workers) {
             if (w.thread.isAlive() && w.thread != Thread.currentThread()) {
-                LOG.warn("queuekit {}: {} was still running a handler {} after close; interrupted it, and "
-                        + "what it holds comes back after its lease", queue.name(), w.thread.getName(),
+                LOG.warn(
+                        "queuekit {}: {} was still running a handler {} after close; interrupted it, and "
+                                + "what it holds comes back after its lease",
+                        queue.name(),
+                        w.thread.getName(),
                         options.shutdownTimeout());
                 w.thread.interrupt();
             }

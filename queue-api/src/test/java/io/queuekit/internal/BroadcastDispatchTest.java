@@ -31,10 +31,14 @@ class BroadcastDispatchTest {
         started.forEach(BroadcastDispatch::beginClose);
     }
 
-    private BroadcastDispatch<byte[], String> start(QueueMetrics.Observer observer, int maxItems,
-            BroadcastDispatch.Listener<String> listener) {
-        BroadcastRuntime<BroadcastRuntime.Member> runtime = new BroadcastRuntime<>("news", "broadcaster news",
-                observer, Duration.ofSeconds(1), LoggerFactory.getLogger(BroadcastDispatchTest.class));
+    private BroadcastDispatch<byte[], String> start(
+            QueueMetrics.Observer observer, int maxItems, BroadcastDispatch.Listener<String> listener) {
+        BroadcastRuntime<BroadcastRuntime.Member> runtime = new BroadcastRuntime<>(
+                "news",
+                "broadcaster news",
+                observer,
+                Duration.ofSeconds(1),
+                LoggerFactory.getLogger(BroadcastDispatchTest.class));
         Function<byte[], String> decode = bytes -> {
             String s = new String(bytes, StandardCharsets.UTF_8);
             if (s.startsWith("bad")) {
@@ -42,8 +46,8 @@ class BroadcastDispatchTest {
             }
             return s;
         };
-        BroadcastDispatch<byte[], String> d = new BroadcastDispatch<>(runtime, "queuekit-news-subscriber-1", "news",
-                maxItems, Long.MAX_VALUE, decode, listener, () -> { });
+        BroadcastDispatch<byte[], String> d = new BroadcastDispatch<>(
+                runtime, "queuekit-news-subscriber-1", "news", maxItems, Long.MAX_VALUE, decode, listener, () -> {});
         started.add(d);
         d.start();
         return d;
@@ -73,7 +77,9 @@ class BroadcastDispatchTest {
         assertThat(d.offer(message("m0"))).isTrue();
         assertThat(firstHeld.await(5, TimeUnit.SECONDS)).isTrue();
         for (int i = 1; i <= 4; i++) {
-            assertThat(d.offer(message("m" + i))).as("m%d, with m0 in the listener's hands", i).isTrue();
+            assertThat(d.offer(message("m" + i)))
+                    .as("m%d, with m0 in the listener's hands", i)
+                    .isTrue();
         }
         assertThat(d.offer(message("m5"))).as("the bound: 4 held").isFalse();
 

@@ -18,7 +18,10 @@ class GeneratedIdsTest {
         for (int i = 0; i < 37; i++) {
             first.add(ids.next().value());
         }
-        assertThat(first).startsWith("@1", "@2").contains("@9", "@a", "@z", "@10").endsWith("@11");
+        assertThat(first)
+                .startsWith("@1", "@2")
+                .contains("@9", "@a", "@z", "@10")
+                .endsWith("@11");
         assertThat(ids.next().isGenerated()).isTrue();
     }
 
@@ -32,7 +35,8 @@ class GeneratedIdsTest {
             seen.add(id);
         }
         assertThat(seen).hasSize(10_000);
-        assertThat(GeneratedIds.ofInstance("").next()).isNotEqualTo(GeneratedIds.ofInstance("").next());
+        assertThat(GeneratedIds.ofInstance("").next())
+                .isNotEqualTo(GeneratedIds.ofInstance("").next());
         assertThat(GeneratedIds.ofInstance("").next().value()).doesNotContain("~");
     }
 }

@@ -42,8 +42,8 @@ class RateLimitedLogTest {
         }
 
         @Override
-        protected synchronized void handleNormalizedLoggingCall(Level level, Marker marker, String pattern,
-                Object[] arguments, Throwable thrown) {
+        protected synchronized void handleNormalizedLoggingCall(
+                Level level, Marker marker, String pattern, Object[] arguments, Throwable thrown) {
             lines.add(new Line(level, MessageFormatter.basicArrayFormat(pattern, arguments), thrown));
         }
 
@@ -120,10 +120,12 @@ class RateLimitedLogTest {
 
             List<Line> warn = logger.at(Level.WARN);
             assertThat(warn).hasSize(3);
-            assertThat(warn.get(1).text()).isEqualTo("queuekit orders: fetch failed, retrying: " + DOWN
-                    + " (49 more since the last report, not logged)");
-            assertThat(warn.get(2).text()).isEqualTo("queuekit orders: fetch failed, retrying: " + DOWN
-                    + " (7 more since the last report, not logged)");
+            assertThat(warn.get(1).text())
+                    .isEqualTo("queuekit orders: fetch failed, retrying: " + DOWN
+                            + " (49 more since the last report, not logged)");
+            assertThat(warn.get(2).text())
+                    .isEqualTo("queuekit orders: fetch failed, retrying: " + DOWN
+                            + " (7 more since the last report, not logged)");
             assertThat(warn.subList(1, 3)).extracting(Line::thrown).containsOnlyNulls();
         }
 
@@ -149,7 +151,10 @@ class RateLimitedLogTest {
                 t.join(TimeUnit.SECONDS.toMillis(5));
             }
 
-            assertThat(logger.at(Level.WARN)).singleElement().extracting(Line::thrown).isSameAs(DOWN);
+            assertThat(logger.at(Level.WARN))
+                    .singleElement()
+                    .extracting(Line::thrown)
+                    .isSameAs(DOWN);
             assertThat(logger.at(Level.DEBUG)).hasSize(threads * 1_000 - 1);
         }
 
@@ -196,15 +201,21 @@ class RateLimitedLogTest {
                 advance(Duration.ofMillis(50));
             }
 
-            assertThat(logger.at(Level.WARN)).singleElement().extracting(Line::thrown).isSameAs(DOWN);
-            assertThat(logger.at(Level.INFO)).singleElement().extracting(Line::text)
+            assertThat(logger.at(Level.WARN))
+                    .singleElement()
+                    .extracting(Line::thrown)
+                    .isSameAs(DOWN);
+            assertThat(logger.at(Level.INFO))
+                    .singleElement()
+                    .extracting(Line::text)
                     .isEqualTo("queuekit orders: fetching works again after 1 failed attempt(s) over PT0S");
 
             advance(PERIOD);
             fail(1);
             assertThat(logger.at(Level.WARN)).hasSize(2).last().satisfies(l -> {
-                assertThat(l.text()).isEqualTo("queuekit orders: fetch failed, retrying"
-                        + " (99 more since the last report, not logged)");
+                assertThat(l.text())
+                        .isEqualTo("queuekit orders: fetch failed, retrying"
+                                + " (99 more since the last report, not logged)");
                 assertThat(l.thrown()).isSameAs(DOWN);
             });
         }
@@ -217,7 +228,10 @@ class RateLimitedLogTest {
             advance(PERIOD.multipliedBy(3));
             fail(1);
 
-            assertThat(logger.at(Level.WARN)).hasSize(3).extracting(Line::thrown).containsOnly(DOWN);
+            assertThat(logger.at(Level.WARN))
+                    .hasSize(3)
+                    .extracting(Line::thrown)
+                    .containsOnly(DOWN);
         }
     }
 

@@ -55,16 +55,20 @@ class WakeUpsSimulationTest {
             try {
                 sim.run();
             } catch (AssertionError e) {
-                throw new AssertionError("seed " + seed + " (rerun with -Dwakeups.seed=" + seed + "): " + e.getMessage()
-                        + "\nlast steps:\n" + String.join("\n", sim.trace), e);
+                throw new AssertionError(
+                        "seed " + seed + " (rerun with -Dwakeups.seed=" + seed + "): " + e.getMessage()
+                                + "\nlast steps:\n" + String.join("\n", sim.trace),
+                        e);
             }
             worst = Math.max(worst, sim.worstLateness);
             claims += sim.claims;
             messages += sim.taken;
             handOns += sim.handOns;
         }
-        System.out.printf("wake-up simulation: %d seeds, %d messages claimed by %d claims, %d wake-ups handed on; worst "
-                + "lateness within the bound %.1f ms%n", last - first, messages, claims, handOns, worst / (double) MS);
+        System.out.printf(
+                "wake-up simulation: %d seeds, %d messages claimed by %d claims, %d wake-ups handed on; worst "
+                        + "lateness within the bound %.1f ms%n",
+                last - first, messages, claims, handOns, worst / (double) MS);
         assertThat(messages).isPositive();
     }
 
@@ -74,7 +78,8 @@ class WakeUpsSimulationTest {
         final List<String> trace = new ArrayList<>();
         long now; // virtual nanoseconds
         long seq;
-        final PriorityQueue<Ev> events = new PriorityQueue<>(Comparator.comparingLong(Ev::at).thenComparingLong(Ev::seq));
+        final PriorityQueue<Ev> events =
+                new PriorityQueue<>(Comparator.comparingLong(Ev::at).thenComparingLong(Ev::seq));
 
         // settings drawn for the run
         final long blockMs;
@@ -86,8 +91,10 @@ class WakeUpsSimulationTest {
         final long bound;
 
         // the server
-        final TreeSet<Msg> ready = new TreeSet<>(Comparator.comparingLong(Msg::due).thenComparingLong(Msg::seq));
-        final TreeSet<Lease> leases = new TreeSet<>(Comparator.comparingLong(Lease::expiry).thenComparingLong(Lease::id));
+        final TreeSet<Msg> ready =
+                new TreeSet<>(Comparator.comparingLong(Msg::due).thenComparingLong(Msg::seq));
+        final TreeSet<Lease> leases =
+                new TreeSet<>(Comparator.comparingLong(Lease::expiry).thenComparingLong(Lease::id));
         final Map<Long, Lease> leaseOf = new HashMap<>();
         Long signal;
         long signalSince;
@@ -273,9 +280,11 @@ class WakeUpsSimulationTest {
             at(now + (long) (rnd.nextExponential() * 150 * MS), () -> {
                 long c = serverMs();
                 int kind = rnd.nextInt(20);
-                long due = kind == 0 ? c + 10_000 + rnd.nextInt(30_000) // beyond the horizon
-                        : kind == 1 ? c - rnd.nextInt(200) // in the past: now
-                        : c + rnd.nextInt(5_000);
+                long due = kind == 0
+                        ? c + 10_000 + rnd.nextInt(30_000) // beyond the horizon
+                        : kind == 1
+                                ? c - rnd.nextInt(200) // in the past: now
+                                : c + rnd.nextInt(5_000);
                 store(due);
                 if (rnd.nextInt(30) == 0 && !ready.isEmpty()) {
                     Msg m = ready.pollLast(); // cancelled
@@ -287,7 +296,8 @@ class WakeUpsSimulationTest {
 
         void scheduleTurmoil() {
             at(now + (2 + rnd.nextInt(8)) * 1000 * MS, () -> {
-                List<Proc> live = procs.stream().filter(p -> p.alive && !p.closing).toList();
+                List<Proc> live =
+                        procs.stream().filter(p -> p.alive && !p.closing).toList();
                 if (!live.isEmpty()) {
                     Proc p = live.get(rnd.nextInt(live.size()));
                     if (rnd.nextInt(4) == 0) {
@@ -396,37 +406,43 @@ class WakeUpsSimulationTest {
                 WakeUps.Receive r = receive;
                 Step s = r.next();
                 switch (s.kind()) {
-                    case CLAIM -> request(() -> {
-                        long[] got = claim(batch);
-                        log(this + " claim: now " + got[0] + " next " + got[1] + " took " + got[2]);
-                        return got;
-                    }, got -> {
-                        r.claimed(got[0], got[1], got[2] > 0);
-                        if (got[2] > 0) {
-                            leave(got);
-                        } else {
-                            step();
-                        }
-                    });
+                    case CLAIM ->
+                        request(
+                                () -> {
+                                    long[] got = claim(batch);
+                                    log(this + " claim: now " + got[0] + " next " + got[1] + " took " + got[2]);
+                                    return got;
+                                },
+                                got -> {
+                                    r.claimed(got[0], got[1], got[2] > 0);
+                                    if (got[2] > 0) {
+                                        leave(got);
+                                    } else {
+                                        step();
+                                    }
+                                });
                     case BLOCK -> {
                         long token = seq++;
                         blockToken = token;
                         requestBlock(s.millis(), token);
                     }
                     case SLEEP -> at(now + s.millis() * MS, this::step);
-                    case POP -> request(() -> {
-                        long sig = signal == null ? WakeUps.NONE : signal;
-                        signal = null;
-                        log(this + " pop " + sig);
-                        if (sig != WakeUps.NONE) {
-                            signalsOnTheWay.merge(sig, 1, Integer::sum);
-                        }
-                        return new long[] {sig};
-                    }, got -> {
-                        arrived(got[0]);
-                        r.woke(got[0]);
-                        step();
-                    });
+                    case POP ->
+                        request(
+                                () -> {
+                                    long sig = signal == null ? WakeUps.NONE : signal;
+                                    signal = null;
+                                    log(this + " pop " + sig);
+                                    if (sig != WakeUps.NONE) {
+                                        signalsOnTheWay.merge(sig, 1, Integer::sum);
+                                    }
+                                    return new long[] {sig};
+                                },
+                                got -> {
+                                    arrived(got[0]);
+                                    r.woke(got[0]);
+                                    step();
+                                });
                     case RETURN -> {
                         if (signal != null && signal <= serverMs() && signalSince + rttNanos < deadlineAt) {
                             throw new AssertionError(this + " returned nothing at its deadline, though a wake-up for "
@@ -567,15 +583,18 @@ class WakeUpsSimulationTest {
                 uncoveredSince = now;
                 log("earliest event " + e + " uncovered");
                 if (!lossy && now - lastLoss > (horizonMs + 1000) * MS) {
-                    throw new AssertionError("the earliest event, at " + e + " ms, is covered by no wake-up and no duty");
+                    throw new AssertionError(
+                            "the earliest event, at " + e + " ms, is covered by no wake-up and no duty");
                 }
-            } else if (active > 0 && activeSince <= uncoveredSince
+            } else if (active > 0
+                    && activeSince <= uncoveredSince
                     && now - uncoveredSince > (horizonMs + bound / MS + 1000) * MS) {
                 throw new AssertionError("the earliest event, at " + e + " ms, was left uncovered for "
                         + (now - uncoveredSince) / MS + " ms while consumers waited (horizon " + horizonMs + " ms)");
             }
             // the bound: measured from when the earliest became claimable, earliest, and waited for
-            long id = ready.isEmpty() || !leases.isEmpty() && leases.first().expiry < ready.first().due ? -2
+            long id = ready.isEmpty() || !leases.isEmpty() && leases.first().expiry < ready.first().due
+                    ? -2
                     : ready.first().id;
             if (id != earliestId) {
                 earliestId = id;

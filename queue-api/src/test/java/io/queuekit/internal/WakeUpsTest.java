@@ -59,7 +59,9 @@ class WakeUpsTest {
         r.woke(2_000);
 
         assertThat(r.holds()).isTrue();
-        assertThat(r.next()).as("blocks until a tick before, sleeps the tick here").isEqualTo(new Step(Kind.BLOCK, 1_900));
+        assertThat(r.next())
+                .as("blocks until a tick before, sleeps the tick here")
+                .isEqualTo(new Step(Kind.BLOCK, 1_900));
         advanceTo(1_900);
         assertThat(r.next()).isEqualTo(new Step(Kind.SLEEP, 100));
         advanceTo(2_000);
@@ -158,11 +160,14 @@ class WakeUpsTest {
     void anEnteringReceive_trustsTheLatestClaim_andClaimsAgainAtTheHorizon() {
         enteredAndFoundNothing(1).leave();
         WakeUps.Receive r = receive(60_000);
-        assertThat(r.next()).as("trusts: nothing comes that a wake-up would not announce")
+        assertThat(r.next())
+                .as("trusts: nothing comes that a wake-up would not announce")
                 .isEqualTo(new Step(Kind.BLOCK, BLOCK));
         advanceTo(HORIZON);
 
-        assertThat(r.next().kind()).as("the horizon: a wake-up may have died with a process").isEqualTo(Kind.CLAIM);
+        assertThat(r.next().kind())
+                .as("the horizon: a wake-up may have died with a process")
+                .isEqualTo(Kind.CLAIM);
         r.claimed(now(), 15_000, false);
         assertThat(wakeUps.duty()).as("a horizon claim's finding is a duty").isEqualTo(15_000);
     }

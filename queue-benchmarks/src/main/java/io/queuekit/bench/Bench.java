@@ -1,6 +1,5 @@
 package io.queuekit.bench;
 
-import java.time.ZoneId;
 import io.queuekit.testing.RedisServer;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,6 +8,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +28,7 @@ import java.util.OptionalLong;
 public final class Bench {
     static final String FAILED = "FAILED";
 
-    private Bench() {
-    }
+    private Bench() {}
 
     public static void main(String[] args) throws Exception {
         BenchConfig config;
@@ -45,26 +44,39 @@ public final class Bench {
             return;
         }
         List<Result> results = run(config, System.out);
-        boolean broken = results.stream().anyMatch(r -> r.atLeastOnce()
-                && (r.lost() > 0 || r.dupes() > 0 || r.note().startsWith(FAILED)));
+        boolean broken = results.stream()
+                .anyMatch(r -> r.atLeastOnce()
+                        && (r.lost() > 0 || r.dupes() > 0 || r.note().startsWith(FAILED)));
         System.exit(broken ? 1 : 0);
     }
 
     /** Runs the configured scenarios, writes the results file, and returns the results. */
     static List<Result> run(BenchConfig config, PrintStream log) throws Exception {
-        List<Scenario> scenarios = Scenarios.all().stream().filter(s -> config.runs(s.name())).toList();
+        List<Scenario> scenarios =
+                Scenarios.all().stream().filter(s -> config.runs(s.name())).toList();
         List<Result> results = new ArrayList<>();
         long began = System.nanoTime();
         long[] cpuAtStart = cpuTicks();
         String header;
-        try (RedisServer redis = RedisServer.builder().requireProcessControl().appendOnly(false).start();
+        try (RedisServer redis = RedisServer.builder()
+                        .requireProcessControl()
+                        .appendOnly(false)
+                        .start();
                 RedisProbe probe = new RedisProbe(redis.uri())) {
             double idle = idleCpu(probe);
-            header = String.format("queuekit benchmark %s, Redis %s (%s, no persistence, idle CPU %.0f us/s),"
-                    + " %d CPUs, Java %s, scale %s, load average %s at start",
-                    LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 19),
-                    probe.version(), redis.source(), idle, Runtime.getRuntime().availableProcessors(),
-                    System.getProperty("java.version"), config.scale(), loadAverage());
+            header = String.format(
+                    "queuekit benchmark %s, Redis %s (%s, no persistence, idle CPU %.0f us/s),"
+                            + " %d CPUs, Java %s, scale %s, load average %s at start",
+                    LocalDateTime.now(ZoneId.systemDefault())
+                            .format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+                            .substring(0, 19),
+                    probe.version(),
+                    redis.source(),
+                    idle,
+                    Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"),
+                    config.scale(),
+                    loadAverage());
             log.println(header);
             Context ctx = new Context(config, redis.uri(), probe, idle);
             for (Scenario s : scenarios) {
@@ -78,18 +90,27 @@ public final class Bench {
                     long jvm0 = jvmCpuNanos();
                     Result r = runOne(s, impl, ctx);
                     results.add(r);
-                    log.printf("   %-24s %s  (%.1f s, %s, JVM CPU %.1f us/msg with the warm-up)%n", impl,
-                            r.line().substring(r.line().indexOf("msgs=")), (System.nanoTime() - t0) / 1e9,
-                            stolen(ticks, cpuTicks()), (jvmCpuNanos() - jvm0) / 1e3 / Math.max(1, r.msgs()));
+                    log.printf(
+                            "   %-24s %s  (%.1f s, %s, JVM CPU %.1f us/msg with the warm-up)%n",
+                            impl,
+                            r.line().substring(r.line().indexOf("msgs=")),
+                            (System.nanoTime() - t0) / 1e9,
+                            stolen(ticks, cpuTicks()),
+                            (jvmCpuNanos() - jvm0) / 1e3 / Math.max(1, r.msgs()));
                     Report.warnings(List.of(r)).forEach(log::println);
                     log.flush();
                 }
             }
         }
         List<Targets.Check> checks = Targets.evaluate(results);
-        String report = Report.render(header + String.format(" and %s at end, took %.0f s, %s", loadAverage(),
-                (System.nanoTime() - began) / 1e9, stolen(cpuAtStart, cpuTicks())),
-                scenarios, results, checks);
+        String report = Report.render(
+                header
+                        + String.format(
+                                " and %s at end, took %.0f s, %s",
+                                loadAverage(), (System.nanoTime() - began) / 1e9, stolen(cpuAtStart, cpuTicks())),
+                scenarios,
+                results,
+                checks);
         Report.write(config.out(), report);
         log.println();
         log.print(report);
@@ -142,7 +163,8 @@ public final class Bench {
     /** This JVM's CPU time so far (every thread: the warm-up run's too), or 0 if unknown. */
     private static long jvmCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? Math.max(0, os.getProcessCpuTime()) : 0;
+                ? Math.max(0, os.getProcessCpuTime())
+                : 0;
     }
 
     /** The idle server's CPU use per second, over one second. */
@@ -167,17 +189,37 @@ public final class Bench {
             } catch (RuntimeException ignored) {
                 // the next run reports the server's state itself
             }
-            return new Result(s.name(), impl, 0, 0, 0, 0, 0, 0, 0, OptionalLong.empty(), OptionalDouble.empty(),
-                    OptionalDouble.empty(), Impls.atLeastOnce(impl), FAILED + ": " + e, "");
+            return new Result(
+                    s.name(),
+                    impl,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    OptionalLong.empty(),
+                    OptionalDouble.empty(),
+                    OptionalDouble.empty(),
+                    Impls.atLeastOnce(impl),
+                    FAILED + ": " + e,
+                    "");
         }
     }
 
     /** target/results.txt next to this class's jar or classes directory, else under the working directory. */
     static Path defaultOut() {
         try {
-            Path here = Path.of(Bench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path here = Path.of(Bench.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             Path target = here.getParent();
-            if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")) {
+            if (target != null
+                    && target.getFileName() != null
+                    && target.getFileName().toString().equals("target")) {
                 return target.resolve("results.txt");
             }
         } catch (URISyntaxException | RuntimeException e) {

@@ -18,10 +18,17 @@ import java.util.Set;
  * @param limitSeconds longest measured run of one implementation in one scenario
  * @param out where results.txt goes
  */
-record BenchConfig(double scale, double timeScale, Set<String> scenarios, Set<String> impls, boolean warmup,
-        int limitSeconds, Path out) {
+record BenchConfig(
+        double scale,
+        double timeScale,
+        Set<String> scenarios,
+        Set<String> impls,
+        boolean warmup,
+        int limitSeconds,
+        Path out) {
 
-    static final String USAGE = String.join("\n",
+    static final String USAGE = String.join(
+            "\n",
             "usage: java -jar queue-benchmarks/target/queuekit-benchmarks.jar [options]",
             "  --scale X          multiply message counts by X (default 1; property bench.scale)",
             "  --scenario A,B     run only these scenarios (property bench.scenario):",
@@ -129,7 +136,9 @@ record BenchConfig(double scale, double timeScale, Set<String> scenarios, Set<St
 
     private static Set<String> list(String csv) {
         Set<String> out = new LinkedHashSet<>();
-        Arrays.stream(csv.split(",")).map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty())
+        Arrays.stream(csv.split(","))
+                .map(s -> s.trim().toLowerCase(Locale.ROOT))
+                .filter(s -> !s.isEmpty())
                 .forEach(out::add);
         return out;
     }

@@ -13,8 +13,7 @@ final class Body {
     static final int SIZE = 100;
     private static final String PAD = "x".repeat(SIZE);
 
-    private Body() {
-    }
+    private Body() {}
 
     /** Wall-clock microseconds since the epoch, the clock Redis reads for {@code TIME}. */
     static long nowMicros() {
@@ -39,8 +38,8 @@ final class Body {
     static int index(String body) {
         int colon = body.indexOf(':');
         if (colon <= 0) {
-            throw new IllegalArgumentException("not a benchmark body: "
-                    + (body.length() <= 40 ? body : body.substring(0, 40) + "..."));
+            throw new IllegalArgumentException(
+                    "not a benchmark body: " + (body.length() <= 40 ? body : body.substring(0, 40) + "..."));
         }
         return Integer.parseInt(body, 0, colon, 10);
     }

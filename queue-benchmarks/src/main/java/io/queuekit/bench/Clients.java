@@ -26,8 +26,7 @@ final class Clients {
      */
     static final int BLOCKING_SOCKET_TIMEOUT_MILLIS = 2_500;
 
-    private Clients() {
-    }
+    private Clients() {}
 
     static RedisClient jedis(String uri) {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -48,7 +47,8 @@ final class Clients {
         return RedisClient.builder()
                 .hostAndPort(JedisURIHelper.getHostAndPort(u))
                 .clientConfig(config.build())
-                .poolConfig(pool).build();
+                .poolConfig(pool)
+                .build();
     }
 
     /**

@@ -62,7 +62,8 @@ final class ClusterScenario extends WorkQueueScenario {
             Map<String, long[]> sum = new HashMap<>();
             for (RedisServer m : masters) {
                 try (RedisProbe probe = new RedisProbe(m.uri())) {
-                    probe.commandStats().forEach((k, v) -> sum.merge(k, v, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}));
+                    probe.commandStats()
+                            .forEach((k, v) -> sum.merge(k, v, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}));
                 }
             }
             return sum;

@@ -48,14 +48,21 @@ final class DelayScenario extends Scenario {
     }
 
     /** @param windowMillis in {@link Mode#LOAD}, the span over which messages fall due after sending */
-    DelayScenario(String name, String summary, List<String> impls, Mode mode, int baseCount, int batch,
-            long windowMillis) {
+    DelayScenario(
+            String name, String summary, List<String> impls, Mode mode, int baseCount, int batch, long windowMillis) {
         this(name, summary, impls, mode, baseCount, batch, windowMillis, 0);
     }
 
     /** @param preload in {@link Mode#SCHEDULE_THEN_DRAIN}, messages waiting (due in an hour) throughout */
-    DelayScenario(String name, String summary, List<String> impls, Mode mode, int baseCount, int batch,
-            long windowMillis, int preload) {
+    DelayScenario(
+            String name,
+            String summary,
+            List<String> impls,
+            Mode mode,
+            int baseCount,
+            int batch,
+            long windowMillis,
+            int preload) {
         super(name, summary, impls);
         this.mode = mode;
         this.baseCount = baseCount;
@@ -166,8 +173,12 @@ final class DelayScenario extends Scenario {
             cpu = ctx.cpuSince(cpuBefore, System.nanoTime() - began);
             commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), n, 6);
             if (!Double.isNaN(storing)) {
-                commands = String.format(Locale.ROOT, "storing %.2f us/msg and draining %.2f of Redis CPU; %s",
-                        storing / n, (cpu - storing) / n, commands);
+                commands = String.format(
+                        Locale.ROOT,
+                        "storing %.2f us/msg and draining %.2f of Redis CPU; %s",
+                        storing / n,
+                        (cpu - storing) / n,
+                        commands);
             }
         } finally {
             ctx.probe().flushAll();

@@ -21,6 +21,7 @@ final class Impls {
     static final String ZSET = "queuekit-zset";
     /** The zset queue storing by {@code scheduleEach}, in the scenario that builds its queue itself. */
     static final String ZSET_EACH = "queuekit-zset-each";
+
     static final String REDISSON_DELAYED = "redisson-delayedqueue";
     static final String ZSET_POLLING = "zset-polling";
     static final String ZSET_LUA = "zset-lua-claim";
@@ -34,12 +35,28 @@ final class Impls {
     /** The same with {@code shards(3)}: one shard per master. */
     static final String LIST_ALO_SHARDS = "queuekit-list-alo-shards3";
 
-    static final List<String> NAMES = List.of(LIST_ALO, LIST_ALO_POLL, LIST_AMO, JEDIS_LIST, REDISSON_QUEUE, ZSET, REDISSON_DELAYED,
-            ZSET_POLLING, ZSET_LUA, ZSET_BATCH, ZSET_EACH, PUBSUB, JEDIS_PUBSUB, INMEMORY_ALO, INMEMORY_AMO, LIST_ALO_CLUSTER, LIST_ALO_SHARDS);
+    static final List<String> NAMES = List.of(
+            LIST_ALO,
+            LIST_ALO_POLL,
+            LIST_AMO,
+            JEDIS_LIST,
+            REDISSON_QUEUE,
+            ZSET,
+            REDISSON_DELAYED,
+            ZSET_POLLING,
+            ZSET_LUA,
+            ZSET_BATCH,
+            ZSET_EACH,
+            PUBSUB,
+            JEDIS_PUBSUB,
+            INMEMORY_ALO,
+            INMEMORY_AMO,
+            LIST_ALO_CLUSTER,
+            LIST_ALO_SHARDS);
 
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
-    private static final Set<String> AT_LEAST_ONCE = Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO,
-            LIST_ALO_CLUSTER, LIST_ALO_SHARDS);
+    private static final Set<String> AT_LEAST_ONCE =
+            Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO, LIST_ALO_CLUSTER, LIST_ALO_SHARDS);
 
     /**
      * Our managed consumers as an application writes them: {@code batch} 1 means
@@ -51,8 +68,7 @@ final class Impls {
         return (batch == 1 ? b : b.batchSize(batch)).build();
     }
 
-    private Impls() {
-    }
+    private Impls() {}
 
     /** Ours that run in this JVM, with no Redis to measure. */
     static boolean inMemory(String impl) {
@@ -75,10 +91,15 @@ final class Impls {
                 }
                 yield new QueuekitQueue(b.build(), client, impl.equals(LIST_ALO_POLL));
             }
-            case INMEMORY_ALO, INMEMORY_AMO -> new QueuekitQueue(InMemoryMessageQueue.<String>builder(name)
-                    .guarantee(impl.equals(INMEMORY_ALO) ? Semantics.Guarantee.AT_LEAST_ONCE
-                            : Semantics.Guarantee.AT_MOST_ONCE)
-                    .build(), null);
+            case INMEMORY_ALO, INMEMORY_AMO ->
+                new QueuekitQueue(
+                        InMemoryMessageQueue.<String>builder(name)
+                                .guarantee(
+                                        impl.equals(INMEMORY_ALO)
+                                                ? Semantics.Guarantee.AT_LEAST_ONCE
+                                                : Semantics.Guarantee.AT_MOST_ONCE)
+                                .build(),
+                        null);
             default -> throw new IllegalArgumentException("not a queue implementation: " + impl);
         };
     }
@@ -91,7 +112,8 @@ final class Impls {
             case ZSET_BATCH -> new ZsetBatchPeer(uri, name);
             case ZSET -> {
                 RedisClient client = Clients.jedis(uri);
-                yield new QueuekitDelay(RedisDelayQueue.builder(client, name, Codec.utf8()).build(), client);
+                yield new QueuekitDelay(
+                        RedisDelayQueue.builder(client, name, Codec.utf8()).build(), client);
             }
             default -> throw new IllegalArgumentException("not a delay implementation: " + impl);
         };
@@ -102,7 +124,8 @@ final class Impls {
             case JEDIS_PUBSUB -> new JedisPubSubPeer(uri, name);
             case PUBSUB -> {
                 RedisClient client = Clients.jedis(uri);
-                yield new QueuekitBroadcast(RedisBroadcaster.builder(client, name, Codec.utf8()).build(), client);
+                yield new QueuekitBroadcast(
+                        RedisBroadcaster.builder(client, name, Codec.utf8()).build(), client);
             }
             default -> throw new IllegalArgumentException("not a broadcast implementation: " + impl);
         };

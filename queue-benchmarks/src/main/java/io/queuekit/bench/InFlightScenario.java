@@ -44,8 +44,12 @@ final class InFlightScenario extends Scenario {
         String name = ctx.freshName(name());
         RedisClient client = Clients.jedis(ctx.uri());
         try (MessageQueue<String> q = impl.equals(Impls.LIST_ALO)
-                ? RedisListQueue.builder(client, name, Codec.utf8()).visibilityTimeout(LEASE).build()
-                : RedisDelayQueue.builder(client, name, Codec.utf8()).visibilityTimeout(LEASE).build()) {
+                ? RedisListQueue.builder(client, name, Codec.utf8())
+                        .visibilityTimeout(LEASE)
+                        .build()
+                : RedisDelayQueue.builder(client, name, Codec.utf8())
+                        .visibilityTimeout(LEASE)
+                        .build()) {
             for (int from = 0; from < n; from += 1000) {
                 q.sendAll(bodies.subList(from, Math.min(n, from + 1000)));
             }
@@ -68,8 +72,22 @@ final class InFlightScenario extends Scenario {
             double cpuPerAck = ctx.cpuSince(cpu, elapsed) / measured;
             String commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), measured, 6);
             acked += ack(held.subList(measured, n));
-            return new Result(name(), impl, measured, measured / (elapsed / 1e9), 0, 0, 0, 0, n - acked,
-                    OptionalLong.empty(), OptionalDouble.of(cpuPerAck), OptionalDouble.empty(), true, "", commands);
+            return new Result(
+                    name(),
+                    impl,
+                    measured,
+                    measured / (elapsed / 1e9),
+                    0,
+                    0,
+                    0,
+                    0,
+                    n - acked,
+                    OptionalLong.empty(),
+                    OptionalDouble.of(cpuPerAck),
+                    OptionalDouble.empty(),
+                    true,
+                    "",
+                    commands);
         } finally {
             Impls.closeQuietly(client);
             ctx.probe().flushAll();

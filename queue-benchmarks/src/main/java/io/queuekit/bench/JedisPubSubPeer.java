@@ -35,13 +35,15 @@ final class JedisPubSubPeer implements BroadcastUnderTest {
                     confirmed.countDown();
                 }
             };
-            Thread t = new Thread(() -> {
-                try {
-                    client.subscribe(listener, channel);
-                } catch (RuntimeException e) {
-                    System.err.println("bench jedis-pubsub: subscriber " + receiver + " ended: " + e);
-                }
-            }, "bench-jedis-pubsub-subscriber-" + (i + 1));
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            client.subscribe(listener, channel);
+                        } catch (RuntimeException e) {
+                            System.err.println("bench jedis-pubsub: subscriber " + receiver + " ended: " + e);
+                        }
+                    },
+                    "bench-jedis-pubsub-subscriber-" + (i + 1));
             t.setDaemon(true);
             subscriptions.add(listener);
             threads.add(t);

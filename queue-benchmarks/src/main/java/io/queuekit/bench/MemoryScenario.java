@@ -51,8 +51,21 @@ final class MemoryScenario extends Scenario {
         } finally {
             ctx.probe().flushAll();
         }
-        return new Result(name(), impl, n, n / (fillNanos / 1e9), 0, 0, 0, Math.max(0, stored - n),
-                Math.max(0, n - stored), OptionalLong.empty(), OptionalDouble.empty(),
-                OptionalDouble.of((after - before) / (double) n), Impls.atLeastOnce(impl), "", "");
+        return new Result(
+                name(),
+                impl,
+                n,
+                n / (fillNanos / 1e9),
+                0,
+                0,
+                0,
+                Math.max(0, stored - n),
+                Math.max(0, n - stored),
+                OptionalLong.empty(),
+                OptionalDouble.empty(),
+                OptionalDouble.of((after - before) / (double) n),
+                Impls.atLeastOnce(impl),
+                "",
+                "");
     }
 }

@@ -74,9 +74,15 @@ final class RedisProbe implements AutoCloseable {
         List<String> parts = new ArrayList<>();
         for (Map.Entry<String, long[]> e : deltas.subList(0, Math.min(top, deltas.size()))) {
             String perCall = e.getKey().startsWith("eval")
-                    ? String.format(Locale.ROOT, ", %.1f us/call", e.getValue()[1] / (double) e.getValue()[0]) : "";
-            parts.add(String.format(Locale.ROOT, "%s %.2f (%.1f us%s)", e.getKey(),
-                    e.getValue()[0] / (double) messages, e.getValue()[1] / (double) messages, perCall));
+                    ? String.format(Locale.ROOT, ", %.1f us/call", e.getValue()[1] / (double) e.getValue()[0])
+                    : "";
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "%s %.2f (%.1f us%s)",
+                    e.getKey(),
+                    e.getValue()[0] / (double) messages,
+                    e.getValue()[1] / (double) messages,
+                    perCall));
         }
         return String.join(", ", parts);
     }

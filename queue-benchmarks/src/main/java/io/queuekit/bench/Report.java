@@ -10,15 +10,24 @@ import java.util.List;
 /** Formats results.txt: a header, the table, one BENCH line per result, the targets, and warnings. */
 final class Report {
     private static final String[] HEAD = {
-        "scenario", "impl", "msgs", "msgs/s", "p50 ms", "p99 ms", "max ms", "dupes", "lost", "early",
-        "cpu us/msg", "bytes/msg", "note"
+        "scenario",
+        "impl",
+        "msgs",
+        "msgs/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "dupes",
+        "lost",
+        "early",
+        "cpu us/msg",
+        "bytes/msg",
+        "note"
     };
 
-    private Report() {
-    }
+    private Report() {}
 
-    static String render(String header, List<Scenario> scenarios, List<Result> results,
-            List<Targets.Check> checks) {
+    static String render(String header, List<Scenario> scenarios, List<Result> results, List<Targets.Check> checks) {
         StringBuilder sb = new StringBuilder();
         sb.append(header).append("\n\n");
         for (Scenario s : scenarios) {
@@ -72,11 +81,19 @@ final class Report {
         rows.add(HEAD);
         for (Result r : results) {
             rows.add(new String[] {
-                r.scenario(), r.impl(), Long.toString(r.msgs()), Result.fmt("%.0f", r.msgsPerS()),
-                Result.fmt("%.3f", r.p50Ms()), Result.fmt("%.3f", r.p99Ms()), Result.fmt("%.3f", r.maxMs()),
-                Long.toString(r.dupes()), Long.toString(r.lost()),
+                r.scenario(),
+                r.impl(),
+                Long.toString(r.msgs()),
+                Result.fmt("%.0f", r.msgsPerS()),
+                Result.fmt("%.3f", r.p50Ms()),
+                Result.fmt("%.3f", r.p99Ms()),
+                Result.fmt("%.3f", r.maxMs()),
+                Long.toString(r.dupes()),
+                Long.toString(r.lost()),
                 r.early().isPresent() ? Long.toString(r.early().getAsLong()) : "-",
-                r.redisCpuUsPerMsg().isPresent() ? Result.fmt("%.2f", r.redisCpuUsPerMsg().getAsDouble()) : "-",
+                r.redisCpuUsPerMsg().isPresent()
+                        ? Result.fmt("%.2f", r.redisCpuUsPerMsg().getAsDouble())
+                        : "-",
                 r.bytesPerMsg().isPresent() ? Result.fmt("%.1f", r.bytesPerMsg().getAsDouble()) : "-",
                 r.note()
             });

@@ -46,25 +46,63 @@ record Result(
         serverShares = List.copyOf(serverShares);
     }
 
-    Result(String scenario, String impl, long msgs, double msgsPerS, double p50Ms, double p99Ms, double maxMs,
-            long dupes, long lost, OptionalLong early, OptionalDouble redisCpuUsPerMsg, OptionalDouble bytesPerMsg,
-            boolean atLeastOnce, String note, String commands) {
-        this(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg, bytesPerMsg,
-                atLeastOnce, note, commands, OptionalDouble.empty(), List.of());
+    Result(
+            String scenario,
+            String impl,
+            long msgs,
+            double msgsPerS,
+            double p50Ms,
+            double p99Ms,
+            double maxMs,
+            long dupes,
+            long lost,
+            OptionalLong early,
+            OptionalDouble redisCpuUsPerMsg,
+            OptionalDouble bytesPerMsg,
+            boolean atLeastOnce,
+            String note,
+            String commands) {
+        this(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                commands,
+                OptionalDouble.empty(),
+                List.of());
     }
 
     /** The result's line in results.txt. */
     String line() {
         StringBuilder sb = new StringBuilder();
-        sb.append("BENCH scenario=").append(scenario)
-                .append(" impl=").append(impl)
-                .append(" msgs=").append(msgs)
-                .append(" msgs_per_s=").append(fmt("%.0f", msgsPerS))
-                .append(" p50_ms=").append(fmt("%.3f", p50Ms))
-                .append(" p99_ms=").append(fmt("%.3f", p99Ms))
-                .append(" max_ms=").append(fmt("%.3f", maxMs))
-                .append(" dupes=").append(dupes)
-                .append(" lost=").append(lost);
+        sb.append("BENCH scenario=")
+                .append(scenario)
+                .append(" impl=")
+                .append(impl)
+                .append(" msgs=")
+                .append(msgs)
+                .append(" msgs_per_s=")
+                .append(fmt("%.0f", msgsPerS))
+                .append(" p50_ms=")
+                .append(fmt("%.3f", p50Ms))
+                .append(" p99_ms=")
+                .append(fmt("%.3f", p99Ms))
+                .append(" max_ms=")
+                .append(fmt("%.3f", maxMs))
+                .append(" dupes=")
+                .append(dupes)
+                .append(" lost=")
+                .append(lost);
         early.ifPresent(e -> sb.append(" early=").append(e));
         redisCpuUsPerMsg.ifPresent(c -> sb.append(" redis_cpu_us_per_msg=").append(fmt("%.2f", c)));
         bytesPerMsg.ifPresent(b -> sb.append(" bytes_per_msg=").append(fmt("%.1f", b)));
@@ -78,13 +116,45 @@ record Result(
     }
 
     Result withCommands(String c) {
-        return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
-                bytesPerMsg, atLeastOnce, note, c, producerSeconds, serverShares);
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                c,
+                producerSeconds,
+                serverShares);
     }
 
     Result withProducerSeconds(double seconds) {
-        return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
-                bytesPerMsg, atLeastOnce, note, commands, OptionalDouble.of(seconds), serverShares);
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                commands,
+                OptionalDouble.of(seconds),
+                serverShares);
     }
 
     /** This result with each server's share of the Redis CPU, in the deployment's order. */
@@ -93,8 +163,24 @@ record Result(
         for (double x : shares) {
             list.add(x);
         }
-        return new Result(scenario, impl, msgs, msgsPerS, p50Ms, p99Ms, maxMs, dupes, lost, early, redisCpuUsPerMsg,
-                bytesPerMsg, atLeastOnce, note, commands, producerSeconds, list);
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                commands,
+                producerSeconds,
+                list);
     }
 
     static String fmt(String format, double value) {

@@ -39,13 +39,34 @@ abstract class Scenario {
      * The result of a run whose receipts {@code t} counted: throughput over the window from
      * {@code startNanos} ({@code System.nanoTime()}) to the last receipt.
      */
-    final Result result(String impl, int msgs, Tracker t, int receivers, long startNanos, OptionalLong early,
-            OptionalDouble cpu, String note) {
+    final Result result(
+            String impl,
+            int msgs,
+            Tracker t,
+            int receivers,
+            long startNanos,
+            OptionalLong early,
+            OptionalDouble cpu,
+            String note) {
         double seconds = Math.max(1e-9, (t.lastNanos() - startNanos) / 1e9);
         double perS = t.receipts() == 0 ? 0 : t.distinct() / (double) receivers / seconds;
         double[] p = t.percentilesMillis();
-        return new Result(name, impl, msgs, perS, p[0], p[1], p[2], t.dupes(), t.lost(), early, cpu,
-                OptionalDouble.empty(), Impls.atLeastOnce(impl), note, "");
+        return new Result(
+                name,
+                impl,
+                msgs,
+                perS,
+                p[0],
+                p[1],
+                p[2],
+                t.dupes(),
+                t.lost(),
+                early,
+                cpu,
+                OptionalDouble.empty(),
+                Impls.atLeastOnce(impl),
+                note,
+                "");
     }
 
     /** Why a run ended before every message arrived, or empty if it did not. */

@@ -87,8 +87,22 @@ final class ScheduleScenario extends Scenario {
             ctx.probe().flushAll();
         }
         String note = sent < n ? "time limit reached after storing " + sent + " of " + n : "";
-        return new Result(name(), impl, n, sent / (nanos / 1e9), 0, 0, 0, Math.max(0, stored - sent),
-                Math.max(0, sent - stored), OptionalLong.empty(), OptionalDouble.empty(), OptionalDouble.empty(),
-                Impls.atLeastOnce(impl), note, "").withCommands(commands);
+        return new Result(
+                        name(),
+                        impl,
+                        n,
+                        sent / (nanos / 1e9),
+                        0,
+                        0,
+                        0,
+                        Math.max(0, stored - sent),
+                        Math.max(0, sent - stored),
+                        OptionalLong.empty(),
+                        OptionalDouble.empty(),
+                        OptionalDouble.empty(),
+                        Impls.atLeastOnce(impl),
+                        note,
+                        "")
+                .withCommands(commands);
     }
 }

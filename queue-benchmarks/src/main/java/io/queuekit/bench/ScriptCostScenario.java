@@ -58,8 +58,8 @@ final class ScriptCostScenario extends Scenario {
             }
             long[] after = ctx.probe().commandStats().getOrDefault("evalsha", new long[2]);
             long scripts = after[0] - before[0];
-            parts.add(String.format(Locale.ROOT, "%s %.1f us/call", op,
-                    scripts == 0 ? 0 : (after[1] - before[1]) / (double) scripts));
+            parts.add(String.format(
+                    Locale.ROOT, "%s %.1f us/call", op, scripts == 0 ? 0 : (after[1] - before[1]) / (double) scripts));
             if (scripts != n) {
                 odd.add(String.format(Locale.ROOT, "%s made %d script calls for %d", op, scripts, n));
             }
@@ -95,7 +95,8 @@ final class ScriptCostScenario extends Scenario {
                 try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, ctx.freshName(name()), Codec.utf8())
                         .build()) {
                     costs.measure("claim-nothing", n, i -> q.poll());
-                    costs.measure("schedule", n, i -> q.scheduleAt(body, Instant.now().plusSeconds(3600)));
+                    costs.measure(
+                            "schedule", n, i -> q.scheduleAt(body, Instant.now().plusSeconds(3600)));
                     costs.measure("send", n, i -> q.send(body));
                     List<Delivery<String>> held = new ArrayList<>(n);
                     costs.measure("claim", n, i -> held.add(q.poll()));
@@ -106,7 +107,21 @@ final class ScriptCostScenario extends Scenario {
             Impls.closeQuietly(client);
             ctx.probe().flushAll();
         }
-        return new Result(name(), impl, n, 0, 0, 0, 0, 0, 0, OptionalLong.empty(), OptionalDouble.empty(),
-                OptionalDouble.empty(), Impls.atLeastOnce(impl), "", costs.describe());
+        return new Result(
+                name(),
+                impl,
+                n,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                OptionalLong.empty(),
+                OptionalDouble.empty(),
+                OptionalDouble.empty(),
+                Impls.atLeastOnce(impl),
+                "",
+                costs.describe());
     }
 }

@@ -58,7 +58,8 @@ final class Tracker {
         if (index < 0 || index >= messages) {
             throw new IllegalStateException("receipt of unknown message " + index + " (of " + messages + ")");
         }
-        long latency = wallClock ? (Body.nowMicros() - reference.getAcquire(index)) * 1_000
+        long latency = wallClock
+                ? (Body.nowMicros() - reference.getAcquire(index)) * 1_000
                 : nanos - reference.getAcquire(index);
         int slot = receiver * messages + index;
         if (counts.getAndIncrement(slot) == 0) {

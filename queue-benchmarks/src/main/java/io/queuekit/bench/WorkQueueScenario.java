@@ -45,7 +45,8 @@ class WorkQueueScenario extends Scenario {
         String commands;
         long start;
         double[] cpu;
-        try (Deployment where = deploy(impl, ctx); QueueUnderTest q = where.queue()) {
+        try (Deployment where = deploy(impl, ctx);
+                QueueUnderTest q = where.queue()) {
             Map<String, long[]> before = where.commandStats();
             long[] cpuBefore = where.cpuMicros();
             q.startConsumers(consumers, batch, t::received);
@@ -82,8 +83,15 @@ class WorkQueueScenario extends Scenario {
         for (double c : cpu) {
             total += c;
         }
-        Result r = result(impl, n, t, 1, start, OptionalLong.empty(),
-                Impls.inMemory(impl) ? OptionalDouble.empty() : OptionalDouble.of(total / n), note)
+        Result r = result(
+                        impl,
+                        n,
+                        t,
+                        1,
+                        start,
+                        OptionalLong.empty(),
+                        Impls.inMemory(impl) ? OptionalDouble.empty() : OptionalDouble.of(total / n),
+                        note)
                 .withCommands(commands);
         return cpu.length > 1 ? r.withServerShares(shares(cpu, total)) : r;
     }

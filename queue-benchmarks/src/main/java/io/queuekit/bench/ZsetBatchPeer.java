@@ -78,8 +78,12 @@ final class ZsetBatchPeer implements DelayUnderTest {
     @Override
     public void startConsumers(int count, int batch, Consumer<String> sink) {
         consumers = ConsumerThreads.start("zset-batch", count, owner -> {
-            List<?> r = (List<?>) client.evalsha(sha, List.of(ready, bodies, leases),
-                    List.of(Long.toString(System.currentTimeMillis()), Integer.toString(batch),
+            List<?> r = (List<?>) client.evalsha(
+                    sha,
+                    List.of(ready, bodies, leases),
+                    List.of(
+                            Long.toString(System.currentTimeMillis()),
+                            Integer.toString(batch),
                             Long.toString(LEASE_MILLIS)));
             if (r.isEmpty()) {
                 owner.pause(500);

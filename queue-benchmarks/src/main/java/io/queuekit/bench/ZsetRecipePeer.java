@@ -14,7 +14,10 @@ import redis.clients.jedis.RedisClient;
  */
 final class ZsetRecipePeer implements DelayUnderTest {
 
-    enum Claim { POLLING, LUA }
+    enum Claim {
+        POLLING,
+        LUA
+    }
 
     private static final String CLAIM_SCRIPT = """
             local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)

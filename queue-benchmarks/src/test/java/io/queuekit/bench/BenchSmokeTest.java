@@ -22,19 +22,25 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BenchSmokeTest {
     private static final String NUM = "-?\\d+\\.\\d{3}";
-    private static final Pattern LINE = Pattern.compile("BENCH scenario=(\\S+) impl=(\\S+) msgs=(\\d+)"
-            + " msgs_per_s=\\d+ p50_ms=" + NUM + " p99_ms=" + NUM + " max_ms=" + NUM
-            + " dupes=(\\d+) lost=(\\d+)( early=\\d+)?( redis_cpu_us_per_msg=\\d+\\.\\d{2})?"
-            + "( bytes_per_msg=-?\\d+\\.\\d)?( producer_s=\\d+\\.\\d{2})?( server_cpu_shares=\\d\\.\\d{3}(/\\d\\.\\d{3})+)?");
-    private static final Set<String> DELAYS = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S,
-            Scenarios.DELAY_BACKLOG, Scenarios.DELAY_BACKLOG_ONE, Scenarios.DELAY_WAITING_0, Scenarios.DELAY_WAITING_1M,
+    private static final Pattern LINE = Pattern.compile(
+            "BENCH scenario=(\\S+) impl=(\\S+) msgs=(\\d+)"
+                    + " msgs_per_s=\\d+ p50_ms=" + NUM + " p99_ms=" + NUM + " max_ms=" + NUM
+                    + " dupes=(\\d+) lost=(\\d+)( early=\\d+)?( redis_cpu_us_per_msg=\\d+\\.\\d{2})?"
+                    + "( bytes_per_msg=-?\\d+\\.\\d)?( producer_s=\\d+\\.\\d{2})?( server_cpu_shares=\\d\\.\\d{3}(/\\d\\.\\d{3})+)?");
+    private static final Set<String> DELAYS = Set.of(
+            Scenarios.DELAY_LOAD,
+            Scenarios.DELAY_LOAD_5S,
+            Scenarios.DELAY_BACKLOG,
+            Scenarios.DELAY_BACKLOG_ONE,
+            Scenarios.DELAY_WAITING_0,
+            Scenarios.DELAY_WAITING_1M,
             Scenarios.DELAY_LIGHT);
-    private static final Set<String> PRODUCER_TIMED = Set.of(Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S,
-            Scenarios.DELAY_WAITING_0, Scenarios.DELAY_WAITING_1M);
-    private static final Set<String> WORK_QUEUES = Set.of(Scenarios.WORK_QUEUE, Scenarios.WORK_QUEUE_BATCH,
-            Scenarios.CLUSTER_SHARDS);
-    private static final Set<String> IN_FLIGHT = Set.of(Scenarios.IN_FLIGHT_1K, Scenarios.IN_FLIGHT_10K,
-            Scenarios.IN_FLIGHT_50K);
+    private static final Set<String> PRODUCER_TIMED = Set.of(
+            Scenarios.DELAY_LOAD, Scenarios.DELAY_LOAD_5S, Scenarios.DELAY_WAITING_0, Scenarios.DELAY_WAITING_1M);
+    private static final Set<String> WORK_QUEUES =
+            Set.of(Scenarios.WORK_QUEUE, Scenarios.WORK_QUEUE_BATCH, Scenarios.CLUSTER_SHARDS);
+    private static final Set<String> IN_FLIGHT =
+            Set.of(Scenarios.IN_FLIGHT_1K, Scenarios.IN_FLIGHT_10K, Scenarios.IN_FLIGHT_50K);
 
     @Test
     @Timeout(120)
@@ -54,23 +60,31 @@ class BenchSmokeTest {
             Matcher m = LINE.matcher(line);
             assertThat(m.matches()).as("well-formed: %s", line).isTrue();
             String scenario = m.group(1);
-            assertThat(m.group(6) != null).as("early exactly on delay lines: %s", line)
+            assertThat(m.group(6) != null)
+                    .as("early exactly on delay lines: %s", line)
                     .isEqualTo(DELAYS.contains(scenario));
-            assertThat(m.group(7) != null).as("cpu exactly on delay, in-flight and Redis work-queue lines: %s", line)
-                    .isEqualTo(DELAYS.contains(scenario) || IN_FLIGHT.contains(scenario)
+            assertThat(m.group(7) != null)
+                    .as("cpu exactly on delay, in-flight and Redis work-queue lines: %s", line)
+                    .isEqualTo(DELAYS.contains(scenario)
+                            || IN_FLIGHT.contains(scenario)
                             || WORK_QUEUES.contains(scenario));
-            assertThat(m.group(8) != null).as("bytes exactly on memory lines: %s", line)
+            assertThat(m.group(8) != null)
+                    .as("bytes exactly on memory lines: %s", line)
                     .isEqualTo(scenario.equals(Scenarios.MEMORY));
-            assertThat(m.group(9) != null).as("producer time exactly on delay lines with one producer: %s", line)
+            assertThat(m.group(9) != null)
+                    .as("producer time exactly on delay lines with one producer: %s", line)
                     .isEqualTo(PRODUCER_TIMED.contains(scenario));
-            assertThat(m.group(10) != null).as("server shares exactly on cluster lines: %s", line)
+            assertThat(m.group(10) != null)
+                    .as("server shares exactly on cluster lines: %s", line)
                     .isEqualTo(scenario.equals(Scenarios.CLUSTER_SHARDS));
             assertThat(Long.parseLong(m.group(3))).as("msgs: %s", line).isPositive();
         }
         for (Result r : results) {
             if (Impls.atLeastOnce(r.impl())) {
                 assertThat(r.note()).as("%s %s", r.scenario(), r.impl()).isEmpty();
-                assertThat(r.dupes()).as("dupes of %s %s", r.scenario(), r.impl()).isZero();
+                assertThat(r.dupes())
+                        .as("dupes of %s %s", r.scenario(), r.impl())
+                        .isZero();
                 assertThat(r.lost()).as("lost by %s %s", r.scenario(), r.impl()).isZero();
             }
         }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class BenchTest {
     @Test
     void stolen_isTheStealShareOfTheTimeBetweenTwoReadings() {
-        assertThat(Bench.stolen(new long[] {1_000, 50}, new long[] {1_400, 150})).isEqualTo("CPU steal 25%");
+        assertThat(Bench.stolen(new long[] {1_000, 50}, new long[] {1_400, 150}))
+                .isEqualTo("CPU steal 25%");
         assertThat(Bench.stolen(new long[] {1_000, 50}, new long[] {1_400, 50})).isEqualTo("CPU steal 0%");
     }
 

@@ -1,6 +1,5 @@
 package io.queuekit.cli;
 
-import java.util.Locale;
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
@@ -23,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -58,19 +58,29 @@ final class Demo {
         this.messages = messages;
     }
 
-    @Command(name = "demo", description = {"Runs every transport side by side and prints what each delivered, duplicated and lost.",
-        "One scenario on each transport (redis-list in both modes, redis-zset, redis-pubsub, in-memory): send,"
-            + " consume with several workers, a consumer that dies mid-message, a subscriber that joins late,"
-            + " delayed messages.",
-        "It uses the Redis named by --redis, --redis-file or REDIS_URL (its keys are prefixed queuekit-demo-* and"
-            + " deleted afterwards), else starts one: redis-server on PATH, or the shipped binary."})
+    @Command(
+            name = "demo",
+            description = {
+                "Runs every transport side by side and prints what each delivered, duplicated and lost.",
+                "One scenario on each transport (redis-list in both modes, redis-zset, redis-pubsub, in-memory): send,"
+                        + " consume with several workers, a consumer that dies mid-message, a subscriber that joins late,"
+                        + " delayed messages.",
+                "It uses the Redis named by --redis, --redis-file or REDIS_URL (its keys are prefixed queuekit-demo-* and"
+                        + " deleted afterwards), else starts one: redis-server on PATH, or the shipped binary."
+            })
     static final class DemoCommand implements Callable<Integer> {
         private final Main.Context ctx;
+
         @Mixin
         Main.HelpOption help;
+
         @Mixin
         RedisUrl.Options redis;
-        @Option(names = "--messages", paramLabel = "N", defaultValue = "2000",
+
+        @Option(
+                names = "--messages",
+                paramLabel = "N",
+                defaultValue = "2000",
                 description = "Messages per scenario, 100 to 1000000 (default: ${DEFAULT-VALUE}).")
         int messages;
 
@@ -99,29 +109,73 @@ final class Demo {
                 out.println("Redis " + server.version() + " (" + server.source() + ") at "
                         + RedisUrl.redacted(URI.create(server.uri())));
             }
-            // Jedis' 2 s connect and read timeouts, and a bound on blocking reads too (Jedis' own default waits forever)
-            RedisClients.Builder settings = RedisClients.builder(uri.toString()).poolSize(32)
-                    .connectionTimeout(JEDIS_TIMEOUT).socketTimeout(JEDIS_TIMEOUT);
+            // Jedis' 2 s connect and read timeouts, and a bound on blocking reads too (Jedis' own default waits
+            // forever)
+            RedisClients.Builder settings = RedisClients.builder(uri.toString())
+                    .poolSize(32)
+                    .connectionTimeout(JEDIS_TIMEOUT)
+                    .socketTimeout(JEDIS_TIMEOUT);
             try (RedisClient client = settings.build()) {
                 List<Row> rows = new ArrayList<>();
                 List<Semantics> semantics = new ArrayList<>();
-                rows.add(queue("redis-list (at-least-once)", name -> RedisListQueue.builder(client, name, Codec.utf8())
-                        .keyPrefix(prefix).visibilityTimeout(LEASE).build(), semantics));
-                rows.add(queue("redis-list (at-most-once)", name -> RedisListQueue.builder(client, name, Codec.utf8())
-                        .keyPrefix(prefix).guarantee(Semantics.Guarantee.AT_MOST_ONCE).build(), semantics));
-                rows.add(queue("redis-list (3 shards)", name -> RedisListQueue.builder(client, name, Codec.utf8())
-                        .keyPrefix(prefix).visibilityTimeout(LEASE).shards(3).build(), semantics));
-                Row zset = queue("redis-zset", name -> RedisDelayQueue.builder(client, name, Codec.utf8())
-                        .keyPrefix(prefix).visibilityTimeout(LEASE).build(), semantics);
-                rows.add(delays(zset, name -> RedisDelayQueue.builder(client, name, Codec.utf8())
-                        .keyPrefix(prefix).visibilityTimeout(LEASE).build()));
-                rows.add(broadcast("redis-pubsub", name -> RedisBroadcaster.builder(client, name, Codec.utf8())
-                        .keyPrefix(prefix).build(), semantics));
-                rows.add(queue("in-memory queue", name -> InMemoryMessageQueue.<String>builder(name)
-                        .visibilityTimeout(LEASE).build(), semantics));
-                Row memDelay = queue("in-memory delay queue", name -> InMemoryDelayQueue.<String>builder(name)
-                        .visibilityTimeout(LEASE).build(), semantics);
-                rows.add(delays(memDelay, name -> InMemoryDelayQueue.<String>builder(name).visibilityTimeout(LEASE).build()));
+                rows.add(queue(
+                        "redis-list (at-least-once)",
+                        name -> RedisListQueue.builder(client, name, Codec.utf8())
+                                .keyPrefix(prefix)
+                                .visibilityTimeout(LEASE)
+                                .build(),
+                        semantics));
+                rows.add(queue(
+                        "redis-list (at-most-once)",
+                        name -> RedisListQueue.builder(client, name, Codec.utf8())
+                                .keyPrefix(prefix)
+                                .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
+                                .build(),
+                        semantics));
+                rows.add(queue(
+                        "redis-list (3 shards)",
+                        name -> RedisListQueue.builder(client, name, Codec.utf8())
+                                .keyPrefix(prefix)
+                                .visibilityTimeout(LEASE)
+                                .shards(3)
+                                .build(),
+                        semantics));
+                Row zset = queue(
+                        "redis-zset",
+                        name -> RedisDelayQueue.builder(client, name, Codec.utf8())
+                                .keyPrefix(prefix)
+                                .visibilityTimeout(LEASE)
+                                .build(),
+                        semantics);
+                rows.add(delays(
+                        zset,
+                        name -> RedisDelayQueue.builder(client, name, Codec.utf8())
+                                .keyPrefix(prefix)
+                                .visibilityTimeout(LEASE)
+                                .build()));
+                rows.add(broadcast(
+                        "redis-pubsub",
+                        name -> RedisBroadcaster.builder(client, name, Codec.utf8())
+                                .keyPrefix(prefix)
+                                .build(),
+                        semantics));
+                rows.add(queue(
+                        "in-memory queue",
+                        name -> InMemoryMessageQueue.<String>builder(name)
+                                .visibilityTimeout(LEASE)
+                                .build(),
+                        semantics));
+                Row memDelay = queue(
+                        "in-memory delay queue",
+                        name -> InMemoryDelayQueue.<String>builder(name)
+                                .visibilityTimeout(LEASE)
+                                .build(),
+                        semantics);
+                rows.add(delays(
+                        memDelay,
+                        name -> InMemoryDelayQueue.<String>builder(name)
+                                .visibilityTimeout(LEASE)
+                                .build()));
                 rows.add(broadcast("in-memory broadcaster", InMemoryBroadcaster::<String>create, semantics));
                 if (given != null) {
                     deleteKeys(client);
@@ -130,7 +184,8 @@ final class Demo {
                 out.println("What each transport promises (Semantics):");
                 out.println(Semantics.markdownTable(semantics));
                 out.println("What each transport did in this run (" + messages + " messages each, " + WORKERS
-                        + " workers, a consumer that died holding " + CRASHED + " messages, a subscriber that joined halfway):");
+                        + " workers, a consumer that died holding " + CRASHED
+                        + " messages, a subscriber that joined halfway):");
                 out.println(Row.table(rows));
                 out.printf("done in %.0f s%n", (System.nanoTime() - started) / 1e9);
                 return 0;
@@ -170,17 +225,26 @@ final class Demo {
             step(label, "consuming with " + WORKERS + " workers");
             Map<String, Integer> seen = new ConcurrentHashMap<>();
             AtomicInteger deliveries = new AtomicInteger();
-            try (Subscription s = q.consume(d -> {
-                deliveries.incrementAndGet();
-                seen.merge(d.payload(), 1, Integer::sum);
-            }, ConsumeOptions.builder().concurrency(WORKERS).batchSize(10).pollTimeout(Duration.ofMillis(200)).build())) {
+            try (Subscription s = q.consume(
+                    d -> {
+                        deliveries.incrementAndGet();
+                        seen.merge(d.payload(), 1, Integer::sum);
+                    },
+                    ConsumeOptions.builder()
+                            .concurrency(WORKERS)
+                            .batchSize(10)
+                            .pollTimeout(Duration.ofMillis(200))
+                            .build())) {
                 awaitQuiet(() -> seen.size() == messages, deliveries);
             }
             Row r = new Row(label, q.semantics());
             r.delivered = seen.size();
             r.duplicates = (long) deliveries.get() - seen.size();
-            r.lostAfterCrash = crashed.stream().filter(p -> !seen.containsKey(p)).count();
-            r.missedLate = messages - crashed.size() - seen.keySet().stream().filter(p -> !crashed.contains(p)).count();
+            r.lostAfterCrash =
+                    crashed.stream().filter(p -> !seen.containsKey(p)).count();
+            r.missedLate = messages
+                    - crashed.size()
+                    - seen.keySet().stream().filter(p -> !crashed.contains(p)).count();
             return r;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -201,20 +265,24 @@ final class Demo {
             }
             List<Long> lateness = new ArrayList<>();
             AtomicInteger deliveries = new AtomicInteger();
-            try (Subscription s = q.consume(d -> {
-                long late = System.currentTimeMillis() - due.get(d.payload());
-                synchronized (lateness) {
-                    lateness.add(late);
-                }
-                deliveries.incrementAndGet();
-            }, ConsumeOptions.builder().concurrency(WORKERS).build())) {
+            try (Subscription s = q.consume(
+                    d -> {
+                        long late = System.currentTimeMillis() - due.get(d.payload());
+                        synchronized (lateness) {
+                            lateness.add(late);
+                        }
+                        deliveries.incrementAndGet();
+                    },
+                    ConsumeOptions.builder().concurrency(WORKERS).build())) {
                 awaitQuiet(() -> deliveries.get() >= count, deliveries);
             }
             long[] l = lateness.stream().mapToLong(Long::longValue).sorted().toArray();
             row.delayed = l.length;
             row.early = Arrays.stream(l).filter(x -> x < 0).count();
-            row.lateness = l.length == 0 ? "none arrived"
-                    : l[l.length / 2] + " / " + l[(int) Math.min(l.length - 1, Math.ceil(l.length * 0.99) - 1)] + " / " + l[l.length - 1];
+            row.lateness = l.length == 0
+                    ? "none arrived"
+                    : l[l.length / 2] + " / " + l[(int) Math.min(l.length - 1, Math.ceil(l.length * 0.99) - 1)] + " / "
+                            + l[l.length - 1];
             return row;
         }
     }
@@ -248,7 +316,8 @@ final class Demo {
                 Row r = new Row(label, b.semantics());
                 r.delivered = steady.size();
                 r.duplicates = (long) deliveries.get() - steady.size();
-                r.lostAfterCrash = (messages - half) - dying.stream().filter(m -> number(m) >= half).count();
+                r.lostAfterCrash = (messages - half)
+                        - dying.stream().filter(m -> number(m) >= half).count();
                 r.missedLate = (long) messages - late.size();
                 return r;
             }
@@ -316,13 +385,26 @@ final class Demo {
         }
 
         static String table(List<Row> rows) {
-            StringBuilder sb = new StringBuilder(String.format("%-28s %-14s %9s %10s %17s %15s %30s%n", "transport", "promise",
-                    "delivered", "duplicates", "lost after crash", "missed by late", "delay lateness p50/p99/max ms"));
+            StringBuilder sb = new StringBuilder(String.format(
+                    "%-28s %-14s %9s %10s %17s %15s %30s%n",
+                    "transport",
+                    "promise",
+                    "delivered",
+                    "duplicates",
+                    "lost after crash",
+                    "missed by late",
+                    "delay lateness p50/p99/max ms"));
             for (Row r : rows) {
                 String delay = r.delayed < 0 ? "-" : r.lateness + (r.early > 0 ? " (" + r.early + " EARLY)" : "");
-                sb.append(String.format("%-28s %-14s %9d %10d %17d %15d %30s%n", r.label,
-                        r.semantics.guarantee().name().toLowerCase(Locale.ROOT).replace('_', '-'), r.delivered, r.duplicates,
-                        r.lostAfterCrash, r.missedLate, delay));
+                sb.append(String.format(
+                        "%-28s %-14s %9d %10d %17d %15d %30s%n",
+                        r.label,
+                        r.semantics.guarantee().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                        r.delivered,
+                        r.duplicates,
+                        r.lostAfterCrash,
+                        r.missedLate,
+                        delay));
             }
             return sb.toString();
         }

@@ -1,11 +1,11 @@
 package io.queuekit.cli;
 
-import java.nio.charset.Charset;
-import java.io.OutputStreamWriter;
 import io.queuekit.MessageId;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
+import java.nio.charset.Charset;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -65,7 +65,11 @@ public final class Main {
 
     /** The same help layout on every command: "usage: queuekit dead purge ...", then options. */
     private static void headings(CommandLine command) {
-        command.getCommandSpec().usageMessage().synopsisHeading("usage: ").descriptionHeading("%n").optionListHeading("%noptions:%n")
+        command.getCommandSpec()
+                .usageMessage()
+                .synopsisHeading("usage: ")
+                .descriptionHeading("%n")
+                .optionListHeading("%noptions:%n")
                 .commandListHeading("%ncommands:%n");
         command.getSubcommands().values().forEach(Main::headings);
     }
@@ -119,11 +123,13 @@ public final class Main {
         }
         String m = e.getMessage();
         return m.length() > 1 && Character.isUpperCase(m.charAt(0)) && Character.isLowerCase(m.charAt(1))
-                ? Character.toLowerCase(m.charAt(0)) + m.substring(1) : m;
+                ? Character.toLowerCase(m.charAt(0)) + m.substring(1)
+                : m;
     }
 
     /** What a run reads from outside its arguments, where it writes, and what it must not show. */
-    record Context(PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal, RedisUrl.Secrets secrets) {
+    record Context(
+            PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal, RedisUrl.Secrets secrets) {
         /** One line on standard error, whatever the message holds, and never a password. */
         void error(String message) {
             err.println("queuekit: " + Text.escape(secrets.hide(String.valueOf(message))));
@@ -138,7 +144,10 @@ public final class Main {
 
     /** {@code -h} and {@code --help} on every command. */
     static final class HelpOption {
-        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "Show this help.")
         boolean help;
     }
 
@@ -160,15 +169,24 @@ public final class Main {
         }
     }
 
-    @Command(name = "queuekit", customSynopsis = "queuekit <command> [options]",
+    @Command(
+            name = "queuekit",
+            customSynopsis = "queuekit <command> [options]",
             description = "The queuekit demo, and commands that look after a queue in a running Redis.",
             footer = {"", "`queuekit <command> --help` describes a command's options."},
-            subcommands = {Demo.DemoCommand.class, Operator.Stats.class, Operator.Peek.class, Operator.Dead.class,
-                CommandLine.HelpCommand.class})
+            subcommands = {
+                Demo.DemoCommand.class,
+                Operator.Stats.class,
+                Operator.Peek.class,
+                Operator.Dead.class,
+                CommandLine.HelpCommand.class
+            })
     static final class Root implements Callable<Integer> {
         private final Context ctx;
+
         @CommandLine.Mixin
         HelpOption help;
+
         @Spec
         CommandSpec spec;
 

@@ -36,7 +36,8 @@ import redis.clients.jedis.exceptions.JedisException;
 /** Operator commands on a queue in a running Redis: stats, peek, dead letters. */
 final class Operator {
     /** Plain ASCII: a control character or a bidirectional override in a payload is written as an escape. */
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+    private static final ObjectMapper JSON =
+            JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
     private Operator() {}
 
@@ -48,18 +49,25 @@ final class Operator {
         @Option(names = "--queue", paramLabel = "NAME", required = true, description = "The queue's name.")
         String queue;
 
-        @Option(names = "--prefix", paramLabel = "P", defaultValue = RedisKeys.DEFAULT_PREFIX,
+        @Option(
+                names = "--prefix",
+                paramLabel = "P",
+                defaultValue = RedisKeys.DEFAULT_PREFIX,
                 description = "Key prefix the queue was built with (default: ${DEFAULT-VALUE}).")
         String prefix;
 
-        @Option(names = "--type", paramLabel = "T", description = "list or zset; read from the queue's keys when left out.")
+        @Option(
+                names = "--type",
+                paramLabel = "T",
+                description = "list or zset; read from the queue's keys when left out.")
         QueueType type;
 
         RedisKeys keys() {
             try {
                 return RedisKeys.of(prefix, queue);
             } catch (IllegalArgumentException e) {
-                throw new Main.Usage((e.getMessage().startsWith("key prefix") ? "--prefix " : "--queue ") + e.getMessage());
+                throw new Main.Usage(
+                        (e.getMessage().startsWith("key prefix") ? "--prefix " : "--queue ") + e.getMessage());
             }
         }
     }
@@ -110,7 +118,9 @@ final class Operator {
             return o.putNull("payload");
         }
         String text = Text.utf8(bytes);
-        return text != null ? o.put("payload", text) : o.put("payloadBase64", Base64.getEncoder().encodeToString(bytes));
+        return text != null
+                ? o.put("payload", text)
+                : o.put("payloadBase64", Base64.getEncoder().encodeToString(bytes));
     }
 
     /** Connects, tells the queue's type, opens it, and runs {@code action} on it. */
@@ -123,8 +133,8 @@ final class Operator {
                 return action.apply(new Target(jedis, keys, type, q, uri));
             }
         } catch (JedisException | QueueException e) {
-            throw new Main.Failure((reached(e) ? "failed on Redis at " : "cannot talk to Redis at ") + RedisUrl.redacted(uri)
-                    + ": " + e.getMessage());
+            throw new Main.Failure((reached(e) ? "failed on Redis at " : "cannot talk to Redis at ")
+                    + RedisUrl.redacted(uri) + ": " + e.getMessage());
         }
     }
 
@@ -141,10 +151,13 @@ final class Operator {
     @Command(name = "stats", description = "Counts of a queue: ready, in flight, delayed, dead.")
     static final class Stats implements Callable<Integer> {
         private final Main.Context ctx;
+
         @Mixin
         Main.HelpOption help;
+
         @Mixin
         QueueOptions options;
+
         @Mixin
         JsonOption output;
 
@@ -157,13 +170,23 @@ final class Operator {
             return withQueue(ctx, options, t -> {
                 QueueStats s = t.queue().stats();
                 if (output.json) {
-                    print(ctx, t.json().put("ready", s.ready()).put("inFlight", s.inFlight()).put("delayed", s.delayed())
-                            .put("dead", s.dead()));
+                    print(
+                            ctx,
+                            t.json()
+                                    .put("ready", s.ready())
+                                    .put("inFlight", s.inFlight())
+                                    .put("delayed", s.delayed())
+                                    .put("dead", s.dead()));
                     return 0;
                 }
-                ctx.out().printf("queue      %s (%s queue, keys %s:*)%n", t.keys().name(), t.type().word(), t.keys().base());
-                ctx.out().printf("ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n", s.ready(), s.inFlight(),
-                        s.delayed(), s.dead());
+                ctx.out()
+                        .printf(
+                                "queue      %s (%s queue, keys %s:*)%n",
+                                t.keys().name(), t.type().word(), t.keys().base());
+                ctx.out()
+                        .printf(
+                                "ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n",
+                                s.ready(), s.inFlight(), s.delayed(), s.dead());
                 return 0;
             });
         }
@@ -172,13 +195,21 @@ final class Operator {
     @Command(name = "peek", description = "The next messages a queue will deliver, without taking them.")
     static final class Peek implements Callable<Integer> {
         private final Main.Context ctx;
+
         @Mixin
         Main.HelpOption help;
+
         @Mixin
         QueueOptions options;
+
         @Mixin
         JsonOption output;
-        @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 1000 (default: ${DEFAULT-VALUE}).")
+
+        @Option(
+                names = "--limit",
+                paramLabel = "N",
+                defaultValue = "10",
+                description = "How many, 1 to 1000 (default: ${DEFAULT-VALUE}).")
         int limit;
 
         Peek(Main.Context ctx) {
@@ -221,15 +252,18 @@ final class Operator {
                 }
                 for (WaitingMessage<byte[]> m : next) {
                     if (!readable(m)) {
-                        ctx.out().println("(unreadable entry)  " + (m.id() == null ? "" : Text.escape(m.id().value()) + "  ")
-                                + Text.payload(m.payload()));
+                        ctx.out()
+                                .println("(unreadable entry)  "
+                                        + (m.id() == null ? "" : Text.escape(m.id().value()) + "  ")
+                                        + Text.payload(m.payload()));
                         continue;
                     }
-                    ctx.out().println(Text.escape(m.id().value())
-                            + (attempts ? "  attempt " + m.attempt() : "")
-                            + (m.dueAt() != null ? "  due " + m.dueAt() : "")
-                            + (m.enqueuedAt() != null ? "  sent " + m.enqueuedAt() : "")
-                            + "  " + (m.payload() == null ? "(no body)" : Text.payload(m.payload())));
+                    ctx.out()
+                            .println(Text.escape(m.id().value())
+                                    + (attempts ? "  attempt " + m.attempt() : "")
+                                    + (m.dueAt() != null ? "  due " + m.dueAt() : "")
+                                    + (m.enqueuedAt() != null ? "  sent " + m.enqueuedAt() : "")
+                                    + "  " + (m.payload() == null ? "(no body)" : Text.payload(m.payload())));
                 }
                 return 0;
             });
@@ -244,7 +278,9 @@ final class Operator {
         }
     }
 
-    @Command(name = "dead", description = "The dead letters of a queue: list, requeue, purge.",
+    @Command(
+            name = "dead",
+            description = "The dead letters of a queue: list, requeue, purge.",
             subcommands = {DeadList.class, DeadRequeue.class, DeadPurge.class})
     static final class Dead implements Callable<Integer> {
         @Mixin
@@ -259,13 +295,21 @@ final class Operator {
     @Command(name = "list", description = "Dead letters, oldest first, with their reasons and attempts.")
     static final class DeadList implements Callable<Integer> {
         private final Main.Context ctx;
+
         @Mixin
         Main.HelpOption help;
+
         @Mixin
         QueueOptions options;
+
         @Mixin
         JsonOption output;
-        @Option(names = "--limit", paramLabel = "N", defaultValue = "10", description = "How many, 1 to 10000 (default: ${DEFAULT-VALUE}).")
+
+        @Option(
+                names = "--limit",
+                paramLabel = "N",
+                defaultValue = "10",
+                description = "How many, 1 to 10000 (default: ${DEFAULT-VALUE}).")
         int limit;
 
         DeadList(Main.Context ctx) {
@@ -281,8 +325,13 @@ final class Operator {
                     ObjectNode doc = t.json();
                     ArrayNode list = doc.putArray("deadLetters");
                     for (DeadLetter<byte[]> d : rows) {
-                        payload(list.addObject().put("id", d.id().value()).put("deadAt", d.deadAt().toString())
-                                .put("attempts", d.attempts()).put("reason", d.reason()), d.payload());
+                        payload(
+                                list.addObject()
+                                        .put("id", d.id().value())
+                                        .put("deadAt", d.deadAt().toString())
+                                        .put("attempts", d.attempts())
+                                        .put("reason", d.reason()),
+                                d.payload());
                     }
                     print(ctx, doc);
                     return 0;
@@ -291,27 +340,37 @@ final class Operator {
                     ctx.out().println("(no dead letters)");
                 }
                 for (DeadLetter<byte[]> d : rows) {
-                    ctx.out().println(Text.escape(d.id().value()) + "  " + d.deadAt() + "  attempts " + d.attempts()
-                            + "  reason: " + Text.quote(String.valueOf(d.reason()))
-                            + "  " + (d.payload() == null ? "(no payload)" : Text.payload(d.payload())));
+                    ctx.out()
+                            .println(Text.escape(d.id().value()) + "  " + d.deadAt() + "  attempts " + d.attempts()
+                                    + "  reason: " + Text.quote(String.valueOf(d.reason()))
+                                    + "  " + (d.payload() == null ? "(no payload)" : Text.payload(d.payload())));
                 }
                 return 0;
             });
         }
     }
 
-    @Command(name = "requeue", description = {"Moves dead letters back to be delivered again.",
-        "The one named by --id; without --id every one, which asks first on a terminal or needs --yes."})
+    @Command(
+            name = "requeue",
+            description = {
+                "Moves dead letters back to be delivered again.",
+                "The one named by --id; without --id every one, which asks first on a terminal or needs --yes."
+            })
     static final class DeadRequeue implements Callable<Integer>, Main.Hints {
         private final Main.Context ctx;
+
         @Mixin
         Main.HelpOption help;
+
         @Mixin
         QueueOptions options;
+
         @Option(names = "--id", paramLabel = "ID", description = "Only this dead letter.")
         MessageId id;
+
         @Option(names = "--yes", description = "Requeue every dead letter without asking.")
         boolean yes;
+
         @Option(names = "--dry-run", description = "Say what would be requeued, and change nothing.")
         boolean dryRun;
 
@@ -333,7 +392,9 @@ final class Operator {
                 }
                 long n = dead.size();
                 if (dryRun) {
-                    ctx.out().println("would requeue " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
+                    ctx.out()
+                            .println("would requeue " + deadLetters(n) + " of " + t.describe()
+                                    + "; nothing was changed");
                     return 0;
                 }
                 confirm(ctx, yes, "dead requeue", "requeue all " + deadLetters(n) + " of " + t.describe());
@@ -343,18 +404,27 @@ final class Operator {
         }
     }
 
-    @Command(name = "purge", description = {"Deletes dead letters.",
-        "The one named by --id; without --id every one, which asks first on a terminal or needs --yes."})
+    @Command(
+            name = "purge",
+            description = {
+                "Deletes dead letters.",
+                "The one named by --id; without --id every one, which asks first on a terminal or needs --yes."
+            })
     static final class DeadPurge implements Callable<Integer>, Main.Hints {
         private final Main.Context ctx;
+
         @Mixin
         Main.HelpOption help;
+
         @Mixin
         QueueOptions options;
+
         @Option(names = "--id", paramLabel = "ID", description = "Only this dead letter.")
         MessageId id;
+
         @Option(names = "--yes", description = "Purge every dead letter without asking.")
         boolean yes;
+
         @Option(names = "--dry-run", description = "Say what would be purged, and change nothing.")
         boolean dryRun;
 
@@ -376,7 +446,8 @@ final class Operator {
                 }
                 long n = dead.size();
                 if (dryRun) {
-                    ctx.out().println("would purge " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
+                    ctx.out()
+                            .println("would purge " + deadLetters(n) + " of " + t.describe() + "; nothing was changed");
                     return 0;
                 }
                 confirm(ctx, yes, "dead purge", "purge all " + deadLetters(n) + " of " + t.describe());
@@ -390,15 +461,24 @@ final class Operator {
      * Requeues or purges ({@code act}) the one dead letter {@code id}, which needs no confirmation;
      * with {@code dryRun} only says whether it would.
      */
-    private static int one(Main.Context ctx, Target t, MessageId id, boolean dryRun, String verb, String done,
+    private static int one(
+            Main.Context ctx,
+            Target t,
+            MessageId id,
+            boolean dryRun,
+            String verb,
+            String done,
             Predicate<MessageId> act) {
         boolean found = dryRun ? t.queue().deadLetters().find(id).isPresent() : act.test(id);
         if (!found) {
             throw new Main.Failure("no dead letter with id " + id.value());
         }
-        ctx.out().println(dryRun
-                ? "would " + verb + " dead letter " + Text.escape(id.value()) + " of " + t.describe() + "; nothing was changed"
-                : done + " 1");
+        ctx.out()
+                .println(
+                        dryRun
+                                ? "would " + verb + " dead letter " + Text.escape(id.value()) + " of " + t.describe()
+                                        + "; nothing was changed"
+                                : done + " 1");
         return 0;
     }
 
@@ -416,8 +496,8 @@ final class Operator {
             return;
         }
         if (!ctx.terminal().interactive()) {
-            throw new Main.Usage(command + " would " + action + ": add --yes to do it, or --dry-run to see what it would do;"
-                    + " nothing was changed");
+            throw new Main.Usage(command + " would " + action
+                    + ": add --yes to do it, or --dry-run to see what it would do;" + " nothing was changed");
         }
         String answer = ctx.terminal().readLine("queuekit: " + action + "? [y/N] ");
         String a = answer == null ? "" : answer.trim().toLowerCase(Locale.ROOT);
@@ -434,7 +514,11 @@ final class Operator {
 
     private static MessageQueue<byte[]> open(UnifiedJedis jedis, RedisKeys keys, QueueType type) {
         return type == QueueType.LIST
-                ? RedisListQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build()
-                : RedisDelayQueue.builder(jedis, keys.name(), Codec.bytes()).keyPrefix(keys.prefix()).build();
+                ? RedisListQueue.builder(jedis, keys.name(), Codec.bytes())
+                        .keyPrefix(keys.prefix())
+                        .build()
+                : RedisDelayQueue.builder(jedis, keys.name(), Codec.bytes())
+                        .keyPrefix(keys.prefix())
+                        .build();
     }
 }

@@ -38,15 +38,38 @@ import redis.clients.jedis.resps.ScanResult;
  */
 final class QueueLayout {
     private static final Map<String, String> SHARED = Map.of(
-            "inflight", "zset", "dead", "zset", "body", "hash", "att", "hash", "reason", "hash", "seq", "string",
-            "layout", "string");
+            "inflight",
+            "zset",
+            "dead",
+            "zset",
+            "body",
+            "hash",
+            "att",
+            "hash",
+            "reason",
+            "hash",
+            "seq",
+            "string",
+            "layout",
+            "string");
     private static final Map<QueueType, Map<String, String>> OWN = Map.of(
             QueueType.LIST, Map.of("ready", "list", "claiming", "list", "delayed", "zset", "held", "hash"),
             QueueType.ZSET, Map.of("ready", "zset", "signal", "list", "lease", "hash"));
     /** Every part either layout has, in the order messages name them. */
     private static final List<String> PARTS = List.of(
-            "ready", "claiming", "delayed", "signal", "lease", "held", "inflight", "dead", "body", "att", "reason",
-            "seq", "layout");
+            "ready",
+            "claiming",
+            "delayed",
+            "signal",
+            "lease",
+            "held",
+            "inflight",
+            "dead",
+            "body",
+            "att",
+            "reason",
+            "seq",
+            "layout");
 
     private QueueLayout() {}
 
@@ -78,7 +101,9 @@ final class QueueLayout {
             }
             Set<String> known = knownQueues(jedis, keys.prefix());
             throw new Main.Failure("no queue named '" + keys.name() + "' under prefix '" + keys.prefix() + "'"
-                    + (known.isEmpty() ? " (no queues found under that prefix)" : "; queues found: " + String.join(", ", known)));
+                    + (known.isEmpty()
+                            ? " (no queues found under that prefix)"
+                            : "; queues found: " + String.join(", ", known)));
         }
         Set<QueueType> fits = EnumSet.noneOf(QueueType.class);
         for (QueueType t : QueueType.values()) {
@@ -89,7 +114,10 @@ final class QueueLayout {
         if (found.containsKey("layout")) {
             // the queue's own record of its type; the other keys must agree with it
             String recorded = jedis.get(keys.key("layout"));
-            QueueType t = fits.stream().filter(f -> f.word().equals(recorded)).findFirst().orElse(null);
+            QueueType t = fits.stream()
+                    .filter(f -> f.word().equals(recorded))
+                    .findFirst()
+                    .orElse(null);
             if (t == null) {
                 throw new Main.Failure("queue '" + keys.name() + "' records its type as '" + Text.escape(recorded)
                         + "' in " + keys.key("layout") + ", which its other keys do not fit; refusing to touch them,"
@@ -102,8 +130,8 @@ final class QueueLayout {
             for (QueueType t : QueueType.values()) {
                 why.add("not a " + t.word() + " queue, as " + misfit(t, found, keys));
             }
-            throw new Main.Failure("the keys of queue '" + keys.name() + "' fit no known queue layout (" + String.join("; ", why)
-                    + "); refusing to touch them, nothing was changed");
+            throw new Main.Failure("the keys of queue '" + keys.name() + "' fit no known queue layout ("
+                    + String.join("; ", why) + "); refusing to touch them, nothing was changed");
         }
         if (given != null) {
             if (!fits.contains(given)) {
@@ -111,16 +139,18 @@ final class QueueLayout {
                 if (why == null) {
                     why = keys.key("layout") + " says " + fits.iterator().next().word();
                 }
-                throw new Main.Usage("--type " + given.word() + " contradicts the keys of queue '" + keys.name() + "', which are a "
-                        + fits.iterator().next().word() + " queue's (" + why + "); nothing was changed");
+                throw new Main.Usage(
+                        "--type " + given.word() + " contradicts the keys of queue '" + keys.name() + "', which are a "
+                                + fits.iterator().next().word() + " queue's (" + why + "); nothing was changed");
             }
             return given;
         }
         if (fits.size() == 1) {
             return fits.iterator().next();
         }
-        throw new Main.Usage("queue '" + keys.name() + "' has no ready, in-flight or delayed messages, so its keys do not tell"
-                + " whether it is a list or a delay queue: add --type list or --type zset; nothing was changed");
+        throw new Main.Usage(
+                "queue '" + keys.name() + "' has no ready, in-flight or delayed messages, so its keys do not tell"
+                        + " whether it is a list or a delay queue: add --type list or --type zset; nothing was changed");
     }
 
     /** Why the keys found are not those of a {@code type} queue ("K is a list"), or null if they are. */

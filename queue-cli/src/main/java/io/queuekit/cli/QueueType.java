@@ -5,7 +5,8 @@ import picocli.CommandLine.TypeConversionException;
 
 /** The two queue layouts the operator commands know: the list queue and the delay (zset) queue. */
 enum QueueType {
-    LIST, ZSET;
+    LIST,
+    ZSET;
 
     /** {@code list} or {@code zset}, as on the command line and in output. */
     String word() {

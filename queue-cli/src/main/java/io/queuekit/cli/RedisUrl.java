@@ -33,8 +33,13 @@ final class RedisUrl {
 
     /** {@code --redis} and {@code --redis-file}. */
     static final class Options {
-        @Option(names = "--redis", paramLabel = "URL", description = {FORM + ".",
-            "Also read from --redis-file or REDIS_URL, which keep a password out of ps and the shell history."})
+        @Option(
+                names = "--redis",
+                paramLabel = "URL",
+                description = {
+                    FORM + ".",
+                    "Also read from --redis-file or REDIS_URL, which keep a password out of ps and the shell history."
+                })
         String url;
 
         @Option(names = "--redis-file", paramLabel = "PATH", description = "A file holding the Redis URL on one line.")
@@ -104,8 +109,14 @@ final class RedisUrl {
         }
         if (uri.getHost() == null) {
             String authority = uri.getRawAuthority() == null ? "" : uri.getRawAuthority();
-            throw invalid(text, origin, "no host" + (authority.indexOf('@') != authority.lastIndexOf('@')
-                    ? " (write an @ in a user or password as %40)" : "") + "; expected " + FORM);
+            throw invalid(
+                    text,
+                    origin,
+                    "no host"
+                            + (authority.indexOf('@') != authority.lastIndexOf('@')
+                                    ? " (write an @ in a user or password as %40)"
+                                    : "")
+                            + "; expected " + FORM);
         }
         if (uri.getPort() == -1) {
             throw invalid(text, origin, "no port; expected " + FORM);
@@ -184,7 +195,8 @@ final class RedisUrl {
         /** {@code message} with every remembered secret, and the user info of any URL in it, hidden. */
         String hide(String message) {
             String m = message;
-            for (String s : known.stream().sorted((a, b) -> b.length() - a.length()).toList()) {
+            for (String s :
+                    known.stream().sorted((a, b) -> b.length() - a.length()).toList()) {
                 m = m.replace(s, "***");
             }
             Matcher matcher = USER_INFO.matcher(m);

@@ -59,7 +59,10 @@ final class Text {
     /** Not a control (C0, DEL, C1), format (bidirectional overrides, ...) or line separator character. */
     private static boolean inert(int c) {
         return switch (Character.getType(c)) {
-            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+            case Character.CONTROL,
+                    Character.FORMAT,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR,
                     Character.SURROGATE -> false;
             default -> true;
         };
@@ -71,8 +74,10 @@ final class Text {
      * full size said.
      */
     static String payload(byte[] bytes) {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes);
         CharBuffer chars = CharBuffer.allocate(bytes.length + 1);
         StringBuilder b = new StringBuilder(Math.min(bytes.length, SHOWN) + 16).append('"');
@@ -88,7 +93,12 @@ final class Text {
                     break decoding;
                 }
                 char c = chars.get();
-                append(b, Character.isHighSurrogate(c) && chars.hasRemaining() ? Character.toCodePoint(c, chars.get()) : c, true);
+                append(
+                        b,
+                        Character.isHighSurrogate(c) && chars.hasRemaining()
+                                ? Character.toCodePoint(c, chars.get())
+                                : c,
+                        true);
                 shown++;
             }
             chars.clear();
@@ -110,8 +120,12 @@ final class Text {
     /** The bytes as text if they are valid UTF-8; null if not. */
     static String utf8(byte[] bytes) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }

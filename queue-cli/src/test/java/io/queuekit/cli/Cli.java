@@ -36,8 +36,12 @@ final class Cli {
     Result run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Map.copyOf(env), terminal);
+        int exit = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                Map.copyOf(env),
+                terminal);
         return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -59,7 +63,9 @@ final class Cli {
     static Map<String, String> snapshot(UnifiedJedis jedis, String base) {
         Map<String, String> keys = new TreeMap<>();
         String cursor = ScanParams.SCAN_POINTER_START;
-        ScanParams match = new ScanParams().match(base.replace("{", "\\{").replace("}", "\\}") + ":*").count(1000);
+        ScanParams match = new ScanParams()
+                .match(base.replace("{", "\\{").replace("}", "\\}") + ":*")
+                .count(1000);
         do {
             var r = jedis.scan(cursor, match);
             for (String k : r.getResult()) {

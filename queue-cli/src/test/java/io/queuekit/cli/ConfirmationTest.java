@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
 
-@DisplayName("Commands that act on every dead letter ask first, or need --yes, and --dry-run only says what they would do")
+@DisplayName(
+        "Commands that act on every dead letter ask first, or need --yes, and --dry-run only says what they would do")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @RedisServerTest
 class ConfirmationTest {
@@ -90,7 +91,12 @@ class ConfirmationTest {
         Map<String, String> before = keys();
         Cli.ScriptedTerminal person = new Cli.ScriptedTerminal("n");
         Cli.Result r = cli().terminal(person).run(dead("purge"));
-        assertThat(person.prompts).singleElement().asString().contains("purge").contains("2 dead letters").contains(name);
+        assertThat(person.prompts)
+                .singleElement()
+                .asString()
+                .contains("purge")
+                .contains("2 dead letters")
+                .contains(name);
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("nothing was changed");
         assertThat(keys()).isEqualTo(before);
@@ -147,9 +153,11 @@ class ConfirmationTest {
         Map<String, String> before = keys();
         Cli.Result purge = cli().run(dead("purge", "--dry-run"));
         Cli.Result requeueAll = cli().run(dead("requeue", "--dry-run"));
-        Cli.Result requeueOne = cli().run(dead("requeue", "--dry-run", "--id", dead.get(0).value()));
+        Cli.Result requeueOne =
+                cli().run(dead("requeue", "--dry-run", "--id", dead.get(0).value()));
         Cli.Result requeueNone = cli().run(dead("requeue", "--dry-run", "--id", "no-such-id"));
-        Cli.Result purgeOne = cli().run(dead("purge", "--dry-run", "--id", dead.get(1).value()));
+        Cli.Result purgeOne =
+                cli().run(dead("purge", "--dry-run", "--id", dead.get(1).value()));
         Cli.Result purgeNone = cli().run(dead("purge", "--dry-run", "--id", "no-such-id"));
 
         assertThat(purge.exit()).as(purge.err()).isZero();
@@ -157,11 +165,13 @@ class ConfirmationTest {
         assertThat(requeueAll.exit()).as(requeueAll.err()).isZero();
         assertThat(requeueAll.out()).contains("would requeue 2 dead letters");
         assertThat(requeueOne.exit()).as(requeueOne.err()).isZero();
-        assertThat(requeueOne.out()).contains("would requeue dead letter " + dead.get(0).value());
+        assertThat(requeueOne.out())
+                .contains("would requeue dead letter " + dead.get(0).value());
         assertThat(requeueNone.exit()).isEqualTo(1);
         assertThat(requeueNone.err()).contains("no dead letter with id no-such-id");
         assertThat(purgeOne.exit()).as(purgeOne.err()).isZero();
-        assertThat(purgeOne.out()).contains("would purge dead letter " + dead.get(1).value());
+        assertThat(purgeOne.out())
+                .contains("would purge dead letter " + dead.get(1).value());
         assertThat(purgeNone.exit()).isEqualTo(1);
         assertThat(purgeNone.err()).contains("no dead letter with id no-such-id");
         assertThat(keys()).isEqualTo(before);

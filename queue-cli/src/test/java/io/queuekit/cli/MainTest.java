@@ -34,7 +34,9 @@ class MainTest {
     }
 
     private int run(String... args) {
-        return Main.run(args, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
+        return Main.run(
+                args,
+                new PrintStream(outBytes, true, StandardCharsets.UTF_8),
                 new PrintStream(errBytes, true, StandardCharsets.UTF_8));
     }
 
@@ -73,30 +75,37 @@ class MainTest {
 
     @Test
     void wrongUrl_isRefusedClearly() {
-        assertThat(run("stats", "--redis", "http://localhost:6379", "--queue", "q")).isEqualTo(2);
+        assertThat(run("stats", "--redis", "http://localhost:6379", "--queue", "q"))
+                .isEqualTo(2);
         assertThat(err()).contains("invalid Redis URL 'http://localhost:6379'").contains("redis://");
     }
 
     @Test
     void unreachableRedis_exits1_withoutLeakingThePassword() {
-        assertThat(run("stats", "--redis", "redis://user:secret@127.0.0.1:1", "--queue", "q")).isEqualTo(1);
-        assertThat(err()).contains("cannot talk to Redis at redis://***@127.0.0.1:1").doesNotContain("secret");
+        assertThat(run("stats", "--redis", "redis://user:secret@127.0.0.1:1", "--queue", "q"))
+                .isEqualTo(1);
+        assertThat(err())
+                .contains("cannot talk to Redis at redis://***@127.0.0.1:1")
+                .doesNotContain("secret");
     }
 
     @Test
     void unknownQueue_exits1_andNamesTheQueuesThatExist() {
         String known = unique();
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, known, Codec.utf8()).build()) {
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, known, Codec.utf8()).build()) {
             q.send("x");
         }
-        assertThat(run("stats", "--redis", RedisServer.shared().uri(), "--queue", "no-such-queue")).isEqualTo(1);
+        assertThat(run("stats", "--redis", RedisServer.shared().uri(), "--queue", "no-such-queue"))
+                .isEqualTo(1);
         assertThat(err()).contains("no queue named 'no-such-queue'").contains(known);
     }
 
     @Test
     void aShardedQueue_isRefused_sayingTheCommandsReadUnshardedQueuesOnly() {
         String name = unique();
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).shards(3).build()) {
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, name, Codec.utf8()).shards(3).build()) {
             q.send("x");
         }
         String uri = RedisServer.shared().uri();
@@ -106,7 +115,9 @@ class MainTest {
             args.addAll(type);
 
             assertThat(run(args.toArray(String[]::new))).as("%s", type).isEqualTo(1);
-            assertThat(err()).as("%s", type).contains("queue '" + name + "' is stored in 3 shards")
+            assertThat(err())
+                    .as("%s", type)
+                    .contains("queue '" + name + "' is stored in 3 shards")
                     .contains("the operator commands read unsharded queues only");
         }
     }
@@ -114,17 +125,22 @@ class MainTest {
     @Test
     void stats_peek_andDeadLetters_ofAListQueue() throws Exception {
         String name = unique();
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
             q.sendAll(List.of("first", "second", "third"));
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             d.deadLetter("bad input");
             String uri = RedisServer.shared().uri();
 
             assertThat(run("stats", "--redis", uri, "--queue", name)).isZero();
-            assertThat(out()).contains("list queue").containsPattern("ready\\s+2").containsPattern("dead\\s+1");
+            assertThat(out())
+                    .contains("list queue")
+                    .containsPattern("ready\\s+2")
+                    .containsPattern("dead\\s+1");
 
             outBytes.reset();
-            assertThat(run("peek", "--redis", uri, "--queue", name, "--limit", "1")).isZero();
+            assertThat(run("peek", "--redis", uri, "--queue", name, "--limit", "1"))
+                    .isZero();
             assertThat(out()).contains("second").doesNotContain("third");
 
             outBytes.reset();
@@ -132,7 +148,8 @@ class MainTest {
             assertThat(out()).contains("reason: \"bad input\"").contains("\"first\"");
 
             outBytes.reset();
-            assertThat(run("dead", "requeue", "--yes", "--redis", uri, "--queue", name)).isZero();
+            assertThat(run("dead", "requeue", "--yes", "--redis", uri, "--queue", name))
+                    .isZero();
             assertThat(out()).contains("requeued 1");
             assertThat(q.stats().ready()).isEqualTo(3);
             assertThat(q.stats().dead()).isZero();
@@ -142,7 +159,8 @@ class MainTest {
     @Test
     void peek_ofADelayQueue_showsDueTimes_andPurgeEmptiesDeadLetters() throws Exception {
         String name = unique();
-        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisDelayQueue<String> q =
+                RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
             q.schedule("later", Duration.ofHours(1));
             q.send("now");
             q.poll(5, TimeUnit.SECONDS).deadLetter("gave up");
@@ -152,7 +170,8 @@ class MainTest {
             assertThat(out()).contains("later").contains("due ");
 
             outBytes.reset();
-            assertThat(run("dead", "purge", "--yes", "--redis", uri, "--queue", name)).isZero();
+            assertThat(run("dead", "purge", "--yes", "--redis", uri, "--queue", name))
+                    .isZero();
             assertThat(out()).contains("purged 1");
             assertThat(q.stats().dead()).isZero();
             assertThat(q.stats().delayed()).isEqualTo(1);
@@ -161,10 +180,15 @@ class MainTest {
 
     @Test
     void demo_runsEveryTransport_andReportsWhatItMeasured() {
-        assertThat(run("demo", "--redis", RedisServer.shared().uri(), "--messages", "200")).isZero();
+        assertThat(run("demo", "--redis", RedisServer.shared().uri(), "--messages", "200"))
+                .isZero();
         String out = out();
-        assertThat(out).contains("redis-list (at-least-once)").contains("redis-list (at-most-once)")
-                .contains("redis-zset").contains("redis-pubsub").contains("in-memory");
+        assertThat(out)
+                .contains("redis-list (at-least-once)")
+                .contains("redis-list (at-most-once)")
+                .contains("redis-zset")
+                .contains("redis-pubsub")
+                .contains("in-memory");
         assertThat(out).contains("| transport | delivery |");
         // the at-least-once list queue redelivers what the dead consumer held: nothing lost
         assertThat(out).containsPattern("redis-list \\(at-least-once\\)\\s+at-least-once\\s+200\\s+\\d+\\s+0\\s+0");

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.RedisClient;
 
-@DisplayName("The Redis URL comes from an option, a file or REDIS_URL; bad input gets one line and exit code 2; no message shows a password")
+@DisplayName(
+        "The Redis URL comes from an option, a file or REDIS_URL; bad input gets one line and exit code 2; no message shows a password")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @RedisServerTest
 class RedisUrlTest {
@@ -35,7 +36,8 @@ class RedisUrlTest {
     static void aQueueWithADeadLetter(RedisClient redis) throws InterruptedException {
         client = redis;
         name = unique();
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
             q.sendAll(List.of("one", "two"));
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             d.deadLetter("bad");
@@ -56,20 +58,24 @@ class RedisUrlTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "redis://u:p@ss@127.0.0.1:6390",        // an unescaped @ in the password
-        "redis://u:p@ss@127.0.0.1",
-        "redis://user:p@ss@127.0.0.1:6390/abc",
-        "http://user:p@ss@127.0.0.1:6390",
-        "redis://user:p@ss@127.0.0.1:99999",
-        "redis://user:p@ss@[::1:6390",
-        "redis://user:p@ss @127.0.0.1:6390",
-        "redis://p%40ss@127.0.0.1:6390",         // a password without the colon before it
-    })
+    @ValueSource(
+            strings = {
+                "redis://u:p@ss@127.0.0.1:6390", // an unescaped @ in the password
+                "redis://u:p@ss@127.0.0.1",
+                "redis://user:p@ss@127.0.0.1:6390/abc",
+                "http://user:p@ss@127.0.0.1:6390",
+                "redis://user:p@ss@127.0.0.1:99999",
+                "redis://user:p@ss@[::1:6390",
+                "redis://user:p@ss @127.0.0.1:6390",
+                "redis://p%40ss@127.0.0.1:6390", // a password without the colon before it
+            })
     void invalidUrl_isRefused_withoutShowingThePassword(String url) {
         Cli.Result r = cli().run("stats", "--redis", url, "--queue", "q");
         assertUsageError(r);
-        assertThat(r.err()).contains("invalid Redis URL").doesNotContain("p@ss").doesNotContain("ss@")
+        assertThat(r.err())
+                .contains("invalid Redis URL")
+                .doesNotContain("p@ss")
+                .doesNotContain("ss@")
                 .doesNotContain("p%40ss");
     }
 
@@ -131,7 +137,8 @@ class RedisUrlTest {
 
     @Test
     void url_fromAnOption_winsOverTheEnvironment() {
-        Cli.Result r = cli().env("REDIS_URL", "redis://127.0.0.1:1").run("stats", "--redis", redisUri(), "--queue", name);
+        Cli.Result r =
+                cli().env("REDIS_URL", "redis://127.0.0.1:1").run("stats", "--redis", redisUri(), "--queue", name);
         assertThat(r.exit()).as(r.err()).isZero();
     }
 
@@ -150,7 +157,8 @@ class RedisUrlTest {
 
     @Test
     void unreadableFile_isAUsageError(@TempDir Path dir) {
-        assertUsageError(cli().run("stats", "--redis-file", dir.resolve("missing").toString(), "--queue", name));
+        assertUsageError(
+                cli().run("stats", "--redis-file", dir.resolve("missing").toString(), "--queue", name));
     }
 
     @Test

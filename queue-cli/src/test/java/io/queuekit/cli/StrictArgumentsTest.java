@@ -64,7 +64,15 @@ class StrictArgumentsTest {
 
     @Test
     void deadPurge_withAnId_purgesThatOneAlone() {
-        Cli.Result r = cli().run("dead", "purge", "--redis", redisUri(), "--queue", name, "--id", dead.get(0).value());
+        Cli.Result r = cli().run(
+                        "dead",
+                        "purge",
+                        "--redis",
+                        redisUri(),
+                        "--queue",
+                        name,
+                        "--id",
+                        dead.get(0).value());
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("purged 1");
         assertThat(queue.deadLetters().list(10)).extracting(d -> d.id()).containsExactly(dead.get(1));
@@ -91,11 +99,11 @@ class StrictArgumentsTest {
     /** A command, then what follows its --redis and --queue options. */
     static Stream<Arguments> misunderstood() {
         return Stream.of(
-                Arguments.of(List.of("dead", "purge"), List.of("-i", "x")),     // a one-dash typo of --id
+                Arguments.of(List.of("dead", "purge"), List.of("-i", "x")), // a one-dash typo of --id
                 Arguments.of(List.of("dead", "purge"), List.of("all")),
                 Arguments.of(List.of("dead", "requeue"), List.of("--id", "x", "--id", "y")),
                 Arguments.of(List.of("dead", "list"), List.of("now")),
-                Arguments.of(List.of("stats"), List.of("--queue", "other")),   // a second --queue: which one?
+                Arguments.of(List.of("stats"), List.of("--queue", "other")), // a second --queue: which one?
                 Arguments.of(List.of("stats"), List.of("--verbose")),
                 Arguments.of(List.of("peek"), List.of("-n", "5")));
     }

@@ -21,13 +21,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
 
-@DisplayName("Text from the queue (ids, reasons, payloads) reaches the terminal escaped, one line per message, and --json is exact")
+@DisplayName(
+        "Text from the queue (ids, reasons, payloads) reaches the terminal escaped, one line per message, and --json is exact")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @RedisServerTest
 class UntrustedTextTest {
     /** Clears the screen, sets the window title, rings the bell, then forges a second dead letter. */
     private static final String HOSTILE_REASON =
             "timeout\u001b[2J\u001b]0;pwned\u0007\r\n7  2026-01-01T00:00:00Z  attempts 1  reason: \"forged\"";
+
     private static final String HOSTILE_PAYLOAD = "pay\u001b[31mload\nsecond line\u202e\u0000end";
     /** A right-to-left override: MessageId allows it, and it reorders what follows on screen. */
     private static final String HOSTILE_ID = "invoice\u202egnp.exe";
@@ -40,13 +42,15 @@ class UntrustedTextTest {
     static void hostileDeadLetters(RedisClient redis) throws InterruptedException {
         client = redis;
         listQueue = unique();
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, listQueue, Codec.utf8()).build()) {
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, listQueue, Codec.utf8()).build()) {
             q.send(HOSTILE_PAYLOAD);
             q.poll(5, TimeUnit.SECONDS).deadLetter(HOSTILE_REASON);
             q.send(HOSTILE_PAYLOAD);
         }
         delayQueue = unique();
-        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, delayQueue, Codec.utf8()).build()) {
+        try (RedisDelayQueue<String> q =
+                RedisDelayQueue.builder(client, delayQueue, Codec.utf8()).build()) {
             q.schedule(MessageId.of(HOSTILE_ID), HOSTILE_PAYLOAD, Duration.ZERO);
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             d.deadLetter(HOSTILE_REASON);
@@ -57,7 +61,8 @@ class UntrustedTextTest {
     /** Nothing a terminal acts on: no control character but the line ends, no bidirectional override. */
     private static void assertInert(String out) {
         assertThat(out.chars().filter(c -> c != '\n' && (Character.isISOControl(c) || c == 0x202e || c == 0x2028)))
-                .as(out).isEmpty();
+                .as(out)
+                .isEmpty();
     }
 
     @Test
@@ -67,10 +72,14 @@ class UntrustedTextTest {
             assertThat(r.exit()).as(r.err()).isZero();
             assertInert(r.out());
             assertThat(r.out().lines()).as(r.out()).hasSize(1);
-            assertThat(r.out()).contains("\\e[2J").contains("\\r\\n7  2026").contains("\\\"forged\\\"")
+            assertThat(r.out())
+                    .contains("\\e[2J")
+                    .contains("\\r\\n7  2026")
+                    .contains("\\\"forged\\\"")
                     .contains("pay\\e[31mload\\nsecond line\\u202e\\0end");
         }
-        assertThat(cli().run("dead", "list", "--redis", redisUri(), "--queue", delayQueue).out())
+        assertThat(cli().run("dead", "list", "--redis", redisUri(), "--queue", delayQueue)
+                        .out())
                 .contains("invoice\\u202egnp.exe");
     }
 
@@ -89,7 +98,9 @@ class UntrustedTextTest {
     void deadList_json_carriesTheExactText_inPlainAscii() throws Exception {
         Cli.Result r = cli().run("dead", "list", "--json", "--redis", redisUri(), "--queue", delayQueue);
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out().chars().filter(c -> c > 126 || c < 32 && c != '\n')).as(r.out()).isEmpty();
+        assertThat(r.out().chars().filter(c -> c > 126 || c < 32 && c != '\n'))
+                .as(r.out())
+                .isEmpty();
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertThat(json.get("queue").asText()).isEqualTo(delayQueue);
         assertThat(json.get("type").asText()).isEqualTo("zset");
@@ -109,7 +120,9 @@ class UntrustedTextTest {
             JsonNode m = new ObjectMapper().readTree(r.out()).get("messages").get(0);
             assertThat(m.get("payload").asText()).isEqualTo(HOSTILE_PAYLOAD);
             assertThat(m.get("sentAt").asText()).endsWith("Z");
-            assertThat(m.has(name.equals(delayQueue) ? "dueAt" : "attempt")).as(m.toString()).isTrue();
+            assertThat(m.has(name.equals(delayQueue) ? "dueAt" : "attempt"))
+                    .as(m.toString())
+                    .isTrue();
         }
     }
 

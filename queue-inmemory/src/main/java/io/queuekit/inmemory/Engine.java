@@ -56,6 +56,7 @@ final class Engine<T> implements QueueStore<T> {
     final int claimBatch;
     /** At-least-once: hand-outs are leased. */
     final boolean leases;
+
     private final Semantics semantics;
     final QueueRuntime<T> runtime;
     final QueueMetrics.Observer observer;
@@ -70,6 +71,7 @@ final class Engine<T> implements QueueStore<T> {
     final Leases leased = new Leases();
     /** Messages whose lease expired, in the order they expired, until a receive reaps them. */
     private final MsgList expired = new MsgList();
+
     private long sequence;
     private final GeneratedIds generated = GeneratedIds.counting();
 
@@ -87,8 +89,8 @@ final class Engine<T> implements QueueStore<T> {
         this.claimBatch = s.claimBatch;
         this.leases = semantics.redelivers();
         this.semantics = semantics;
-        this.runtime = new QueueRuntime<>(name, name, semantics.transport(), Settings.metricsNamespace(), s.metrics,
-                maxAttempts, s.bodies());
+        this.runtime = new QueueRuntime<>(
+                name, name, semantics.transport(), Settings.metricsNamespace(), s.metrics, maxAttempts, s.bodies());
         this.bodies = runtime.payloads();
         this.observer = runtime.observer();
         this.waiting = new Waiting<>(this);

@@ -82,7 +82,8 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     /** Its fields as they are now, read under the lock: a concurrent requeue clears them. */
     private Stored<T> stored(Msg m) {
         Object body = m.body;
-        return new Stored<>(m.id, m.attempts, m.reason, m.deadAt, () -> engine.bodies().load(body));
+        return new Stored<>(
+                m.id, m.attempts, m.reason, m.deadAt, () -> engine.bodies().load(body));
     }
 
     @Override

@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryBroadcaster.class);
-    private static final Semantics SEMANTICS = new Semantics("in-memory", Semantics.Guarantee.AT_MOST_ONCE,
-            Semantics.Ordering.PUBLISH_ORDER, false, true, false);
+    private static final Semantics SEMANTICS = new Semantics(
+            "in-memory", Semantics.Guarantee.AT_MOST_ONCE, Semantics.Ordering.PUBLISH_ORDER, false, true, false);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration LOG_PERIOD = Duration.ofSeconds(10);
 
@@ -64,9 +64,12 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         this.name = settings.name;
         this.inboxCapacity = inboxCapacity;
         this.bodies = settings.bodies();
-        this.runtime = new BroadcastRuntime<>(name, name,
+        this.runtime = new BroadcastRuntime<>(
+                name,
+                name,
                 settings.metrics.observe(name, SEMANTICS.transport(), Settings.metricsNamespace(), null),
-                CLOSE_TIMEOUT, LOG);
+                CLOSE_TIMEOUT,
+                LOG);
     }
 
     /**
@@ -196,7 +199,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
 
     @Override
     public void close() {
-        runtime.close(deadline -> { });
+        runtime.close(deadline -> {});
     }
 
     @Override
@@ -212,12 +215,20 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         private volatile boolean active = true;
         /** Whether messages are being dropped for this subscription, and since when; guarded by publishLock. */
         private boolean dropping;
+
         private long droppingSinceNanos;
 
         Sub(MessageListener<? super T> listener, String threadName) {
             this.threadName = threadName;
-            this.dispatch = new BroadcastDispatch<>(runtime, threadName, InMemoryBroadcaster.this.name, inboxCapacity,
-                    Long.MAX_VALUE, bodies::load, (channel, message) -> listener.onMessage(message), this::beginClose);
+            this.dispatch = new BroadcastDispatch<>(
+                    runtime,
+                    threadName,
+                    InMemoryBroadcaster.this.name,
+                    inboxCapacity,
+                    Long.MAX_VALUE,
+                    bodies::load,
+                    (channel, message) -> listener.onMessage(message),
+                    this::beginClose);
         }
 
         /** Called with publishLock held. */
@@ -239,8 +250,13 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
             dropped.incrementAndGet();
             long held = dropLog.tryAcquire();
             if (held >= 0) {
-                LOG.warn("queuekit {}: the listener on {} is {} messages behind (inboxCapacity); dropped {} "
-                        + "message(s) for it since the last report", name, threadName, inboxCapacity, held + 1);
+                LOG.warn(
+                        "queuekit {}: the listener on {} is {} messages behind (inboxCapacity); dropped {} "
+                                + "message(s) for it since the last report",
+                        name,
+                        threadName,
+                        inboxCapacity,
+                        held + 1);
             }
             return false;
         }

@@ -40,8 +40,8 @@ import java.util.concurrent.TimeUnit;
  * @param <T> the payload type
  */
 public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
-    private static final Semantics SEMANTICS = new Semantics("in-memory", Semantics.Guarantee.AT_LEAST_ONCE,
-            Semantics.Ordering.DUE_TIME, true, false, true);
+    private static final Semantics SEMANTICS = new Semantics(
+            "in-memory", Semantics.Guarantee.AT_LEAST_ONCE, Semantics.Ordering.DUE_TIME, true, false, true);
 
     private final Engine<T> engine;
 

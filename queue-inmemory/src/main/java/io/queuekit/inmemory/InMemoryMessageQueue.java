@@ -10,7 +10,6 @@ import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
-import io.queuekit.internal.Payloads;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,8 +43,8 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
     private final Engine<T> engine;
 
     private InMemoryMessageQueue(Settings<T> settings) {
-        Semantics semantics = new Semantics("in-memory", settings.guarantee, Semantics.Ordering.FIFO,
-                true, false, false);
+        Semantics semantics =
+                new Semantics("in-memory", settings.guarantee, Semantics.Ordering.FIFO, true, false, false);
         this.engine = new Engine<>(settings, semantics);
     }
 

@@ -194,6 +194,7 @@ final class Leasing<T> {
     final class Holds implements LeaseKeeper {
         /** Deliveries held a second time, under the lock (not what consumers do); held till released. */
         private final Set<InMemoryDelivery<?>> heldAgain = ConcurrentHashMap.newKeySet();
+
         private volatile boolean closed;
 
         @Override
@@ -218,9 +219,11 @@ final class Leasing<T> {
 
         @Override
         public Hold hold(Delivery<?> delivery, Duration limit) {
-            if (!(delivery instanceof InMemoryDelivery<?> any) || any.engine() != engine || limit.isZero()
+            if (!(delivery instanceof InMemoryDelivery<?> any)
+                    || any.engine() != engine
+                    || limit.isZero()
                     || engine.runtime.isClosed()) {
-                return () -> { };
+                return () -> {};
             }
             @SuppressWarnings("unchecked") // its engine is this one
             InMemoryDelivery<T> d = (InMemoryDelivery<T>) any;

@@ -52,7 +52,8 @@ public final class ManualClock extends Clock {
      * @throws NullPointerException if {@code amount} is null
      * @throws IllegalArgumentException if {@code amount} is negative
      */
-    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // listeners is copy-on-write: removing while iterating is safe
+    @SuppressWarnings(
+            "ModifyCollectionInEnhancedForLoop") // listeners is copy-on-write: removing while iterating is safe
     public void advance(Duration amount) {
         Objects.requireNonNull(amount, "amount");
         if (amount.isNegative()) {

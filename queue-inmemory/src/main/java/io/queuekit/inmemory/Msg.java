@@ -9,7 +9,14 @@ import java.time.Instant;
  */
 final class Msg {
     /** {@code EXPIRED}: its lease expired, and no receive has reaped it yet. */
-    enum State { DELAYED, READY, IN_FLIGHT, EXPIRED, DEAD, GONE }
+    enum State {
+        DELAYED,
+        READY,
+        IN_FLIGHT,
+        EXPIRED,
+        DEAD,
+        GONE
+    }
 
     final MessageId id;
     final Object body;
@@ -24,11 +31,13 @@ final class Msg {
     InMemoryDelivery<?> delivery;
     /** Its neighbours on the one {@link MsgList} it is on, if any: ready, in flight, or expired. */
     Msg previous;
+
     Msg next;
     /** In flight: whether {@link Leases} keeps it on its list. */
     boolean listed;
     /** Whether the hold its managed consumer asked for was looked at, and whether it holds. */
     boolean holdSeen;
+
     boolean held;
     String reason;
     Instant deadAt;

@@ -40,14 +40,16 @@ final class Settings<T> {
 
     void visibilityTimeout(Duration timeout) {
         // the Redis transports' bounds, so a test cannot pass here with a value Redis refuses
-        this.visibilityTimeout = Checks.between(timeout, Duration.ofMillis(10), Duration.ofHours(12), "visibility timeout");
+        this.visibilityTimeout =
+                Checks.between(timeout, Duration.ofMillis(10), Duration.ofHours(12), "visibility timeout");
     }
 
     void maxAttempts(int attempts) {
         this.maxAttempts = Checks.inRange(attempts, 1, MAX_MAX_ATTEMPTS, "max attempts");
     }
 
-    // the Redis transports' bounds, so that a test cannot pass here with a value Redis refuses, or fail with one it takes
+    // the Redis transports' bounds, so that a test cannot pass here with a value Redis refuses, or fail with one it
+    // takes
     void deadLetterRetention(int retention) {
         this.deadLetterRetention = DeadLetterRetention.check(retention);
     }

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
     /** The in-memory queue has no ack to carry with a fetch: an ack costs a lock, not a round trip. */
-    private static final Receiver.CarriedAck NO_ACK = () -> { };
+    private static final Receiver.CarriedAck NO_ACK = () -> {};
 
     private final Engine<T> engine;
     private final Receiver<T, Receiver.CarriedAck> receiver;
@@ -34,14 +34,15 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
      * engine's lock.
      */
     private int waiters;
+
     private Instant wakeBy;
 
     Waiting(Engine<T> engine) {
         this.engine = engine;
         // a claim first, so that a receive looks once even if its timeout passed before the plan
         // asked; and blocks as long as asked, since a condition wait notices a close at once
-        this.receiver = new Receiver<>(engine.runtime, this,
-                Receiver.takingWaits(System::nanoTime, Long.MAX_VALUE, max -> true));
+        this.receiver = new Receiver<>(
+                engine.runtime, this, Receiver.takingWaits(System::nanoTime, Long.MAX_VALUE, max -> true));
     }
 
     /** The store's receive: its timeout is real time, whatever the queue's clock. */
@@ -105,7 +106,9 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
     }
 
     /** One condition wait of up to {@code nanos}, and no later than the next event on the system clock. */
-    @SuppressWarnings("WaitNotInLoop") // one wait per block(): woken early, it takes what is ready, and the receive loop calls again
+    @SuppressWarnings(
+            "WaitNotInLoop") // one wait per block(): woken early, it takes what is ready, and the receive loop calls
+    // again
     private void await(long nanos, Instant now) throws InterruptedException {
         long wait = nanos;
         if (engine.manualClock == null) {

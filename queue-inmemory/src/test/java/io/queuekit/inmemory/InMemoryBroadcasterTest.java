@@ -37,8 +37,14 @@ class InMemoryBroadcasterTest {
     void semantics_areThoseOfRedisPubSub() {
         InMemoryBroadcaster<String> b = InMemoryBroadcaster.create("news");
         broadcaster = b;
-        assertThat(b.semantics()).isEqualTo(new Semantics("in-memory", Semantics.Guarantee.AT_MOST_ONCE,
-                Semantics.Ordering.PUBLISH_ORDER, false, true, false));
+        assertThat(b.semantics())
+                .isEqualTo(new Semantics(
+                        "in-memory",
+                        Semantics.Guarantee.AT_MOST_ONCE,
+                        Semantics.Ordering.PUBLISH_ORDER,
+                        false,
+                        true,
+                        false));
     }
 
     @Test
@@ -62,7 +68,8 @@ class InMemoryBroadcasterTest {
     @Test
     void anObserverThatThrows_stopsNoDelivery() {
         QueueMetrics throwing = new ThrowingMetrics();
-        InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("news").metrics(throwing).build();
+        InMemoryBroadcaster<String> b =
+                InMemoryBroadcaster.<String>builder("news").metrics(throwing).build();
         broadcaster = b;
         List<String> received = new CopyOnWriteArrayList<>();
         Subscription s = b.subscribe(received::add);
@@ -78,7 +85,9 @@ class InMemoryBroadcasterTest {
 
     @Test
     void withACodec_eachSubscriberDecodesItsOwnCopy() {
-        InMemoryBroadcaster<byte[]> b = InMemoryBroadcaster.<byte[]>builder("bytes").codec(Codec.bytes()).build();
+        InMemoryBroadcaster<byte[]> b = InMemoryBroadcaster.<byte[]>builder("bytes")
+                .codec(Codec.bytes())
+                .build();
         broadcaster = b;
         List<byte[]> first = new CopyOnWriteArrayList<>();
         List<byte[]> second = new CopyOnWriteArrayList<>();
@@ -131,7 +140,8 @@ class InMemoryBroadcasterTest {
 
     @Test
     void slowListener_queueHoldsAtMostItsCapacity_andPublishCountsOnlyTheSubscriptionsThatGotIt() throws Exception {
-        InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("news").inboxCapacity(10).build();
+        InMemoryBroadcaster<String> b =
+                InMemoryBroadcaster.<String>builder("news").inboxCapacity(10).build();
         broadcaster = b;
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -154,7 +164,9 @@ class InMemoryBroadcasterTest {
         assertThat(reached.subList(10, 15)).containsOnly(0L);
         assertThat(b.droppedMessages()).isEqualTo(5);
         await().atMost(Duration.ofSeconds(5)).until(() -> slow.size() == 11);
-        assertThat(slow).containsExactlyElementsOf(IntStream.rangeClosed(0, 10).mapToObj(i -> "m" + i).toList());
+        assertThat(slow)
+                .containsExactlyElementsOf(
+                        IntStream.rangeClosed(0, 10).mapToObj(i -> "m" + i).toList());
         assertThat(b.publish("after catching up")).isEqualTo(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> slow.contains("after catching up"));
     }

@@ -28,7 +28,8 @@ class InMemoryDelayQueueTest {
     }
 
     private InMemoryDelayQueue<String> queue(Clock c) {
-        InMemoryDelayQueue<String> q = InMemoryDelayQueue.<String>builder("reminders").clock(c).build();
+        InMemoryDelayQueue<String> q =
+                InMemoryDelayQueue.<String>builder("reminders").clock(c).build();
         queues.add(q);
         return q;
     }
@@ -37,8 +38,14 @@ class InMemoryDelayQueueTest {
     void semantics_areThoseOfTheRedisZsetQueue() {
         InMemoryDelayQueue<String> q = InMemoryDelayQueue.create("reminders");
         queues.add(q);
-        assertThat(q.semantics()).isEqualTo(new Semantics("in-memory", Semantics.Guarantee.AT_LEAST_ONCE,
-                Semantics.Ordering.DUE_TIME, true, false, true));
+        assertThat(q.semantics())
+                .isEqualTo(new Semantics(
+                        "in-memory",
+                        Semantics.Guarantee.AT_LEAST_ONCE,
+                        Semantics.Ordering.DUE_TIME,
+                        true,
+                        false,
+                        true));
     }
 
     @Test
@@ -119,7 +126,10 @@ class InMemoryDelayQueueTest {
 
     @Test
     void cancel_ofAnExpiredLeaseOnItsLastAttempt_buriesIt_asCancelOnRedisDoes() {
-        InMemoryDelayQueue<String> q = InMemoryDelayQueue.<String>builder("reminders").clock(clock).maxAttempts(1).build();
+        InMemoryDelayQueue<String> q = InMemoryDelayQueue.<String>builder("reminders")
+                .clock(clock)
+                .maxAttempts(1)
+                .build();
         queues.add(q);
         MessageId id = q.send("x");
         q.poll();

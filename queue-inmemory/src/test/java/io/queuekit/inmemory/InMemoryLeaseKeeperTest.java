@@ -29,8 +29,10 @@ class InMemoryLeaseKeeperTest {
         Settings<String> s = new Settings<>("leases");
         s.clock(clock);
         s.visibilityTimeout(LEASE);
-        engine = new Engine<>(s, new Semantics("in-memory", Semantics.Guarantee.AT_LEAST_ONCE,
-                Semantics.Ordering.FIFO, true, false, false));
+        engine = new Engine<>(
+                s,
+                new Semantics(
+                        "in-memory", Semantics.Guarantee.AT_LEAST_ONCE, Semantics.Ordering.FIFO, true, false, false));
         keeper = engine.leaseKeeper();
     }
 
@@ -54,7 +56,9 @@ class InMemoryLeaseKeeperTest {
         keeper.hold(d, LIMIT);
 
         clock.advance(LIMIT.plus(LEASE).minus(MS));
-        assertThat(engine.runtime().poll()).as("handed out again 1 ms before the hold ends").isNull();
+        assertThat(engine.runtime().poll())
+                .as("handed out again 1 ms before the hold ends")
+                .isNull();
         clock.advance(MS);
         Delivery<String> again = engine.runtime().poll();
         assertThat(again).isNotNull();
@@ -84,7 +88,9 @@ class InMemoryLeaseKeeperTest {
         assertThat(d.extendLease(Duration.ofSeconds(1))).isTrue();
 
         clock.advance(Duration.ofSeconds(1));
-        assertThat(engine.runtime().poll()).as("handed out again once the extension ended").isNotNull();
+        assertThat(engine.runtime().poll())
+                .as("handed out again once the extension ended")
+                .isNotNull();
     }
 
     @Test
@@ -96,7 +102,9 @@ class InMemoryLeaseKeeperTest {
         hold.release();
 
         clock.advance(LEASE.minus(MS));
-        assertThat(engine.runtime().poll()).as("handed out again 1 ms before the renewed lease ends").isNull();
+        assertThat(engine.runtime().poll())
+                .as("handed out again 1 ms before the renewed lease ends")
+                .isNull();
         clock.advance(MS);
         assertThat(engine.runtime().poll()).isNotNull();
     }
@@ -113,7 +121,9 @@ class InMemoryLeaseKeeperTest {
         hold.release();
 
         clock.advance(LEASE.plus(Duration.ofMinutes(5)));
-        assertThat(engine.runtime().poll()).as("the second hand-out, held, handed out again").isNull();
+        assertThat(engine.runtime().poll())
+                .as("the second hand-out, held, handed out again")
+                .isNull();
         next.release();
         assertThat(again.ack()).isTrue();
     }
@@ -151,7 +161,9 @@ class InMemoryLeaseKeeperTest {
         keeper.hold(d, LIMIT);
 
         clock.advance(LIMIT.plus(LEASE).minus(MS));
-        assertThat(engine.runtime().poll()).as("handed out again 1 ms before the second hold ends").isNull();
+        assertThat(engine.runtime().poll())
+                .as("handed out again 1 ms before the second hold ends")
+                .isNull();
         clock.advance(MS);
         assertThat(engine.runtime().poll()).isNotNull();
     }

@@ -51,17 +51,19 @@ class InMemoryMessageQueueTest {
     }
 
     private static <T> CompletableFuture<T> async(Callable<T> call) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return call.call();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, runnable -> {
-            Thread t = new Thread(runnable, "test-async");
-            t.setDaemon(true);
-            t.start();
-        });
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return call.call();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                runnable -> {
+                    Thread t = new Thread(runnable, "test-async");
+                    t.setDaemon(true);
+                    t.start();
+                });
     }
 
     interface Callable<T> {
@@ -69,9 +71,11 @@ class InMemoryMessageQueueTest {
     }
 
     private static void awaitWaiting(CompletableFuture<?> f) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                .anyMatch(t -> t.getName().equals("test-async")
-                        && (t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING)));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> Thread.getAllStackTraces().keySet().stream()
+                        .anyMatch(t -> t.getName().equals("test-async")
+                                && (t.getState() == Thread.State.WAITING
+                                        || t.getState() == Thread.State.TIMED_WAITING)));
         assertThat(f).isNotDone();
     }
 
@@ -81,7 +85,8 @@ class InMemoryMessageQueueTest {
 
         @Test
         void sendsInARow_toBlockedTakers_eachReachOne_thoughASendOntoReadyMessagesWakesNoOne() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("wakes").clock(clock).build());
+            InMemoryMessageQueue<String> q = track(
+                    InMemoryMessageQueue.<String>builder("wakes").clock(clock).build());
             int takers = 4;
             List<CompletableFuture<Delivery<String>>> takes = new ArrayList<>();
             for (int i = 0; i < takers; i++) {
@@ -89,10 +94,13 @@ class InMemoryMessageQueueTest {
             }
             // a manual clock never times a wait to an event: a take waits a day at a time, so only a
             // send, or a taker passing the wake on, ends one
-            await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("test-async") && (t.getState() == Thread.State.WAITING
-                            || t.getState() == Thread.State.TIMED_WAITING))
-                    .count() == takers);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> Thread.getAllStackTraces().keySet().stream()
+                                    .filter(t -> t.getName().equals("test-async")
+                                            && (t.getState() == Thread.State.WAITING
+                                                    || t.getState() == Thread.State.TIMED_WAITING))
+                                    .count()
+                            == takers);
 
             for (int i = 0; i < takers; i++) {
                 q.send("m" + i);
@@ -112,7 +120,8 @@ class InMemoryMessageQueueTest {
 
         @Test
         void advancingAManualClock_wakesATakeBlockedOnAnExpiringLease() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("leases").clock(clock).build());
+            InMemoryMessageQueue<String> q = track(
+                    InMemoryMessageQueue.<String>builder("leases").clock(clock).build());
             q.send("x");
             Delivery<String> first = q.take();
             CompletableFuture<Delivery<String>> take = async(q::take);
@@ -127,7 +136,8 @@ class InMemoryMessageQueueTest {
 
         @Test
         void advancingAManualClock_wakesAPollBlockedOnARetryDelay() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("retries").clock(clock).build());
+            InMemoryMessageQueue<String> q = track(
+                    InMemoryMessageQueue.<String>builder("retries").clock(clock).build());
             q.send("x");
             q.take().retry(Duration.ofHours(1));
             CompletableFuture<Delivery<String>> poll = async(() -> q.poll(5, SECONDS));
@@ -140,7 +150,8 @@ class InMemoryMessageQueueTest {
 
         @Test
         void pollTimeout_isRealTime_soAFrozenManualClockCannotHangIt() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("frozen").clock(clock).build());
+            InMemoryMessageQueue<String> q = track(
+                    InMemoryMessageQueue.<String>builder("frozen").clock(clock).build());
             q.send("x");
             q.take().retry(Duration.ofHours(1));
 
@@ -150,7 +161,8 @@ class InMemoryMessageQueueTest {
 
         @Test
         void pollsWithATimeoutOfOneNanosecond_stillHandOutWhatIsReady() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("short").clock(clock).build());
+            InMemoryMessageQueue<String> q = track(
+                    InMemoryMessageQueue.<String>builder("short").clock(clock).build());
             q.sendAll(List.of("a", "b"));
 
             // the timeout has passed before the receive looks: it looks once all the same
@@ -161,14 +173,17 @@ class InMemoryMessageQueueTest {
         @Test
         void pollTimeout_endsOnAClockAtTheEndOfTime() throws Exception {
             Clock end = Clock.fixed(Instant.MAX, ZoneOffset.UTC);
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("end").clock(end).build());
+            InMemoryMessageQueue<String> q =
+                    track(InMemoryMessageQueue.<String>builder("end").clock(end).build());
 
             assertThat(q.poll(50, MILLISECONDS)).isNull();
         }
 
         @Test
         void withTheSystemClock_aBlockedTakeWakesWhenARetryFallsDue() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("system").clock(Clock.systemUTC()).build());
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("system")
+                    .clock(Clock.systemUTC())
+                    .build());
             q.send("x");
             q.take().retry(Duration.ofMillis(100));
 
@@ -180,8 +195,10 @@ class InMemoryMessageQueueTest {
 
         @Test
         void anExpiredLeaseOnItsLastAttempt_countsAsReady_untilAReceiveBuriesIt() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("last").clock(clock)
-                    .maxAttempts(1).build());
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("last")
+                    .clock(clock)
+                    .maxAttempts(1)
+                    .build());
             q.send("x");
             Delivery<String> d = q.poll();
             clock.advance(Duration.ofSeconds(30));
@@ -197,7 +214,9 @@ class InMemoryMessageQueueTest {
 
         @Test
         void defaults_leaseOf30Seconds_andFiveAttempts() throws Exception {
-            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("defaults").clock(clock).build());
+            InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("defaults")
+                    .clock(clock)
+                    .build());
             q.send("x");
             for (int attempt = 1; attempt <= 5; attempt++) {
                 Delivery<String> d = q.poll();
@@ -214,10 +233,17 @@ class InMemoryMessageQueueTest {
         void create_isAtLeastOnceFifoAndRetained() {
             InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.create("orders"));
             assertThat(q.name()).isEqualTo("orders");
-            assertThat(q.semantics()).isEqualTo(new Semantics("in-memory", Semantics.Guarantee.AT_LEAST_ONCE,
-                    Semantics.Ordering.FIFO, true, false, false));
+            assertThat(q.semantics())
+                    .isEqualTo(new Semantics(
+                            "in-memory",
+                            Semantics.Guarantee.AT_LEAST_ONCE,
+                            Semantics.Ordering.FIFO,
+                            true,
+                            false,
+                            false));
             InMemoryMessageQueue<String> atMostOnce = InMemoryMessageQueue.<String>builder("orders")
-                    .guarantee(Semantics.Guarantee.AT_MOST_ONCE).build();
+                    .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
+                    .build();
             assertThat(atMostOnce.semantics().guarantee()).isEqualTo(Semantics.Guarantee.AT_MOST_ONCE);
             atMostOnce.close();
         }
@@ -230,7 +256,9 @@ class InMemoryMessageQueueTest {
         @Test
         void withACodec_deliveriesAreCopies_unaffectedByTheSendersArray() throws Exception {
             InMemoryMessageQueue<byte[]> q = track(InMemoryMessageQueue.<byte[]>builder("bytes")
-                    .codec(Codec.bytes()).clock(clock).build());
+                    .codec(Codec.bytes())
+                    .clock(clock)
+                    .build());
             byte[] sent = {1, 2, 3};
             q.send(sent);
             sent[0] = 9;
@@ -254,13 +282,14 @@ class InMemoryMessageQueueTest {
         @Test
         void payloadOverTheLimit_isRefusedNamingBothSizes_andNothingIsStored() {
             InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("limited")
-                    .codec(Codec.utf8()).maxPayloadBytes(4).build());
+                    .codec(Codec.utf8())
+                    .maxPayloadBytes(4)
+                    .build());
 
             assertThatThrownBy(() -> q.send("12345"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("limited: payload is 5 bytes encoded, above the limit of 4 bytes (maxPayloadBytes)");
-            assertThatThrownBy(() -> q.sendAll(List.of("1234", "12345")))
-                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> q.sendAll(List.of("1234", "12345"))).isInstanceOf(IllegalArgumentException.class);
             assertThat(q.stats().total()).isZero();
             q.send("1234");
             assertThat(q.stats().ready()).isEqualTo(1);
@@ -268,7 +297,9 @@ class InMemoryMessageQueueTest {
 
         @Test
         void defaultLimit_isOneMebibyte() {
-            InMemoryMessageQueue<byte[]> q = track(InMemoryMessageQueue.<byte[]>builder("big").codec(Codec.bytes()).build());
+            InMemoryMessageQueue<byte[]> q = track(InMemoryMessageQueue.<byte[]>builder("big")
+                    .codec(Codec.bytes())
+                    .build());
             q.send(new byte[1024 * 1024]);
             assertThatThrownBy(() -> q.send(new byte[1024 * 1024 + 1])).isInstanceOf(IllegalArgumentException.class);
         }
@@ -276,7 +307,8 @@ class InMemoryMessageQueueTest {
         @Test
         void encodeFailure_throwsSerializationException_andStoresNothing() {
             InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("encode")
-                    .codec(new Picky()).build());
+                    .codec(new Picky())
+                    .build());
 
             assertThatThrownBy(() -> q.send("unencodable")).isInstanceOf(SerializationException.class);
             assertThatThrownBy(() -> q.sendAll(Arrays.asList("fine", "unencodable")))
@@ -288,19 +320,25 @@ class InMemoryMessageQueueTest {
         @Test
         void undecodableBody_isDeadLetteredAtOnceByConsume_withThePayloadLeftOut() throws Exception {
             InMemoryMessageQueue<String> q = track(InMemoryMessageQueue.<String>builder("decode")
-                    .codec(new Picky()).build());
+                    .codec(new Picky())
+                    .build());
             q.send("undecodable");
             Delivery<String> d = q.take();
             assertThatThrownBy(d::payload).isInstanceOf(SerializationException.class);
             d.retry(Duration.ZERO);
 
-            q.consume(x -> x.payload(), ConsumeOptions.builder().pollTimeout(Duration.ofMillis(50)).build());
+            q.consume(
+                    x -> x.payload(),
+                    ConsumeOptions.builder().pollTimeout(Duration.ofMillis(50)).build());
 
             await().atMost(Duration.ofSeconds(5)).until(() -> q.deadLetters().size() == 1);
             DeadLetter<String> dl = q.deadLetters().list(1).get(0);
             assertThat(dl.payload()).isNull();
             assertThat(dl.attempts()).isEqualTo(2);
-            assertThat(dl.reason()).as("says it once").startsWith("undecodable: ").doesNotContain(" (payload");
+            assertThat(dl.reason())
+                    .as("says it once")
+                    .startsWith("undecodable: ")
+                    .doesNotContain(" (payload");
         }
     }
 
@@ -315,7 +353,8 @@ class InMemoryMessageQueueTest {
                     .hasMessage("visibility timeout must be 10 ms to 12 h: PT0S");
             assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ofSeconds(-1)))
                     .hasMessage("visibility timeout must be 10 ms to 12 h: PT-1S");
-            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ofSeconds(Long.MAX_VALUE)))
+            assertThatThrownBy(() ->
+                            InMemoryMessageQueue.builder("q").visibilityTimeout(Duration.ofSeconds(Long.MAX_VALUE)))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("visibility timeout must be 10 ms to 12 h: ");
             assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").visibilityTimeout(null))
@@ -347,7 +386,9 @@ class InMemoryMessageQueueTest {
 
         @Test
         void deadLetterRetentionOfZero_keepsNoDeadLetter_asOnRedis() throws Exception {
-            InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("q").deadLetterRetention(0).build();
+            InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("q")
+                    .deadLetterRetention(0)
+                    .build();
             q.send("x");
             assertThat(q.poll().deadLetter("gone")).isTrue();
 
@@ -360,10 +401,13 @@ class InMemoryMessageQueueTest {
             InMemoryMessageQueue<String> q = InMemoryMessageQueue.create("q");
             q.sendAll(java.util.Collections.nCopies(500, "x"));
 
-            assertThat(q.pollBatch(500, 0, java.util.concurrent.TimeUnit.SECONDS)).hasSize(100);
-            InMemoryMessageQueue<String> wide = InMemoryMessageQueue.<String>builder("wide").claimBatch(500).build();
+            assertThat(q.pollBatch(500, 0, java.util.concurrent.TimeUnit.SECONDS))
+                    .hasSize(100);
+            InMemoryMessageQueue<String> wide =
+                    InMemoryMessageQueue.<String>builder("wide").claimBatch(500).build();
             wide.sendAll(java.util.Collections.nCopies(500, "x"));
-            assertThat(wide.pollBatch(500, 0, java.util.concurrent.TimeUnit.SECONDS)).hasSize(500);
+            assertThat(wide.pollBatch(500, 0, java.util.concurrent.TimeUnit.SECONDS))
+                    .hasSize(500);
         }
 
         @Test
@@ -378,9 +422,12 @@ class InMemoryMessageQueueTest {
 
         @Test
         void nullSettings_areRefused() {
-            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").clock(null)).isInstanceOf(NullPointerException.class);
-            assertThatThrownBy(() -> InMemoryMessageQueue.<String>builder("q").codec(null)).isInstanceOf(NullPointerException.class);
-            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").guarantee(null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").clock(null))
+                    .isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> InMemoryMessageQueue.<String>builder("q").codec(null))
+                    .isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> InMemoryMessageQueue.builder("q").guarantee(null))
+                    .isInstanceOf(NullPointerException.class);
         }
     }
 

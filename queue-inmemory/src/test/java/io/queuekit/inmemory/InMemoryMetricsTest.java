@@ -23,13 +23,20 @@ class InMemoryMetricsTest {
     private final ManualClock clock = new ManualClock();
 
     private double count(String meter) {
-        return registry.get(meter).tag("queue", "orders").tag("transport", "in-memory").counter().count();
+        return registry.get(meter)
+                .tag("queue", "orders")
+                .tag("transport", "in-memory")
+                .counter()
+                .count();
     }
 
     @Test
     void queueEvents_areRecorded_taggedByQueue() throws Exception {
-        try (InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("orders").clock(clock)
-                .visibilityTimeout(Duration.ofSeconds(10)).metrics(MicrometerQueueMetrics.of(registry)).build()) {
+        try (InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("orders")
+                .clock(clock)
+                .visibilityTimeout(Duration.ofSeconds(10))
+                .metrics(MicrometerQueueMetrics.of(registry))
+                .build()) {
             q.sendAll(List.of("a", "b", "c", "d"));
             clock.advance(Duration.ofMillis(250));
             q.poll().ack();
@@ -44,8 +51,11 @@ class InMemoryMetricsTest {
             assertThat(count("queuekit.acked")).isEqualTo(1);
             assertThat(count("queuekit.retried")).isEqualTo(1);
             assertThat(count("queuekit.dead.lettered")).isEqualTo(1);
-            assertThat(count("queuekit.redelivered")).as("before a receive reaps the expired lease").isZero();
-            assertThat(registry.get("queuekit.latency").timer().max(TimeUnit.MILLISECONDS)).isEqualTo(250);
+            assertThat(count("queuekit.redelivered"))
+                    .as("before a receive reaps the expired lease")
+                    .isZero();
+            assertThat(registry.get("queuekit.latency").timer().max(TimeUnit.MILLISECONDS))
+                    .isEqualTo(250);
             assertThat(registry.get("queuekit.ready").gauge().value()).isEqualTo(2);
             assertThat(registry.get("queuekit.dead").gauge().value()).isEqualTo(1);
 
@@ -57,17 +67,27 @@ class InMemoryMetricsTest {
     @Test
     void consumers_timeTheHandler_bySuccessAndFailure() {
         try (InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder("orders")
-                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+                .metrics(MicrometerQueueMetrics.of(registry))
+                .build()) {
             q.sendAll(List.of("ok", "fail"));
-            try (Subscription s = q.consume(d -> {
-                if (d.payload().equals("fail")) {
-                    throw new IllegalStateException("boom");
-                }
-            }, ConsumeOptions.builder().backoff(Duration.ofHours(1), Duration.ofHours(1)).build())) {
-                await().atMost(Duration.ofSeconds(10)).until(() -> registry.find("queuekit.handler")
-                        .tag("outcome", "failure").timers().stream().anyMatch(t -> t.count() == 1));
+            try (Subscription s = q.consume(
+                    d -> {
+                        if (d.payload().equals("fail")) {
+                            throw new IllegalStateException("boom");
+                        }
+                    },
+                    ConsumeOptions.builder()
+                            .backoff(Duration.ofHours(1), Duration.ofHours(1))
+                            .build())) {
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> registry.find("queuekit.handler").tag("outcome", "failure").timers().stream()
+                                .anyMatch(t -> t.count() == 1));
             }
-            assertThat(registry.get("queuekit.handler").tag("outcome", "success").timer().count()).isEqualTo(1);
+            assertThat(registry.get("queuekit.handler")
+                            .tag("outcome", "success")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
             assertThat(count("queuekit.retried")).isEqualTo(1);
         }
     }
@@ -75,8 +95,9 @@ class InMemoryMetricsTest {
     @Test
     void broadcasts_countPublishedAndDelivered() {
         try (InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("orders")
-                .metrics(MicrometerQueueMetrics.of(registry)).build();
-                Subscription s = b.subscribe(m -> { })) {
+                        .metrics(MicrometerQueueMetrics.of(registry))
+                        .build();
+                Subscription s = b.subscribe(m -> {})) {
             b.publish("x");
             b.publish("y");
             await().atMost(Duration.ofSeconds(10)).until(() -> count("queuekit.delivered") == 2);
@@ -102,8 +123,10 @@ class InMemoryMetricsTest {
             }
         };
         List<String> got = new CopyOnWriteArrayList<>();
-        try (InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("orders").codec(picky)
-                .metrics(MicrometerQueueMetrics.of(registry)).build();
+        try (InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("orders")
+                        .codec(picky)
+                        .metrics(MicrometerQueueMetrics.of(registry))
+                        .build();
                 Subscription s = b.subscribe(got::add)) {
             b.publishAll(List.of("bad", "good"));
 
@@ -111,8 +134,14 @@ class InMemoryMetricsTest {
             assertThat(got).containsExactly("good");
             assertThat(count("queuekit.decode.failed")).isEqualTo(1);
             assertThat(count("queuekit.delivered")).isEqualTo(1);
-            assertThat(registry.get("queuekit.handler").tag("outcome", "failure").timer().count()).isZero();
-            assertThat(b.listenerFailures()).as("the getter counts it, as before").isEqualTo(1);
+            assertThat(registry.get("queuekit.handler")
+                            .tag("outcome", "failure")
+                            .timer()
+                            .count())
+                    .isZero();
+            assertThat(b.listenerFailures())
+                    .as("the getter counts it, as before")
+                    .isEqualTo(1);
         }
     }
 
@@ -121,8 +150,10 @@ class InMemoryMetricsTest {
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<String> got = new CopyOnWriteArrayList<>();
-        try (InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("orders").inboxCapacity(1)
-                .metrics(MicrometerQueueMetrics.of(registry)).build();
+        try (InMemoryBroadcaster<String> b = InMemoryBroadcaster.<String>builder("orders")
+                        .inboxCapacity(1)
+                        .metrics(MicrometerQueueMetrics.of(registry))
+                        .build();
                 Subscription s = b.subscribe(m -> {
                     got.add(m);
                     if (m.equals("held")) {
@@ -132,16 +163,23 @@ class InMemoryMetricsTest {
                 })) {
             b.publish("held");
             assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(b.publishAll(List.of("queued", "dropped-1", "dropped-2"))).containsExactly(1, 0, 0);
+            assertThat(b.publishAll(List.of("queued", "dropped-1", "dropped-2")))
+                    .containsExactly(1, 0, 0);
             release.countDown();
             await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("queued"));
             await().atMost(Duration.ofSeconds(10)).until(() -> b.publish("taken") == 1);
 
-            var gap = registry.get("queuekit.gap").tag("queue", "orders").tag("transport", "in-memory").timer();
+            var gap = registry.get("queuekit.gap")
+                    .tag("queue", "orders")
+                    .tag("transport", "in-memory")
+                    .timer();
             assertThat(gap.count()).isEqualTo(1);
-            assertThat(gap.totalTime(TimeUnit.NANOSECONDS)).as("from the first message dropped to the next one taken")
+            assertThat(gap.totalTime(TimeUnit.NANOSECONDS))
+                    .as("from the first message dropped to the next one taken")
                     .isPositive();
-            assertThat(count("queuekit.reconnected")).as("nothing to reconnect in memory").isZero();
+            assertThat(count("queuekit.reconnected"))
+                    .as("nothing to reconnect in memory")
+                    .isZero();
             assertThat(b.droppedMessages()).isEqualTo(2);
         }
     }

@@ -42,7 +42,8 @@ class InMemoryOutageLogTest {
         public Instant instant() {
             String message = failWith;
             if (message != null) {
-                failures.computeIfAbsent(Thread.currentThread().getName(), t -> new AtomicInteger()).incrementAndGet();
+                failures.computeIfAbsent(Thread.currentThread().getName(), t -> new AtomicInteger())
+                        .incrementAndGet();
                 throw new IllegalStateException(message);
             }
             return Instant.now();
@@ -69,30 +70,44 @@ class InMemoryOutageLogTest {
         FailingClock clock = new FailingClock();
         Set<String> handled = ConcurrentHashMap.newKeySet();
         try (LogCapture log = new LogCapture();
-                InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder(name).clock(clock).build()) {
-            q.consume(d -> handled.add(d.payload()), ConsumeOptions.builder().concurrency(WORKERS)
-                    .pollTimeout(Duration.ofMillis(100)).build());
+                InMemoryMessageQueue<String> q =
+                        InMemoryMessageQueue.<String>builder(name).clock(clock).build()) {
+            q.consume(
+                    d -> handled.add(d.payload()),
+                    ConsumeOptions.builder()
+                            .concurrency(WORKERS)
+                            .pollTimeout(Duration.ofMillis(100))
+                            .build());
 
             String broken = "clock broken for " + name;
             clock.failWith = broken;
             // every worker fails and retries (after 0.1 s, 0.2 s, 0.4 s, ...)
-            await().atMost(Duration.ofSeconds(15)).until(() -> clock.failures.size() == WORKERS
-                    && clock.failures.values().stream().allMatch(n -> n.get() >= 3));
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> clock.failures.size() == WORKERS
+                            && clock.failures.values().stream().allMatch(n -> n.get() >= 3));
 
             clock.failWith = null;
             q.send("after");
             await().atMost(Duration.ofSeconds(10)).until(() -> handled.contains("after"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> !log.records(name + ": fetching works").isEmpty());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !log.records(name + ": fetching works").isEmpty());
 
             List<LogCapture.Record> failed = fetchFailures(log, name);
-            assertThat(failed.get(0).hasStackTrace()).as("the first failure, with its stack trace").isTrue();
+            assertThat(failed.get(0).hasStackTrace())
+                    .as("the first failure, with its stack trace")
+                    .isTrue();
             assertThat(failed.get(0).stackTrace().get(0)).isEqualTo("java.lang.IllegalStateException: " + broken);
-            assertThat(failed).filteredOn(LogCapture.Record::hasStackTrace).extracting(LogCapture.Record::line)
-                    .as("lines with a stack trace").hasSize(1);
+            assertThat(failed)
+                    .filteredOn(LogCapture.Record::hasStackTrace)
+                    .extracting(LogCapture.Record::line)
+                    .as("lines with a stack trace")
+                    .hasSize(1);
             // on a machine so slow that the outage outlasted the period: lines with a count, no stack trace
             List<LogCapture.Record> later = failed.subList(1, failed.size());
-            assertThat(later).allSatisfy(r -> assertThat(r.line()).contains(broken).containsPattern(COUNTED));
-            int counted = later.stream().mapToInt(r -> number(COUNTED, r.line())).sum();
+            assertThat(later)
+                    .allSatisfy(r -> assertThat(r.line()).contains(broken).containsPattern(COUNTED));
+            int counted =
+                    later.stream().mapToInt(r -> number(COUNTED, r.line())).sum();
             assertThat(failed.size() + counted).isLessThanOrEqualTo(clock.total());
 
             List<LogCapture.Record> back = log.records(name + ": fetching works again");

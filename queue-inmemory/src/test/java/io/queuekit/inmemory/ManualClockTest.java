@@ -48,7 +48,9 @@ class ManualClockTest {
             Thread.sleep(10);
         }
 
-        assertThat(stored.get()).as("what the queue stored, held only through its clock's listeners").isNull();
+        assertThat(stored.get())
+                .as("what the queue stored, held only through its clock's listeners")
+                .isNull();
         clock.advance(Duration.ofSeconds(1)); // its listener is gone quietly
     }
 

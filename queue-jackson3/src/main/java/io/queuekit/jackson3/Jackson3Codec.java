@@ -127,8 +127,8 @@ public final class Jackson3Codec<T> implements Codec<T> {
         try {
             return writer.writeValueAsBytes(payload);
         } catch (JacksonException e) {
-            throw new SerializationException("cannot encode " + payload.getClass().getName() + " as JSON: "
-                    + e.getOriginalMessage(), e);
+            throw new SerializationException(
+                    "cannot encode " + payload.getClass().getName() + " as JSON: " + e.getOriginalMessage(), e);
         }
     }
 
@@ -146,8 +146,8 @@ public final class Jackson3Codec<T> implements Codec<T> {
         try {
             value = reader.readValue(bytes);
         } catch (JacksonException e) {
-            throw new SerializationException("cannot decode JSON body as " + typeName + ": "
-                    + e.getOriginalMessage(), e);
+            throw new SerializationException(
+                    "cannot decode JSON body as " + typeName + ": " + e.getOriginalMessage(), e);
         }
         if (value == null) {
             throw new SerializationException("JSON body is null, expected " + typeName, null);

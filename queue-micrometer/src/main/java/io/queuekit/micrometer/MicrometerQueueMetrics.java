@@ -132,7 +132,10 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
 
         private void gauge(MeterRegistry registry, String meter, ToLongFunction<QueueStats> part) {
             // held strongly: nothing else holds the cache, and a weakly held gauge reads NaN after a GC
-            add(Gauge.builder(meter, cache, c -> c.read(part)).tags(tags).strongReference(true).register(registry));
+            add(Gauge.builder(meter, cache, c -> c.read(part))
+                    .tags(tags)
+                    .strongReference(true)
+                    .register(registry));
         }
 
         /** Registers the meters of subscriptions once some broadcaster reports here; returns them. */
@@ -251,6 +254,7 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
         private final Supplier<QueueStats> stats;
         /** Null for a queue: its subscription events, reported by no queue, are not recorded. */
         private final Subscriptions subscriptions;
+
         private boolean closed; // guarded by REGISTERED
 
         /** Called with REGISTERED held. */

@@ -69,8 +69,8 @@ public final class JacksonCodec<T> implements Codec<T> {
         try {
             return writer.writeValueAsBytes(payload);
         } catch (IOException e) {
-            throw new SerializationException("cannot encode " + payload.getClass().getName() + " as JSON: "
-                    + detail(e), e);
+            throw new SerializationException(
+                    "cannot encode " + payload.getClass().getName() + " as JSON: " + detail(e), e);
         }
     }
 
@@ -88,7 +88,9 @@ public final class JacksonCodec<T> implements Codec<T> {
     }
 
     private static String detail(IOException e) {
-        return e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        return e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+                ? j.getOriginalMessage()
+                : e.getMessage();
     }
 
     @Override

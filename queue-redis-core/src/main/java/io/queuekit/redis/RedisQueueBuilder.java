@@ -2,6 +2,7 @@ package io.queuekit.redis;
 
 import io.queuekit.Codec;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.DeadLetterRetention;
 import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
@@ -9,7 +10,6 @@ import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.redis.internal.Replicas;
 import io.queuekit.redis.internal.Sharding;
 import io.queuekit.spi.QueueMetrics;
-import io.queuekit.internal.DeadLetterRetention;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -64,8 +64,8 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
 
     /** How long a delivery is leased before it is handed out again (default 30 s; 10 ms to 12 h). */
     public B visibilityTimeout(Duration visibilityTimeout) {
-        this.visibilityTimeout = Checks.between(visibilityTimeout, Duration.ofMillis(10), Duration.ofHours(12),
-                "visibility timeout");
+        this.visibilityTimeout =
+                Checks.between(visibilityTimeout, Duration.ofMillis(10), Duration.ofHours(12), "visibility timeout");
         return self();
     }
 
@@ -104,7 +104,8 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
      * blocked consumer for good.
      */
     public B blockTimeout(Duration blockTimeout) {
-        this.blockTimeout = Checks.between(blockTimeout, Duration.ofMillis(10), Duration.ofSeconds(10), "block timeout");
+        this.blockTimeout =
+                Checks.between(blockTimeout, Duration.ofMillis(10), Duration.ofSeconds(10), "block timeout");
         return self();
     }
 
@@ -147,9 +148,11 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
      */
     public B replicas(int replicas, Duration timeout) {
         Checks.inRange(replicas, 0, 100, "replicas");
-        this.replicas = replicas == 0 ? Replicas.NONE
-                : new Replicas(replicas, Checks.between(timeout, Duration.ofMillis(1), Duration.ofSeconds(60),
-                        "replica timeout"));
+        this.replicas = replicas == 0
+                ? Replicas.NONE
+                : new Replicas(
+                        replicas,
+                        Checks.between(timeout, Duration.ofMillis(1), Duration.ofSeconds(60), "replica timeout"));
         return self();
     }
 
@@ -211,8 +214,20 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     }
 
     private QueueSetup<T> setup() {
-        return new QueueSetup<>(client, codec, new RedisQueueSettings(RedisKeys.of(keyPrefix, name),
-                visibilityTimeout, maxAttempts, deadLetterRetention, maxPayloadBytes, blockTimeout, claimBatch, metrics,
-                replicas), shards, shardBy);
+        return new QueueSetup<>(
+                client,
+                codec,
+                new RedisQueueSettings(
+                        RedisKeys.of(keyPrefix, name),
+                        visibilityTimeout,
+                        maxAttempts,
+                        deadLetterRetention,
+                        maxPayloadBytes,
+                        blockTimeout,
+                        claimBatch,
+                        metrics,
+                        replicas),
+                shards,
+                shardBy);
     }
 }

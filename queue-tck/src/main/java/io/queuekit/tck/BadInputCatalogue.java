@@ -63,8 +63,13 @@ public final class BadInputCatalogue {
      * @param ready the payload of the one message left ready
      * @param now the transport's time when seeded, for cases that name instants
      */
-    public record SeededQueue(MessageQueue<String> queue, Delivery<String> inFlight, MessageQueue<String> closed,
-            Delivery<String> heldByClosed, String ready, Instant now) {
+    public record SeededQueue(
+            MessageQueue<String> queue,
+            Delivery<String> inFlight,
+            MessageQueue<String> closed,
+            Delivery<String> heldByClosed,
+            String ready,
+            Instant now) {
 
         public SeededQueue {
             Objects.requireNonNull(queue, "queue");
@@ -125,8 +130,12 @@ public final class BadInputCatalogue {
      * {@code mentions} (ignoring case) unless that is null, on every queue whose semantics
      * {@code appliesTo} accepts.
      */
-    public record QueueCase(String name, Predicate<Semantics> appliesTo, Class<? extends Throwable> expected,
-            String mentions, QueueCall call) {
+    public record QueueCase(
+            String name,
+            Predicate<Semantics> appliesTo,
+            Class<? extends Throwable> expected,
+            String mentions,
+            QueueCall call) {
         @Override
         public String toString() {
             return name;
@@ -161,46 +170,94 @@ public final class BadInputCatalogue {
                 // payloads
                 q("send(null)", npe, "payload", f -> f.queue().send(null)),
                 q("sendAll(null)", npe, "payloads", f -> f.queue().sendAll(null)),
-                q("sendAll([ok, null]) stores neither", npe, "index 1", f -> f.queue().sendAll(Arrays.asList("ok", null))),
+                q(
+                        "sendAll([ok, null]) stores neither",
+                        npe,
+                        "index 1",
+                        f -> f.queue().sendAll(Arrays.asList("ok", null))),
                 // receiving
                 q("poll(-1 s)", iae, "timeout", f -> f.queue().poll(-1, TimeUnit.SECONDS)),
                 q("poll(Long.MIN_VALUE ns)", iae, "timeout", f -> f.queue().poll(Long.MIN_VALUE, TimeUnit.NANOSECONDS)),
                 q("poll(1, null unit)", npe, "unit", f -> f.queue().poll(1, null)),
                 q("pollBatch(0, ...)", iae, "maxMessages", f -> f.queue().pollBatch(0, 1, TimeUnit.SECONDS)),
                 q("pollBatch(-1, ...)", iae, "maxMessages", f -> f.queue().pollBatch(-1, 1, TimeUnit.SECONDS)),
-                q("pollBatch(Integer.MIN_VALUE, ...)", iae, "maxMessages",
+                q(
+                        "pollBatch(Integer.MIN_VALUE, ...)",
+                        iae,
+                        "maxMessages",
                         f -> f.queue().pollBatch(Integer.MIN_VALUE, 1, TimeUnit.SECONDS)),
                 q("pollBatch(10, -1 s)", iae, "timeout", f -> f.queue().pollBatch(10, -1, TimeUnit.SECONDS)),
                 q("pollBatch(10, 1, null unit)", npe, "unit", f -> f.queue().pollBatch(10, 1, null)),
                 interrupted("poll(1 s) on an interrupted thread", f -> f.queue().poll(1, TimeUnit.SECONDS)),
-                interrupted("poll(Long.MAX_VALUE days) on an interrupted thread",
+                interrupted(
+                        "poll(Long.MAX_VALUE days) on an interrupted thread",
                         f -> f.queue().poll(Long.MAX_VALUE, TimeUnit.DAYS)),
                 interrupted("take() on an interrupted thread", f -> f.queue().take()),
-                interrupted("pollBatch(10, 1 s) on an interrupted thread",
+                interrupted(
+                        "pollBatch(10, 1 s) on an interrupted thread",
                         f -> f.queue().pollBatch(10, 1, TimeUnit.SECONDS)),
                 q("consume(null handler)", npe, "handler", f -> f.queue().consume(null, ConsumeOptions.defaults())),
-                q("consume(handler, null options)", npe, "options", f -> f.queue().consume(d -> { }, null)),
+                q(
+                        "consume(handler, null options)",
+                        npe,
+                        "options",
+                        f -> f.queue().consume(d -> {}, null)),
                 // settling
                 q("retry(null)", npe, "delay", f -> f.inFlight().retry(null)),
                 q("retry(-1 ms)", iae, "negative", f -> f.inFlight().retry(Duration.ofMillis(-1))),
                 q("retry(overflowing duration)", iae, "delay", f -> f.inFlight().retry(OVERFLOW)),
                 // dead letters
-                q("deadLetters().list(0)", iae, "limit", f -> f.queue().deadLetters().list(0)),
-                q("deadLetters().list(-1)", iae, "limit", f -> f.queue().deadLetters().list(-1)),
-                q("deadLetters().requeue(null)", npe, "id", f -> f.queue().deadLetters().requeue(null)),
+                q(
+                        "deadLetters().list(0)",
+                        iae,
+                        "limit",
+                        f -> f.queue().deadLetters().list(0)),
+                q(
+                        "deadLetters().list(-1)",
+                        iae,
+                        "limit",
+                        f -> f.queue().deadLetters().list(-1)),
+                q(
+                        "deadLetters().requeue(null)",
+                        npe,
+                        "id",
+                        f -> f.queue().deadLetters().requeue(null)),
                 // closed queues
                 q("send on a closed queue", closed, "closed", f -> f.closed().send("x")),
                 q("sendAll on a closed queue", closed, "closed", f -> f.closed().sendAll(List.of("x"))),
                 q("poll() on a closed queue", closed, "closed", f -> f.closed().poll()),
-                q("poll(1 s) on a closed queue", closed, "closed", f -> f.closed().poll(1, TimeUnit.SECONDS)),
+                q(
+                        "poll(1 s) on a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.closed().poll(1, TimeUnit.SECONDS)),
                 q("take() on a closed queue", closed, "closed", f -> f.closed().take()),
-                q("pollBatch on a closed queue", closed, "closed", f -> f.closed().pollBatch(5, 1, TimeUnit.SECONDS)),
-                q("consume on a closed queue", closed, "closed", f -> f.closed().consume(d -> { })),
+                q(
+                        "pollBatch on a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.closed().pollBatch(5, 1, TimeUnit.SECONDS)),
+                q("consume on a closed queue", closed, "closed", f -> f.closed().consume(d -> {})),
                 q("stats() on a closed queue", closed, "closed", f -> f.closed().stats()),
-                q("deadLetters() on a closed queue", closed, "closed", f -> f.closed().deadLetters().size()),
-                q("ack() of a delivery of a closed queue", closed, "closed", f -> f.heldByClosed().ack()),
-                q("retry() of a delivery of a closed queue", closed, "closed", f -> f.heldByClosed().retry(Duration.ZERO)),
-                q("deadLetter() of a delivery of a closed queue", closed, "closed",
+                q(
+                        "deadLetters() on a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.closed().deadLetters().size()),
+                q(
+                        "ack() of a delivery of a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.heldByClosed().ack()),
+                q(
+                        "retry() of a delivery of a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.heldByClosed().retry(Duration.ZERO)),
+                q(
+                        "deadLetter() of a delivery of a closed queue",
+                        closed,
+                        "closed",
                         f -> f.heldByClosed().deadLetter("x")));
     }
 
@@ -210,50 +267,119 @@ public final class BadInputCatalogue {
         Class<IllegalArgumentException> iae = IllegalArgumentException.class;
         Class<QueueClosedException> closed = QueueClosedException.class;
         return List.of(
-                delay("schedule on a closed queue", closed, "closed", f -> f.closedDelays().schedule("x", Duration.ZERO)),
-                delay("cancel on a closed queue", closed, "closed", f -> f.closedDelays().cancel(MessageId.of("x"))),
+                delay(
+                        "schedule on a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.closedDelays().schedule("x", Duration.ZERO)),
+                delay(
+                        "cancel on a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.closedDelays().cancel(MessageId.of("x"))),
                 delay("schedule(null, 1 s)", npe, "payload", f -> f.delays().schedule(null, Duration.ofSeconds(1))),
                 delay("schedule(p, null)", npe, "delay", f -> f.delays().schedule("p", null)),
                 delay("schedule(p, -1 ms)", iae, "delay", f -> f.delays().schedule("p", Duration.ofMillis(-1))),
-                delay("schedule(p, MAX_DELAY + 1 day)", iae, "delay",
+                delay(
+                        "schedule(p, MAX_DELAY + 1 day)",
+                        iae,
+                        "delay",
                         f -> f.delays().schedule("p", DelayQueue.MAX_DELAY.plusDays(1))),
-                delay("schedule(p, overflowing duration)", iae, "delay", f -> f.delays().schedule("p", OVERFLOW)),
+                delay(
+                        "schedule(p, overflowing duration)",
+                        iae,
+                        "delay",
+                        f -> f.delays().schedule("p", OVERFLOW)),
                 delay("scheduleAt(p, null)", npe, "dueAt", f -> f.delays().scheduleAt("p", null)),
-                delay("scheduleAt(p, Instant.MAX)", iae, "due time", f -> f.delays().scheduleAt("p", Instant.MAX)),
-                delay("scheduleAt(p, 11 years ahead)", iae, "due time",
+                delay(
+                        "scheduleAt(p, Instant.MAX)",
+                        iae,
+                        "due time",
+                        f -> f.delays().scheduleAt("p", Instant.MAX)),
+                delay(
+                        "scheduleAt(p, 11 years ahead)",
+                        iae,
+                        "due time",
                         f -> f.delays().scheduleAt("p", f.now().plus(Duration.ofDays(11 * 366)))),
-                delay("schedule(null id, p, 1 s)", npe, "id", f -> f.delays().schedule(null, "p", Duration.ofSeconds(1))),
-                delay("schedule(id, p, -1 s)", iae, "delay",
+                delay(
+                        "schedule(null id, p, 1 s)",
+                        npe,
+                        "id",
+                        f -> f.delays().schedule(null, "p", Duration.ofSeconds(1))),
+                delay(
+                        "schedule(id, p, -1 s)",
+                        iae,
+                        "delay",
                         f -> f.delays().schedule(MessageId.of("k1"), "p", Duration.ofSeconds(-1))),
-                delay("scheduleAt(id, p, Instant.MAX)", iae, "due time",
+                delay(
+                        "scheduleAt(id, p, Instant.MAX)",
+                        iae,
+                        "due time",
                         f -> f.delays().scheduleAt(MessageId.of("k1"), "p", Instant.MAX)),
-                delay("scheduleAt(id, null, now)", npe, "payload",
+                delay(
+                        "scheduleAt(id, null, now)",
+                        npe,
+                        "payload",
                         f -> f.delays().scheduleAt(MessageId.of("k1"), null, f.now())),
                 delay("cancel(null)", npe, "id", f -> f.delays().cancel(null)),
                 // batches
-                delay("scheduleAll on a closed queue", closed, "closed",
+                delay(
+                        "scheduleAll on a closed queue",
+                        closed,
+                        "closed",
                         f -> f.closedDelays().scheduleAll(List.of("x"), Duration.ZERO)),
-                delay("scheduleAll(null, 1 s)", npe, "payloads", f -> f.delays().scheduleAll(null, Duration.ofSeconds(1))),
-                delay("scheduleAll([ok, null], 1 s) stores neither", npe, "index 1",
+                delay(
+                        "scheduleAll(null, 1 s)",
+                        npe,
+                        "payloads",
+                        f -> f.delays().scheduleAll(null, Duration.ofSeconds(1))),
+                delay(
+                        "scheduleAll([ok, null], 1 s) stores neither",
+                        npe,
+                        "index 1",
                         f -> f.delays().scheduleAll(Arrays.asList("ok", null), Duration.ofSeconds(1))),
                 delay("scheduleAll([ok], null)", npe, "delay", f -> f.delays().scheduleAll(List.of("ok"), null)),
-                delay("scheduleAll([ok], -1 ms)", iae, "delay", f -> f.delays().scheduleAll(List.of("ok"), Duration.ofMillis(-1))),
-                delay("scheduleAll([ok], overflowing duration)", iae, "delay",
+                delay(
+                        "scheduleAll([ok], -1 ms)",
+                        iae,
+                        "delay",
+                        f -> f.delays().scheduleAll(List.of("ok"), Duration.ofMillis(-1))),
+                delay(
+                        "scheduleAll([ok], overflowing duration)",
+                        iae,
+                        "delay",
                         f -> f.delays().scheduleAll(List.of("ok"), OVERFLOW)),
                 delay("scheduleAllAt([ok], null)", npe, "dueAt", f -> f.delays().scheduleAllAt(List.of("ok"), null)),
-                delay("scheduleAllAt([ok], Instant.MAX)", iae, "due time",
+                delay(
+                        "scheduleAllAt([ok], Instant.MAX)",
+                        iae,
+                        "due time",
                         f -> f.delays().scheduleAllAt(List.of("ok"), Instant.MAX)),
-                delay("scheduleEach on a closed queue", closed, "closed",
+                delay(
+                        "scheduleEach on a closed queue",
+                        closed,
+                        "closed",
                         f -> f.closedDelays().scheduleEach(List.of(Scheduled.at("x", f.now())))),
                 delay("scheduleEach(null)", npe, "messages", f -> f.delays().scheduleEach(null)),
-                delay("scheduleEach([ok, null]) stores neither", npe, "index 1",
+                delay(
+                        "scheduleEach([ok, null]) stores neither",
+                        npe,
+                        "index 1",
                         f -> f.delays().scheduleEach(Arrays.asList(Scheduled.at("ok", f.now()), null))),
-                delay("scheduleEach([ok, Instant.MAX]) stores neither", iae, "index 1",
-                        f -> f.delays().scheduleEach(List.of(Scheduled.at("ok", f.now()),
-                                Scheduled.at("p", Instant.MAX)))),
-                delay("scheduleEach([ok, 11 years ahead]) stores neither", iae, "due time",
-                        f -> f.delays().scheduleEach(List.of(Scheduled.at("ok", f.now()),
-                                Scheduled.at("p", f.now().plus(Duration.ofDays(11 * 366)))))));
+                delay(
+                        "scheduleEach([ok, Instant.MAX]) stores neither",
+                        iae,
+                        "index 1",
+                        f -> f.delays()
+                                .scheduleEach(List.of(Scheduled.at("ok", f.now()), Scheduled.at("p", Instant.MAX)))),
+                delay(
+                        "scheduleEach([ok, 11 years ahead]) stores neither",
+                        iae,
+                        "due time",
+                        f -> f.delays()
+                                .scheduleEach(List.of(
+                                        Scheduled.at("ok", f.now()),
+                                        Scheduled.at("p", f.now().plus(Duration.ofDays(11 * 366)))))));
     }
 
     // ------------------------------------------------------------------------------------------
@@ -309,33 +435,51 @@ public final class BadInputCatalogue {
         Class<QueueClosedException> closed = QueueClosedException.class;
         return List.of(
                 new ChannelCase("publish(null)", npe, "message", c -> c.open().publish(null)),
-                new ChannelCase("subscribe(null)", npe, "listener", c -> c.open().subscribe(null)),
-                new ChannelCase("publishAll(null)", npe, "payloads", c -> c.open().publishAll(null)),
-                new ChannelCase("publishAll([ok, null]) publishes neither", npe, "index 1",
+                new ChannelCase(
+                        "subscribe(null)", npe, "listener", c -> c.open().subscribe(null)),
+                new ChannelCase(
+                        "publishAll(null)", npe, "payloads", c -> c.open().publishAll(null)),
+                new ChannelCase(
+                        "publishAll([ok, null]) publishes neither",
+                        npe,
+                        "index 1",
                         c -> c.open().publishAll(Arrays.asList("ok", null))),
-                new ChannelCase("publish on a closed broadcaster", closed, "closed", c -> c.closed().publish("x")),
-                new ChannelCase("publishAll on a closed broadcaster", closed, "closed",
+                new ChannelCase(
+                        "publish on a closed broadcaster",
+                        closed,
+                        "closed",
+                        c -> c.closed().publish("x")),
+                new ChannelCase(
+                        "publishAll on a closed broadcaster",
+                        closed,
+                        "closed",
                         c -> c.closed().publishAll(List.of("x"))),
-                new ChannelCase("subscribe on a closed broadcaster", closed, "closed", c -> c.closed().subscribe(m -> { })));
+                new ChannelCase(
+                        "subscribe on a closed broadcaster",
+                        closed,
+                        "closed",
+                        c -> c.closed().subscribe(m -> {})));
     }
 
     // ------------------------------------------------------------------------------------------
     // answers
 
     /** Asserts that {@code thrown} is an {@code expected} whose message mentions {@code mentions}. */
-    public static void assertRefused(String what, Throwable thrown, Class<? extends Throwable> expected,
-            String mentions) {
+    public static void assertRefused(
+            String what, Throwable thrown, Class<? extends Throwable> expected, String mentions) {
         SoftAssertions soft = new SoftAssertions();
         refused(soft, what, thrown, expected, mentions);
         soft.assertAll();
     }
 
     /** The same, collected in {@code soft}. */
-    public static void refused(SoftAssertions soft, String what, Throwable thrown, Class<? extends Throwable> expected,
-            String mentions) {
+    public static void refused(
+            SoftAssertions soft, String what, Throwable thrown, Class<? extends Throwable> expected, String mentions) {
         soft.assertThat(thrown).as(what + ": exception").isInstanceOf(expected);
         if (thrown != null && mentions != null && expected.isInstance(thrown)) {
-            soft.assertThat(thrown.getMessage()).as(what + ": message of " + thrown).isNotBlank()
+            soft.assertThat(thrown.getMessage())
+                    .as(what + ": message of " + thrown)
+                    .isNotBlank()
                     .containsIgnoringCase(mentions);
         }
     }
@@ -351,7 +495,9 @@ public final class BadInputCatalogue {
         SoftAssertions soft = new SoftAssertions();
         refused(soft, c.name(), thrown, c.expected(), c.mentions());
         soft.assertThat(after).as("stored messages after " + c.name()).isEqualTo(before);
-        soft.assertThat(drainReady(f.queue())).as("ready messages after " + c.name()).containsExactly(f.ready());
+        soft.assertThat(drainReady(f.queue()))
+                .as("ready messages after " + c.name())
+                .containsExactly(f.ready());
         soft.assertAll();
     }
 

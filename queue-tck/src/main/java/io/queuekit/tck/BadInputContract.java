@@ -42,8 +42,7 @@ interface BadInputContract extends QueueContract {
     @Test
     default void sendAll_withANullElement_throwsAndStoresNothing() {
         MessageQueue<String> q = newQueue();
-        assertThatThrownBy(() -> q.sendAll(Arrays.asList("a", null, "c")))
-                .isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.sendAll(Arrays.asList("a", null, "c"))).isInstanceOf(NullPointerException.class);
         assertThat(q.stats().total()).isZero();
         assertThat(q.poll()).isNull();
     }
@@ -92,7 +91,7 @@ interface BadInputContract extends QueueContract {
     default void consume_refusesNulls() {
         MessageQueue<String> q = newQueue();
         assertThatThrownBy(() -> q.consume(null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> q.consume(d -> { }, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.consume(d -> {}, null)).isInstanceOf(NullPointerException.class);
     }
 
     // ---- the longest retry delay is DelayQueue.MAX_DELAY, on every transport
@@ -104,7 +103,8 @@ interface BadInputContract extends QueueContract {
         Delivery<String> d = next(q);
 
         assertThatThrownBy(() -> d.retry(DelayQueue.MAX_DELAY.plusMillis(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DelayQueue.MAX_DELAY");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DelayQueue.MAX_DELAY");
         assertThat(q.stats().delayed()).isZero();
         assertThat(d.ack()).as("still unsettled after the refused retry").isTrue();
 
@@ -120,9 +120,11 @@ interface BadInputContract extends QueueContract {
         MessageQueue<String> q = newQueue();
         String atLimit = "x".repeat(1 << 20);
 
-        assertThatThrownBy(() -> q.send(atLimit + "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> q.send(atLimit + "x"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("above the limit of 1048576 bytes (maxPayloadBytes)");
-        assertThatThrownBy(() -> q.sendAll(List.of("fine", atLimit + "x"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.sendAll(List.of("fine", atLimit + "x")))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(q.stats().total()).isZero();
 
         q.send(atLimit);
@@ -133,7 +135,9 @@ interface BadInputContract extends QueueContract {
     @MethodSource("io.queuekit.tck.BadInputCatalogue#queueCases")
     default void queueCall_isRefusedClearly_andChangesNothing(QueueCase c) throws Exception {
         SeededQueue f = seededQueue();
-        assumeTrue(c.appliesTo().test(f.queue().semantics()), c.name() + ": not for " + f.queue().semantics());
+        assumeTrue(
+                c.appliesTo().test(f.queue().semantics()),
+                c.name() + ": not for " + f.queue().semantics());
 
         assertRefusedLeavingAllAsItWas(c, f, f.queue()::stats);
     }
@@ -147,7 +151,8 @@ interface BadInputContract extends QueueContract {
 
         f.queue().send("");
 
-        assertThat(List.of(next(f.queue()).payload(), next(f.queue()).payload())).as("the ready messages")
+        assertThat(List.of(next(f.queue()).payload(), next(f.queue()).payload()))
+                .as("the ready messages")
                 .containsExactlyInAnyOrder(f.ready(), "");
     }
 
@@ -155,9 +160,12 @@ interface BadInputContract extends QueueContract {
     default void overflowingTimeouts_wait() throws Exception {
         SeededQueue f = seededQueue();
         MessageQueue<String> q = f.queue();
-        assertThat(q.poll(Long.MAX_VALUE, TimeUnit.DAYS).payload()).as("a ready message, at once").isEqualTo(f.ready());
+        assertThat(q.poll(Long.MAX_VALUE, TimeUnit.DAYS).payload())
+                .as("a ready message, at once")
+                .isEqualTo(f.ready());
         q.send("d");
-        assertThat(payloads(q.pollBatch(Integer.MAX_VALUE, Long.MAX_VALUE, TimeUnit.NANOSECONDS))).containsExactly("d");
+        assertThat(payloads(q.pollBatch(Integer.MAX_VALUE, Long.MAX_VALUE, TimeUnit.NANOSECONDS)))
+                .containsExactly("d");
 
         Call<Delivery<String>> poll = call("poll", () -> q.poll(Long.MAX_VALUE, TimeUnit.DAYS));
         Tck.awaitParked(poll.thread(), quietPeriod());

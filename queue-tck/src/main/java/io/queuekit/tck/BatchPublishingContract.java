@@ -49,7 +49,8 @@ interface BatchPublishingContract extends BroadcasterContract {
         long[] received = b.publishAll(sent);
 
         assertThat(received).hasSize(sent.size()).containsOnly(3);
-        await().until(() -> subscribers.stream().mapToInt(r -> r.received.size()).sum() >= sent.size());
+        await().until(() ->
+                subscribers.stream().mapToInt(r -> r.received.size()).sum() >= sent.size());
         List<String> all = new ArrayList<>();
         subscribers.forEach(r -> all.addAll(r.received));
         assertThat(all).as("each message to one subscriber").containsExactlyInAnyOrderElementsOf(sent);
@@ -59,8 +60,10 @@ interface BatchPublishingContract extends BroadcasterContract {
     default void publishAll_andPublish_keepOneOrder() {
         Broadcaster<String> b = newBroadcaster();
         Recorder r = record(b);
-        assumeTrue(b.semantics().ordering() == Semantics.Ordering.PUBLISH_ORDER
-                || b.semantics().ordering() == Semantics.Ordering.FIFO, "no order promised");
+        assumeTrue(
+                b.semantics().ordering() == Semantics.Ordering.PUBLISH_ORDER
+                        || b.semantics().ordering() == Semantics.Ordering.FIFO,
+                "no order promised");
 
         b.publish("one");
         b.publishAll(List.of("two", "three"));

@@ -35,13 +35,17 @@ interface BatchSchedulingContract extends DelayQueueContract {
     private List<Delivery<String>> takeNoneBefore(DelayQueue<String> q, int n, Instant due) throws Exception {
         if (time().isVirtual()) {
             time().advance(Duration.between(time().now(), due).minusMillis(1));
-            assertThat(q.poll()).as("a message of the batch handed out 1 ms before it was due").isNull();
+            assertThat(q.poll())
+                    .as("a message of the batch handed out 1 ms before it was due")
+                    .isNull();
             time().advance(Duration.ofMillis(1));
         }
         List<Delivery<String>> got = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Delivery<String> d = next(q);
-            assertThat(time().now()).as("%s handed out before it was due", d.payload()).isAfterOrEqualTo(due);
+            assertThat(time().now())
+                    .as("%s handed out before it was due", d.payload())
+                    .isAfterOrEqualTo(due);
             assertThat(d.ack()).isTrue();
             got.add(d);
         }
@@ -49,19 +53,25 @@ interface BatchSchedulingContract extends DelayQueueContract {
     }
 
     /** Checks that {@code got} is the batch, each message once with its own id, in order if promised. */
-    private void assertTheBatch(DelayQueue<String> q, List<Delivery<String>> got, List<String> payloads,
-            List<MessageId> ids) throws Exception {
+    private void assertTheBatch(
+            DelayQueue<String> q, List<Delivery<String>> got, List<String> payloads, List<MessageId> ids)
+            throws Exception {
         Map<MessageId, String> sent = new HashMap<>();
         for (int i = 0; i < ids.size(); i++) {
             sent.put(ids.get(i), payloads.get(i));
         }
         Map<MessageId, String> delivered = new HashMap<>();
         got.forEach(d -> delivered.put(d.id(), d.payload()));
-        assertThat(delivered).as("each message once, under the id returned for it").isEqualTo(sent);
+        assertThat(delivered)
+                .as("each message once, under the id returned for it")
+                .isEqualTo(sent);
         assertNothingDelivered(q);
         assertThat(q.stats().total()).isZero();
         assumeTrue(q.semantics().ordering() == Semantics.Ordering.DUE_TIME, "not ordered by due time");
-        assertThat(got).extracting(Delivery::id).as("delivered in the collection's order").containsExactlyElementsOf(ids);
+        assertThat(got)
+                .extracting(Delivery::id)
+                .as("delivered in the collection's order")
+                .containsExactlyElementsOf(ids);
     }
 
     @Test
@@ -151,7 +161,8 @@ interface BatchSchedulingContract extends DelayQueueContract {
         }
 
         assertThat(q.stats().total()).isZero();
-        assertThat(q.scheduleAll(List.of("far"), DelayQueue.MAX_DELAY.minusMinutes(1))).hasSize(1);
+        assertThat(q.scheduleAll(List.of("far"), DelayQueue.MAX_DELAY.minusMinutes(1)))
+                .hasSize(1);
     }
 
     @Test
@@ -185,8 +196,7 @@ interface BatchSchedulingContract extends DelayQueueContract {
         q.close();
 
         assertThatThrownBy(() -> q.scheduleAll(List.of("x"), Duration.ZERO)).isInstanceOf(QueueClosedException.class);
-        assertThatThrownBy(() -> q.scheduleAllAt(List.of("x"), time().now()))
-                .isInstanceOf(QueueClosedException.class);
+        assertThatThrownBy(() -> q.scheduleAllAt(List.of("x"), time().now())).isInstanceOf(QueueClosedException.class);
         assertThatThrownBy(() -> q.scheduleAll(List.of(), Duration.ZERO)).isInstanceOf(QueueClosedException.class);
         assertThatThrownBy(() -> q.scheduleAllAt(List.of(), time().now())).isInstanceOf(QueueClosedException.class);
     }

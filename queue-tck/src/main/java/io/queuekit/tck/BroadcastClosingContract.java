@@ -41,7 +41,9 @@ interface BroadcastClosingContract extends BroadcasterContract {
         sent.forEach(b::publish);
         // the other subscription received all three, so they reached the busy one too (or are on their way)
         await().untilAsserted(() -> assertThat(r2.received).containsExactlyElementsOf(sent));
-        assertThat(holding.await(GENEROUS_MS, MILLISECONDS)).as("the busy listener holds m0").isTrue();
+        assertThat(holding.await(GENEROUS_MS, MILLISECONDS))
+                .as("the busy listener holds m0")
+                .isTrue();
 
         Tck.Calls calls = new Tck.Calls();
         try {
@@ -60,10 +62,11 @@ interface BroadcastClosingContract extends BroadcasterContract {
         assertThat(s1.isActive()).isFalse();
         assertThat(r2.subscription.isActive()).isFalse();
         await().until(() -> !Tck.threadAlive(busyThread.get(0)));
-        assertThat(busy).as("what the busy subscription's listener was handed: nothing after close")
+        assertThat(busy)
+                .as("what the busy subscription's listener was handed: nothing after close")
                 .containsExactly("m0");
         assertThatThrownBy(() -> b.publish("x")).isInstanceOf(QueueClosedException.class);
-        assertThatThrownBy(() -> b.subscribe(m -> { })).isInstanceOf(QueueClosedException.class);
+        assertThatThrownBy(() -> b.subscribe(m -> {})).isInstanceOf(QueueClosedException.class);
         assertThat(r2.received).containsExactlyElementsOf(sent);
     }
 

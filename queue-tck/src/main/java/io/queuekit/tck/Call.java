@@ -42,8 +42,8 @@ final class Call<V> {
         try {
             return task.get(Tck.GENEROUS_MS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new AssertionError("expected " + thread.getName() + " to return, but it threw " + e.getCause(),
-                    e.getCause());
+            throw new AssertionError(
+                    "expected " + thread.getName() + " to return, but it threw " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             throw new AssertionError(thread.getName() + " did not return within " + Tck.GENEROUS);
         }

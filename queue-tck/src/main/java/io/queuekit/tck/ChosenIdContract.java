@@ -38,7 +38,9 @@ interface ChosenIdContract extends DelayQueueContract {
         generated.forEach(g -> chosen.add(MessageId.of(g.value().substring(1)))); // the text after the mark
 
         for (MessageId c : chosen) {
-            assertThat(q.schedule(c, "chosen-" + c, delay())).as("schedule %s", c).isTrue();
+            assertThat(q.schedule(c, "chosen-" + c, delay()))
+                    .as("schedule %s", c)
+                    .isTrue();
         }
         for (MessageId c : chosen) {
             assertThat(q.cancel(c)).as("cancel %s", c).isTrue();
@@ -62,7 +64,8 @@ interface ChosenIdContract extends DelayQueueContract {
         MessageId copied = MessageId.of(generated.value());
         MessageId marked = MessageId.of(MessageId.GENERATED_MARK + "mine");
 
-        assertThatThrownBy(() -> q.schedule(copied, "y", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> q.schedule(copied, "y", Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(copied.value());
         assertThatThrownBy(() -> q.scheduleAt(marked, "y", time().now())).isInstanceOf(IllegalArgumentException.class);
 
@@ -88,7 +91,9 @@ interface ChosenIdContract extends DelayQueueContract {
         advancePastLease();
         Delivery<String> second = next(q);
         assertThat(second.ack()).isTrue();
-        assertThat(q.schedule(id, "second", Duration.ZERO)).as("the id is free once acked").isTrue();
+        assertThat(q.schedule(id, "second", Duration.ZERO))
+                .as("the id is free once acked")
+                .isTrue();
 
         Delivery<String> fresh = next(q);
 
@@ -110,7 +115,9 @@ interface ChosenIdContract extends DelayQueueContract {
         assertThat(q.schedule(id, "second", Duration.ZERO)).isFalse();
         assertThat(q.scheduleAt(id, "third", time().now())).isFalse();
 
-        assertThat(q.poll()).as("the second schedule's earlier due time was ignored").isNull();
+        assertThat(q.poll())
+                .as("the second schedule's earlier due time was ignored")
+                .isNull();
         assertThat(q.stats().delayed()).isEqualTo(1);
         advancePast(delay());
         Delivery<String> d = next(q);
@@ -130,7 +137,9 @@ interface ChosenIdContract extends DelayQueueContract {
         assertThat(q.poll()).isNull();
 
         d.ack();
-        assertThat(q.schedule(id, "again", Duration.ZERO)).as("the id is free once acked").isTrue();
+        assertThat(q.schedule(id, "again", Duration.ZERO))
+                .as("the id is free once acked")
+                .isTrue();
         assertThat(next(q).payload()).isEqualTo("again");
     }
 
@@ -145,7 +154,9 @@ interface ChosenIdContract extends DelayQueueContract {
         assertThat(q.deadLetters().list(1).get(0).payload()).isEqualTo("first");
 
         q.deadLetters().purge();
-        assertThat(q.schedule(id, "again", Duration.ZERO)).as("the id is free once purged").isTrue();
+        assertThat(q.schedule(id, "again", Duration.ZERO))
+                .as("the id is free once purged")
+                .isTrue();
     }
 
     @Test

@@ -60,10 +60,17 @@ interface ClosingContract extends QueueContract {
         q.close();
 
         List<ThrowingCall> later = List.of(
-                () -> q.send("x"), () -> q.sendAll(List.of("x")), q::poll,
-                () -> q.poll(1, MILLISECONDS), q::take, () -> q.pollBatch(2, 1, MILLISECONDS),
-                q::stats, () -> q.consume(d -> { }), () -> q.deadLetters().size(),
-                () -> q.deadLetters().list(1), () -> q.deadLetters().requeueAll(),
+                () -> q.send("x"),
+                () -> q.sendAll(List.of("x")),
+                q::poll,
+                () -> q.poll(1, MILLISECONDS),
+                q::take,
+                () -> q.pollBatch(2, 1, MILLISECONDS),
+                q::stats,
+                () -> q.consume(d -> {}),
+                () -> q.deadLetters().size(),
+                () -> q.deadLetters().list(1),
+                () -> q.deadLetters().requeueAll(),
                 () -> q.deadLetters().purge());
         for (ThrowingCall call : later) {
             assertThatThrownBy(call::run).isInstanceOf(QueueClosedException.class);
@@ -81,7 +88,7 @@ interface ClosingContract extends QueueContract {
     @Test
     default void close_stopsConsumers() throws Exception {
         MessageQueue<String> q = newQueue();
-        Subscription sub = q.consume(d -> { }, quickOptions(2, Duration.ZERO));
+        Subscription sub = q.consume(d -> {}, quickOptions(2, Duration.ZERO));
         String prefix = "queuekit-" + q.name() + "-consumer-";
         await().until(() -> Tck.threadAlive(prefix));
 
@@ -99,13 +106,15 @@ interface ClosingContract extends QueueContract {
     private void closeWhileAHandlerRuns(MessageQueue<String> q, boolean handlerFails) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        closeLater(q.consume(d -> {
-            started.countDown();
-            release.await();
-            if (handlerFails) {
-                throw new IllegalStateException("fails while the queue closes");
-            }
-        }, quickOptions(1, Duration.ZERO)));
+        closeLater(q.consume(
+                d -> {
+                    started.countDown();
+                    release.await();
+                    if (handlerFails) {
+                        throw new IllegalStateException("fails while the queue closes");
+                    }
+                },
+                quickOptions(1, Duration.ZERO)));
         q.send("in hand");
         assertThat(started.await(GENEROUS_MS, MILLISECONDS)).isTrue();
 
@@ -115,7 +124,9 @@ interface ClosingContract extends QueueContract {
         });
         try {
             await().until(() -> receivingRefused(q));
-            assertThat(close.isDone()).as("close() returned while a handler ran").isFalse();
+            assertThat(close.isDone())
+                    .as("close() returned while a handler ran")
+                    .isFalse();
         } finally {
             release.countDown();
         }
@@ -145,21 +156,28 @@ interface ClosingContract extends QueueContract {
     default void close_acksWhatABatchFinished_thoughALaterHandlerOutlivesTheShutdownTimeout() throws Exception {
         MessageQueue<String> q = newQueue();
         CountDownLatch slowStarted = new CountDownLatch(1);
-        closeLater(q.consume(d -> {
-            if (d.payload().equals("slow")) {
-                slowStarted.countDown();
-                new CountDownLatch(1).await(); // until close interrupts it
-            }
-        }, quickOptionsBuilder(1, Duration.ZERO).batchSize(2).shutdownTimeout(Duration.ofMillis(200)).build()));
+        closeLater(q.consume(
+                d -> {
+                    if (d.payload().equals("slow")) {
+                        slowStarted.countDown();
+                        new CountDownLatch(1).await(); // until close interrupts it
+                    }
+                },
+                quickOptionsBuilder(1, Duration.ZERO)
+                        .batchSize(2)
+                        .shutdownTimeout(Duration.ofMillis(200))
+                        .build()));
         q.sendAll(List.of("fast", "slow"));
         assertThat(slowStarted.await(GENEROUS_MS, MILLISECONDS)).isTrue();
 
         call("close", () -> {
-            q.close();
-            return null;
-        }).get();
+                    q.close();
+                    return null;
+                })
+                .get();
 
-        assertThat(reported(q).acked.get()).as("the batch's finished message, acked before the queue closed")
+        assertThat(reported(q).acked.get())
+                .as("the batch's finished message, acked before the queue closed")
                 .isEqualTo(1);
     }
 
@@ -180,22 +198,27 @@ interface ClosingContract extends QueueContract {
         MessageQueue<String> q = newQueue();
         CountDownLatch started = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
-        closeLater(q.consume(d -> {
-            started.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-                throw e;
-            }
-        }, quickOptionsBuilder(1, Duration.ZERO).shutdownTimeout(Duration.ofMillis(200)).build()));
+        closeLater(q.consume(
+                d -> {
+                    started.countDown();
+                    try {
+                        new CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                        throw e;
+                    }
+                },
+                quickOptionsBuilder(1, Duration.ZERO)
+                        .shutdownTimeout(Duration.ofMillis(200))
+                        .build()));
         q.send("hangs");
         assertThat(started.await(GENEROUS_MS, MILLISECONDS)).isTrue();
 
         call("close", () -> {
-            q.close();
-            return null;
-        }).get();
+                    q.close();
+                    return null;
+                })
+                .get();
 
         await().untilTrue(interrupted);
         assertThat(reported(q).acked.get()).isZero();
@@ -222,26 +245,31 @@ interface ClosingContract extends QueueContract {
             MessageQueue<String> q = newQueue();
             CountDownLatch go = new CountDownLatch(1);
             AtomicReference<Object> outcome = new AtomicReference<>();
-            Thread starter = new Thread(() -> {
-                try {
-                    go.await();
-                    outcome.set(q.consume(d -> { }, quickOptions(1, Duration.ZERO)));
-                } catch (QueueClosedException e) {
-                    outcome.set(e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "consume-racer");
+            Thread starter = new Thread(
+                    () -> {
+                        try {
+                            go.await();
+                            outcome.set(q.consume(d -> {}, quickOptions(1, Duration.ZERO)));
+                        } catch (QueueClosedException e) {
+                            outcome.set(e);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    "consume-racer");
             starter.start();
             go.countDown();
             q.close();
             starter.join(GENEROUS_MS);
 
-            assertThat(outcome.get()).as("round %d: consume returned or threw", round).isNotNull();
+            assertThat(outcome.get())
+                    .as("round %d: consume returned or threw", round)
+                    .isNotNull();
             if (outcome.get() instanceof Subscription sub) {
-                await().untilAsserted(() -> assertThat(sub.isActive()).as("stopped by the close").isFalse());
+                await().untilAsserted(() ->
+                        assertThat(sub.isActive()).as("stopped by the close").isFalse());
             }
-            assertThatThrownBy(() -> q.consume(d -> { }, quickOptions(1, Duration.ZERO)))
+            assertThatThrownBy(() -> q.consume(d -> {}, quickOptions(1, Duration.ZERO)))
                     .isInstanceOf(QueueClosedException.class);
         }
     }

@@ -42,7 +42,8 @@ interface CodecContract extends QueueContract {
     default void send_ofAPayloadTheCodecCannotEncode_throwsSerializationException_andStoresNothing() {
         MessageQueue<String> q = pickyQueue();
 
-        assertThatThrownBy(() -> q.send("unencodable")).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> q.send("unencodable"))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("picky codec");
         assertThatThrownBy(() -> q.sendAll(List.of("fine", "unencodable"))).isInstanceOf(SerializationException.class);
 
@@ -55,7 +56,9 @@ interface CodecContract extends QueueContract {
         MessageId id = q.send("undecodable");
         Delivery<String> d = next(q);
 
-        assertThatThrownBy(d::payload).isInstanceOf(SerializationException.class).hasMessageContaining("picky codec");
+        assertThatThrownBy(d::payload)
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("picky codec");
 
         assertThat(d.deadLetter("cannot read it")).isTrue();
         List<DeadLetter<String>> dead = q.deadLetters().list(10);
@@ -93,7 +96,10 @@ interface CodecContract extends QueueContract {
 
         DeadLetter<String> dl = q.deadLetters().list(10).get(0);
         assertThat(dl.payload()).isNull();
-        assertThat(dl.reason()).startsWith("cannot read it (payload undecodable: ").contains("picky codec").endsWith(")");
+        assertThat(dl.reason())
+                .startsWith("cannot read it (payload undecodable: ")
+                .contains("picky codec")
+                .endsWith(")");
     }
 
     @Test

@@ -86,13 +86,19 @@ interface ConsumingContract extends QueueContract {
         }
         q.sendAll(payloads);
         Map<String, Integer> seen = new ConcurrentHashMap<>();
-        closeLater(q.consume(d -> {
-            seen.merge(d.payload(), 1, Integer::sum);
-            if (d.payload().equals("m7") && d.attempt() == 1) {
-                throw new IllegalStateException("m7 fails once");
-            }
-        }, ConsumeOptions.builder().concurrency(2).batchSize(10).backoff(Duration.ZERO, Duration.ZERO)
-                .pollTimeout(Duration.ofMillis(100)).build()));
+        closeLater(q.consume(
+                d -> {
+                    seen.merge(d.payload(), 1, Integer::sum);
+                    if (d.payload().equals("m7") && d.attempt() == 1) {
+                        throw new IllegalStateException("m7 fails once");
+                    }
+                },
+                ConsumeOptions.builder()
+                        .concurrency(2)
+                        .batchSize(10)
+                        .backoff(Duration.ZERO, Duration.ZERO)
+                        .pollTimeout(Duration.ofMillis(100))
+                        .build()));
 
         await().untilAsserted(() -> {
             assertThat(seen).hasSize(50);
@@ -110,29 +116,35 @@ interface ConsumingContract extends QueueContract {
         List<Integer> attempts = new CopyOnWriteArrayList<>();
         AtomicReference<Instant> failedAt = new AtomicReference<>();
         AtomicReference<Instant> retriedAt = new AtomicReference<>();
-        closeLater(q.consume(d -> {
-            attempts.add(d.attempt());
-            if (d.attempt() == 1) {
-                failedAt.set(time().now());
-                throw new IllegalStateException("first attempt fails");
-            }
-            retriedAt.set(time().now());
-        }, quickOptions(1, backoff)));
+        closeLater(q.consume(
+                d -> {
+                    attempts.add(d.attempt());
+                    if (d.attempt() == 1) {
+                        failedAt.set(time().now());
+                        throw new IllegalStateException("first attempt fails");
+                    }
+                    retriedAt.set(time().now());
+                },
+                quickOptions(1, backoff)));
 
         q.send("x");
 
         await().untilAsserted(() -> assertThat(q.stats().delayed()).isEqualTo(1));
         if (time().isVirtual()) {
             time().advance(backoff.minusMillis(1));
-            await().during(quietPeriod()).atMost(GENEROUS)
-                    .untilAsserted(() -> assertThat(attempts).as("retried 1 ms before the backoff").containsExactly(1));
+            await().during(quietPeriod())
+                    .atMost(GENEROUS)
+                    .untilAsserted(() -> assertThat(attempts)
+                            .as("retried 1 ms before the backoff")
+                            .containsExactly(1));
             time().advance(Duration.ofMillis(1));
         }
         await().untilAsserted(() -> {
             assertThat(attempts).containsExactly(1, 2);
             assertThat(q.stats().total()).isZero();
         });
-        assertThat(Duration.between(failedAt.get(), retriedAt.get())).as("time from the failure to the retry, on the transport's clock")
+        assertThat(Duration.between(failedAt.get(), retriedAt.get()))
+                .as("time from the failure to the retry, on the transport's clock")
                 .isGreaterThanOrEqualTo(backoff);
     }
 
@@ -140,18 +152,21 @@ interface ConsumingContract extends QueueContract {
     default void consume_survivesHandlersThatThrowErrors_orLeaveTheirThreadInterrupted() throws Exception {
         MessageQueue<String> q = newQueue();
         Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
-        Subscription sub = closeLater(q.consume(d -> {
-            seen.computeIfAbsent(d.payload(), p -> new CopyOnWriteArrayList<>()).add(d.attempt());
-            if (d.payload().equals("stack overflow") && d.attempt() == 1) {
-                throw new StackOverflowError("thrown by the handler");
-            }
-            if (d.payload().equals("linkage") && d.attempt() == 1) {
-                throw new NoClassDefFoundError("thrown by the handler");
-            }
-            if (d.payload().startsWith("interrupt")) {
-                Thread.currentThread().interrupt();
-            }
-        }, quickOptions(1, Duration.ZERO)));
+        Subscription sub = closeLater(q.consume(
+                d -> {
+                    seen.computeIfAbsent(d.payload(), p -> new CopyOnWriteArrayList<>())
+                            .add(d.attempt());
+                    if (d.payload().equals("stack overflow") && d.attempt() == 1) {
+                        throw new StackOverflowError("thrown by the handler");
+                    }
+                    if (d.payload().equals("linkage") && d.attempt() == 1) {
+                        throw new NoClassDefFoundError("thrown by the handler");
+                    }
+                    if (d.payload().startsWith("interrupt")) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                quickOptions(1, Duration.ZERO)));
 
         q.sendAll(List.of("stack overflow", "linkage", "interrupt 1", "interrupt 2", "after"));
 
@@ -163,7 +178,9 @@ interface ConsumingContract extends QueueContract {
             assertThat(seen.getOrDefault("linkage", List.of())).hasSizeGreaterThanOrEqualTo(2);
             assertThat(q.stats().total()).isZero();
         });
-        assertThat(seen.get("stack overflow")).as("an Error is a failed attempt").containsExactly(1, 2);
+        assertThat(seen.get("stack overflow"))
+                .as("an Error is a failed attempt")
+                .containsExactly(1, 2);
         assertThat(seen.get("linkage")).containsExactly(1, 2);
         assertThat(seen.get("interrupt 1")).as("returned normally, so acked").containsExactly(1);
         assertThat(sub.isActive()).isTrue();
@@ -176,17 +193,21 @@ interface ConsumingContract extends QueueContract {
         List<String> sent = IntStream.range(0, 10).mapToObj(i -> "m" + i).collect(Collectors.toList());
         q.sendAll(sent);
         List<String> handled = new CopyOnWriteArrayList<>();
-        closeLater(q.consume(d -> {
-            handled.add(d.payload() + "#" + d.attempt());
-            time().advance(each); // ten of them take two leases
-        }, quickOptionsBuilder(1, Duration.ZERO).batchSize(10).build()));
+        closeLater(q.consume(
+                d -> {
+                    handled.add(d.payload() + "#" + d.attempt());
+                    time().advance(each); // ten of them take two leases
+                },
+                quickOptionsBuilder(1, Duration.ZERO).batchSize(10).build()));
 
         await().untilAsserted(() -> {
             assertThat(handled).hasSizeGreaterThanOrEqualTo(sent.size());
             assertThat(q.stats().total()).isZero();
         });
-        assertThat(handled).as("each handled once, as its first attempt")
-                .containsExactlyInAnyOrderElementsOf(sent.stream().map(p -> p + "#1").collect(Collectors.toList()));
+        assertThat(handled)
+                .as("each handled once, as its first attempt")
+                .containsExactlyInAnyOrderElementsOf(
+                        sent.stream().map(p -> p + "#1").collect(Collectors.toList()));
         assertThat(reported(q).redelivered.get()).isZero();
         assertThat(reported(q).deadLettered.get()).isZero();
     }
@@ -195,10 +216,12 @@ interface ConsumingContract extends QueueContract {
     default void consume_deadLettersAfterMaxAttempts_whenTheHandlerAlwaysThrows() throws Exception {
         MessageQueue<String> q = newQueue(config().withMaxAttempts(3));
         List<Integer> attempts = new CopyOnWriteArrayList<>();
-        closeLater(q.consume(d -> {
-            attempts.add(d.attempt());
-            throw new IllegalStateException("boom");
-        }, quickOptions(1, Duration.ZERO)));
+        closeLater(q.consume(
+                d -> {
+                    attempts.add(d.attempt());
+                    throw new IllegalStateException("boom");
+                },
+                quickOptions(1, Duration.ZERO)));
 
         MessageId id = q.send("poison");
 
@@ -223,8 +246,10 @@ interface ConsumingContract extends QueueContract {
             handled.add(d.payload());
         };
         // as an application writes them: no batch size set, so workers choose it
-        ConsumeOptions defaults = ConsumeOptions.builder().pollTimeout(Duration.ofMillis(100))
-                .shutdownTimeout(Duration.ofSeconds(5)).build();
+        ConsumeOptions defaults = ConsumeOptions.builder()
+                .pollTimeout(Duration.ofMillis(100))
+                .shutdownTimeout(Duration.ofSeconds(5))
+                .build();
         closeLater(q.consume(slow, defaults));
         closeLater(q.consume(slow, defaults));
 
@@ -256,9 +281,12 @@ interface ConsumingContract extends QueueContract {
         });
         assertThat(counts.values()).containsOnly(1);
         // as MessageQueue.consume documents: queuekit-<queue>-consumer-<n>, n from 1 across consume calls
-        Set<String> names = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                .filter(n -> n.startsWith("queuekit-" + q.name() + "-")).collect(Collectors.toSet());
-        Set<String> expected = IntStream.rangeClosed(1, 6).mapToObj(n -> "queuekit-" + q.name() + "-consumer-" + n)
+        Set<String> names = Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .filter(n -> n.startsWith("queuekit-" + q.name() + "-"))
+                .collect(Collectors.toSet());
+        Set<String> expected = IntStream.rangeClosed(1, 6)
+                .mapToObj(n -> "queuekit-" + q.name() + "-consumer-" + n)
                 .collect(Collectors.toSet());
         assertThat(names).containsAll(expected);
         assertThat(names).filteredOn(n -> n.contains("-consumer-")).hasSize(6);

@@ -166,7 +166,9 @@ interface DeadLetterContract extends QueueContract {
         assertThat(found.payload()).isEqualTo(d.payload());
         assertThat(found.reason()).isEqualTo("cannot parse");
         assertThat(found.attempts()).isEqualTo(1);
-        assertThat(q.deadLetters().find(waiting)).as("a waiting message is not a dead letter").isEmpty();
+        assertThat(q.deadLetters().find(waiting))
+                .as("a waiting message is not a dead letter")
+                .isEmpty();
         assertThat(q.deadLetters().find(MessageId.of("no-such-message"))).isEmpty();
         assertThatThrownBy(() -> q.deadLetters().find(null)).isInstanceOf(NullPointerException.class);
         assertThat(q.stats()).as("finding moves nothing").isEqualTo(new QueueStats(1, 0, 0, 1));
@@ -182,7 +184,10 @@ interface DeadLetterContract extends QueueContract {
         other.deadLetter("no");
         MessageId first = one.id();
         MessageId second = other.id();
-        MessageId waiting = sent.stream().filter(id -> !id.equals(first) && !id.equals(second)).findFirst().orElseThrow();
+        MessageId waiting = sent.stream()
+                .filter(id -> !id.equals(first) && !id.equals(second))
+                .findFirst()
+                .orElseThrow();
 
         assertThat(q.deadLetters().purge(first)).isTrue();
 
@@ -206,7 +211,8 @@ interface DeadLetterContract extends QueueContract {
         }
 
         assertThat(q.deadLetters().size()).isEqualTo(3);
-        assertThat(q.deadLetters().list(10)).extracting(DeadLetter::payload)
+        assertThat(q.deadLetters().list(10))
+                .extracting(DeadLetter::payload)
                 .containsExactlyElementsOf(order.subList(2, 5));
     }
 

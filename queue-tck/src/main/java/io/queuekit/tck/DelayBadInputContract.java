@@ -40,7 +40,9 @@ interface DelayBadInputContract extends DelayQueueContract {
                 .isInstanceOf(IllegalArgumentException.class);
 
         assertThat(q.stats().total()).isZero();
-        assertThat(q.schedule(MessageId.of("a"), "x", Duration.ZERO)).as("id a was not taken").isTrue();
+        assertThat(q.schedule(MessageId.of("a"), "x", Duration.ZERO))
+                .as("id a was not taken")
+                .isTrue();
     }
 
     @Test
@@ -68,10 +70,14 @@ interface DelayBadInputContract extends DelayQueueContract {
         DelayQueue<String> q = newDelayQueue();
         Duration tooLong = DelayQueue.MAX_DELAY.plusMillis(1);
 
-        assertThatThrownBy(() -> q.schedule("x", tooLong)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("DelayQueue.MAX_DELAY").hasMessageContaining(tooLong.toString());
-        assertThatThrownBy(() -> q.scheduleAt("x", Instant.MAX)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("DelayQueue.MAX_DELAY").hasMessageContaining(Instant.MAX.toString());
+        assertThatThrownBy(() -> q.schedule("x", tooLong))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DelayQueue.MAX_DELAY")
+                .hasMessageContaining(tooLong.toString());
+        assertThatThrownBy(() -> q.scheduleAt("x", Instant.MAX))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DelayQueue.MAX_DELAY")
+                .hasMessageContaining(Instant.MAX.toString());
         assertThat(q.stats().total()).isZero();
 
         q.scheduleAt("far", time().now().plus(DelayQueue.MAX_DELAY).minusSeconds(60));
@@ -82,7 +88,9 @@ interface DelayBadInputContract extends DelayQueueContract {
     @MethodSource("io.queuekit.tck.BadInputCatalogue#delayQueueCases")
     default void delayQueueCall_isRefusedClearly_andChangesNothing(QueueCase c) throws Exception {
         SeededQueue f = seededQueue();
-        assumeTrue(c.appliesTo().test(f.queue().semantics()), c.name() + ": not for " + f.queue().semantics());
+        assumeTrue(
+                c.appliesTo().test(f.queue().semantics()),
+                c.name() + ": not for " + f.queue().semantics());
 
         assertRefusedLeavingAllAsItWas(c, f, f.queue()::stats);
     }

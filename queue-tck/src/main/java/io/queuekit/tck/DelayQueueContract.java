@@ -18,7 +18,8 @@ interface DelayQueueContract extends QueueContract {
      */
     default DelayQueue<String> newDelayQueue() {
         MessageQueue<String> q = newQueue();
-        assumeTrue(q instanceof DelayQueue<String> && q.semantics().delays(),
+        assumeTrue(
+                q instanceof DelayQueue<String> && q.semantics().delays(),
                 "the transport promises no delays: " + q.semantics());
         return (DelayQueue<String>) q;
     }

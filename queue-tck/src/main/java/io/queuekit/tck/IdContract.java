@@ -33,6 +33,9 @@ interface IdContract extends QueueContract {
         MessageQueue<String> q = newQueue();
         List<MessageId> ids = new ArrayList<>(q.sendAll(List.of("a", "b")));
         ids.add(q.send("c"));
-        assertThat(ids).allSatisfy(id -> assertThat(id.isGenerated()).as("%s is marked generated", id).isTrue());
+        assertThat(ids)
+                .allSatisfy(id -> assertThat(id.isGenerated())
+                        .as("%s is marked generated", id)
+                        .isTrue());
     }
 }

@@ -54,7 +54,8 @@ interface KeyedOrderContract extends QueueContract {
 
     private static void assumeKeysOrdered(MessageQueue<?> q) {
         Semantics.Ordering o = q.semantics().ordering();
-        assumeTrue(o == Semantics.Ordering.PER_KEY || o == Semantics.Ordering.FIFO || o == Semantics.Ordering.DUE_TIME,
+        assumeTrue(
+                o == Semantics.Ordering.PER_KEY || o == Semantics.Ordering.FIFO || o == Semantics.Ordering.DUE_TIME,
                 "no order per key promised: " + q.semantics());
     }
 
@@ -67,7 +68,8 @@ interface KeyedOrderContract extends QueueContract {
         for (int i = 0; sent.size() < 60; i++) {
             String key = "k" + (i % 5);
             if (i % 10 == 0) {
-                List<String> batch = List.of(key + ":" + i + "a", "k" + ((i + 1) % 5) + ":" + i + "b", key + ":" + i + "c");
+                List<String> batch =
+                        List.of(key + ":" + i + "a", "k" + ((i + 1) % 5) + ":" + i + "b", key + ":" + i + "c");
                 q.sendAll(batch);
                 sent.addAll(batch);
             } else {
@@ -83,8 +85,8 @@ interface KeyedOrderContract extends QueueContract {
         for (String key : sent.stream().map(KEY).distinct().collect(Collectors.toList())) {
             assertThat(got.stream().filter(p -> KEY.apply(p).equals(key)).collect(Collectors.toList()))
                     .as("the messages of key %s", key)
-                    .containsExactlyElementsOf(sent.stream().filter(p -> KEY.apply(p).equals(key))
-                            .collect(Collectors.toList()));
+                    .containsExactlyElementsOf(
+                            sent.stream().filter(p -> KEY.apply(p).equals(key)).collect(Collectors.toList()));
         }
     }
 }

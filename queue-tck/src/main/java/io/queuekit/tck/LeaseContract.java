@@ -42,7 +42,9 @@ interface LeaseContract extends QueueContract {
 
         if (time().isVirtual()) {
             time().advance(visibilityTimeout().minusMillis(1));
-            assertThat(q.poll()).as("handed out again 1 ms before its lease ended").isNull();
+            assertThat(q.poll())
+                    .as("handed out again 1 ms before its lease ended")
+                    .isNull();
         } else {
             // most of the lease, leaving a margin for the time the server's lease starts later
             time().advance(visibilityTimeout().multipliedBy(2).dividedBy(5));
@@ -83,8 +85,9 @@ interface LeaseContract extends QueueContract {
 
         Delivery<String> first = next(q);
         Delivery<String> second = next(q);
-        assertThat(List.of(first.payload() + ", attempt " + first.attempt(),
-                second.payload() + ", attempt " + second.attempt()))
+        assertThat(List.of(
+                        first.payload() + ", attempt " + first.attempt(),
+                        second.payload() + ", attempt " + second.attempt()))
                 .as("an expired lease goes back when a receive reaps it, behind what is ready by then")
                 .containsExactly("sent after the lease expired, attempt 1", "abandoned, attempt 2");
         assertThat(abandoned.ack()).as("the abandoned delivery").isFalse();
@@ -103,7 +106,9 @@ interface LeaseContract extends QueueContract {
         Delivery<String> again = next(q);
         assertThat(again.id()).isEqualTo(stale.id());
         assertThat(again.attempt()).isEqualTo(2);
-        assertThat(stale.ack()).as("stale ack while the message is in flight again").isFalse();
+        assertThat(stale.ack())
+                .as("stale ack while the message is in flight again")
+                .isFalse();
         assertThat(q.stats().inFlight()).isEqualTo(1);
         assertThat(again.ack()).isTrue();
         assertThat(q.stats().total()).isZero();
@@ -163,15 +168,18 @@ interface LeaseContract extends QueueContract {
         next(q);
         advancePastLease();
 
-        await().untilAsserted(() -> { // the same answers, once no upkeep (of a gauge's stats) ran between them
-            QueueStats s = q.stats();
-            long size = q.deadLetters().size();
-            int listed = q.deadLetters().list(10).size();
-            assertThat(s.total()).isEqualTo(1);
-            assertThat(s.inFlight()).isZero();
-            assertThat(s.dead()).as("stats count dead letters alone").isEqualTo(listed);
-            assertThat(size).as("dead letters counted").isEqualTo(listed);
-        });
+        await().untilAsserted(
+                        () -> { // the same answers, once no upkeep (of a gauge's stats) ran between them
+                            QueueStats s = q.stats();
+                            long size = q.deadLetters().size();
+                            int listed = q.deadLetters().list(10).size();
+                            assertThat(s.total()).isEqualTo(1);
+                            assertThat(s.inFlight()).isZero();
+                            assertThat(s.dead())
+                                    .as("stats count dead letters alone")
+                                    .isEqualTo(listed);
+                            assertThat(size).as("dead letters counted").isEqualTo(listed);
+                        });
         await().untilAsserted(() -> {
             assertThat(q.poll()).as("a delivery past the maximum attempts").isNull();
             assertThat(q.deadLetters().size()).isEqualTo(1);
@@ -194,12 +202,15 @@ interface LeaseContract extends QueueContract {
         Delivery<String> fresh = next(q);
 
         assertThat(fresh.id()).isEqualTo(id);
-        assertThat(fresh.attempt()).as("a requeued message starts again at the stale one's attempt")
+        assertThat(fresh.attempt())
+                .as("a requeued message starts again at the stale one's attempt")
                 .isEqualTo(stale.attempt());
         assertThat(stale.ack()).as("stale ack").isFalse();
         assertThat(stale.retry(Duration.ZERO)).as("stale retry").isFalse();
         assertThat(stale.deadLetter("stale")).as("stale dead letter").isFalse();
-        assertThat(stale.extendLease(visibilityTimeout())).as("stale lease extension").isFalse();
+        assertThat(stale.extendLease(visibilityTimeout()))
+                .as("stale lease extension")
+                .isFalse();
         assertThat(q.stats()).isEqualTo(new QueueStats(0, 1, 0, 0));
         assertThat(fresh.ack()).as("the fresh delivery still owns its message").isTrue();
         assertThat(q.stats().total()).isZero();
@@ -234,7 +245,9 @@ interface LeaseContract extends QueueContract {
 
         advancePastLease();
         assertNothingDelivered(q);
-        assertThat(d.ack()).as("still owned after the first lease would have ended").isTrue();
+        assertThat(d.ack())
+                .as("still owned after the first lease would have ended")
+                .isTrue();
     }
 
     @Test
@@ -268,11 +281,13 @@ interface LeaseContract extends QueueContract {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Integer> attempts = new CopyOnWriteArrayList<>();
-        closeLater(q.consume(d -> {
-            attempts.add(d.attempt());
-            started.countDown();
-            release.await();
-        }, quickOptions(1, Duration.ZERO)));
+        closeLater(q.consume(
+                d -> {
+                    attempts.add(d.attempt());
+                    started.countDown();
+                    release.await();
+                },
+                quickOptions(1, Duration.ZERO)));
         q.send("slow");
         assertThat(started.await(GENEROUS_MS, MILLISECONDS)).isTrue();
 
@@ -297,17 +312,21 @@ interface LeaseContract extends QueueContract {
         assumeLeases(q);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Subscription sub = q.consume(d -> {
-            started.countDown();
-            while (true) { // deaf to the interrupt of the close
-                try {
-                    release.await();
-                    return;
-                } catch (InterruptedException e) {
-                    // keeps waiting
-                }
-            }
-        }, quickOptionsBuilder(1, Duration.ZERO).shutdownTimeout(Duration.ofMillis(100)).build());
+        Subscription sub = q.consume(
+                d -> {
+                    started.countDown();
+                    while (true) { // deaf to the interrupt of the close
+                        try {
+                            release.await();
+                            return;
+                        } catch (InterruptedException e) {
+                            // keeps waiting
+                        }
+                    }
+                },
+                quickOptionsBuilder(1, Duration.ZERO)
+                        .shutdownTimeout(Duration.ofMillis(100))
+                        .build());
         q.send("hangs");
         assertThat(started.await(GENEROUS_MS, MILLISECONDS)).isTrue();
 
@@ -328,10 +347,14 @@ interface LeaseContract extends QueueContract {
         assumeLeases(q);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        closeLater(q.consume(d -> {
-            started.countDown();
-            release.await();
-        }, quickOptionsBuilder(1, Duration.ZERO).leaseRenewalLimit(visibilityTimeout()).build()));
+        closeLater(q.consume(
+                d -> {
+                    started.countDown();
+                    release.await();
+                },
+                quickOptionsBuilder(1, Duration.ZERO)
+                        .leaseRenewalLimit(visibilityTimeout())
+                        .build()));
         q.send("hangs");
         assertThat(started.await(GENEROUS_MS, MILLISECONDS)).isTrue();
 

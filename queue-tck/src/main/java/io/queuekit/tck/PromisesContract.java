@@ -95,7 +95,8 @@ interface PromisesContract extends QueueContract {
     }
 
     /** Starts two consumers recording into {@code first} and {@code second}, then sends twenty messages. */
-    private List<String> twoConsumersAndTwentyMessages(MessageQueue<String> q, List<String> first, List<String> second) {
+    private List<String> twoConsumersAndTwentyMessages(
+            MessageQueue<String> q, List<String> first, List<String> second) {
         closeLater(q.consume(d -> first.add(d.payload()), quickOptions(1, Duration.ZERO)));
         closeLater(q.consume(d -> second.add(d.payload()), quickOptions(1, Duration.ZERO)));
         List<String> sent = IntStream.range(0, 20).mapToObj(i -> "m" + i).collect(Collectors.toList());

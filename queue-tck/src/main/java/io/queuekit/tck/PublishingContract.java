@@ -46,7 +46,8 @@ interface PublishingContract extends BroadcasterContract {
 
         sent.forEach(b::publish);
 
-        await().until(() -> subscribers.stream().mapToInt(r -> r.received.size()).sum() >= sent.size());
+        await().until(() ->
+                subscribers.stream().mapToInt(r -> r.received.size()).sum() >= sent.size());
         List<String> all = new ArrayList<>();
         subscribers.forEach(r -> all.addAll(r.received));
         assertThat(all).as("each message to one subscriber").containsExactlyInAnyOrderElementsOf(sent);
@@ -160,7 +161,8 @@ interface PublishingContract extends BroadcasterContract {
         b.publish("x");
 
         await().until(() -> threads.size() == 2);
-        assertThat(threads).doesNotHaveDuplicates()
+        assertThat(threads)
+                .doesNotHaveDuplicates()
                 .allSatisfy(n -> assertThat(n).startsWith("queuekit-" + b.name() + "-subscriber-"));
     }
 }

@@ -23,8 +23,13 @@ import java.util.function.Function;
  *     queue's {@code shardBy}; null unless the test checks the order per key, and a transport
  *     that has no use for it ignores it
  */
-public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics,
-        Codec<String> codec, Function<String, String> key) {
+public record QueueConfig(
+        Duration visibilityTimeout,
+        int maxAttempts,
+        int deadLetterRetention,
+        QueueMetrics metrics,
+        Codec<String> codec,
+        Function<String, String> key) {
 
     public QueueConfig {
         Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
@@ -42,7 +47,11 @@ public record QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadL
     }
 
     /** Settings without a key. */
-    public QueueConfig(Duration visibilityTimeout, int maxAttempts, int deadLetterRetention, QueueMetrics metrics,
+    public QueueConfig(
+            Duration visibilityTimeout,
+            int maxAttempts,
+            int deadLetterRetention,
+            QueueMetrics metrics,
             Codec<String> codec) {
         this(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, null);
     }

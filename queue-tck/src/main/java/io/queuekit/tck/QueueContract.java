@@ -79,7 +79,9 @@ interface QueueContract {
 
     default void assertNothingDelivered(MessageQueue<String> q) throws InterruptedException {
         Delivery<String> d = q.poll(quietPeriod().toMillis(), MILLISECONDS);
-        assertThat(d).as("no delivery from %s within %s", q.name(), quietPeriod()).isNull();
+        assertThat(d)
+                .as("no delivery from %s within %s", q.name(), quietPeriod())
+                .isNull();
     }
 
     /** Lets {@code d} and a margin pass on the transport's clock. */
@@ -103,13 +105,17 @@ interface QueueContract {
             throws InterruptedException {
         if (time().isVirtual()) {
             time().advance(delay.minusMillis(1));
-            assertThat(q.poll()).as("handed out 1 ms before its delay of %s", delay).isNull();
+            assertThat(q.poll())
+                    .as("handed out 1 ms before its delay of %s", delay)
+                    .isNull();
             time().advance(Duration.ofMillis(1));
             return next(q);
         }
         Delivery<T> d = next(q);
         Duration waited = Duration.between(start, time().now());
-        assertThat(waited).as("handed out after %s, before its delay of %s", waited, delay).isGreaterThanOrEqualTo(delay);
+        assertThat(waited)
+                .as("handed out after %s, before its delay of %s", waited, delay)
+                .isGreaterThanOrEqualTo(delay);
         return d;
     }
 }

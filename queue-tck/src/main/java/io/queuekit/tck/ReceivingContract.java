@@ -51,8 +51,10 @@ interface ReceivingContract extends QueueContract {
         MessageQueue<String> q = newQueue();
         for (int i = 0; i < 5; i++) {
             assertThat(call("poll", () -> q.poll(1, MILLISECONDS)).get()).isNull();
-            assertThat(call("poll", () -> q.poll(500, TimeUnit.MICROSECONDS)).get()).isNull();
-            assertThat(call("pollBatch", () -> q.pollBatch(5, 1, MILLISECONDS)).get()).isEmpty();
+            assertThat(call("poll", () -> q.poll(500, TimeUnit.MICROSECONDS)).get())
+                    .isNull();
+            assertThat(call("pollBatch", () -> q.pollBatch(5, 1, MILLISECONDS)).get())
+                    .isEmpty();
         }
     }
 
@@ -86,7 +88,9 @@ interface ReceivingContract extends QueueContract {
         while (d == null && System.nanoTime() - end < 0) {
             d = q.poll(100, MILLISECONDS);
         }
-        assertThat(d).as("handed out by polls of 100 ms within %s of its send", prompt).isNotNull();
+        assertThat(d)
+                .as("handed out by polls of 100 ms within %s of its send", prompt)
+                .isNotNull();
         assertThat(d.payload()).isEqualTo("x");
     }
 
@@ -183,7 +187,8 @@ interface ReceivingContract extends QueueContract {
         MessageQueue<String> q = newQueue();
         int total = 10_000;
         for (int start = 0; start < total; start += 1_000) {
-            q.sendAll(IntStream.range(start, start + 1_000).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+            q.sendAll(
+                    IntStream.range(start, start + 1_000).mapToObj(i -> "m" + i).collect(Collectors.toList()));
         }
         Map<String, Integer> seen = new ConcurrentHashMap<>();
         AtomicInteger received = new AtomicInteger();
@@ -212,7 +217,10 @@ interface ReceivingContract extends QueueContract {
         }
 
         assertThat(seen).hasSize(total);
-        assertThat(seen.entrySet()).filteredOn(e -> e.getValue() != 1).as("duplicates").isEmpty();
+        assertThat(seen.entrySet())
+                .filteredOn(e -> e.getValue() != 1)
+                .as("duplicates")
+                .isEmpty();
         assertThat(failedAcks.get()).isZero();
         assertThat(q.stats().total()).isZero();
     }

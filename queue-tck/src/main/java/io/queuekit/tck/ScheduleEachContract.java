@@ -55,7 +55,8 @@ interface ScheduleEachContract extends DelayQueueContract {
         List<Delivery<String>> got = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Delivery<String> d = next(q);
-            assertThat(time().now()).as("%s handed out before it was due at %s", d.payload(), due.get(d.payload()))
+            assertThat(time().now())
+                    .as("%s handed out before it was due at %s", d.payload(), due.get(d.payload()))
                     .isAfterOrEqualTo(due.get(d.payload()));
             assertThat(d.ack()).isTrue();
             got.add(d);
@@ -92,12 +93,15 @@ interface ScheduleEachContract extends DelayQueueContract {
         }
         Map<MessageId, String> delivered = new HashMap<>();
         got.forEach(d -> delivered.put(d.id(), d.payload()));
-        assertThat(delivered).as("each message once, under the id returned for it, in the collection's order")
+        assertThat(delivered)
+                .as("each message once, under the id returned for it, in the collection's order")
                 .isEqualTo(sent);
         assertNothingDelivered(q);
         assertThat(q.stats().total()).isZero();
         assumeTrue(q.semantics().ordering() == Semantics.Ordering.DUE_TIME, "not ordered by due time");
-        assertThat(got).extracting(Delivery::payload).as("by due time, then in the collection's order")
+        assertThat(got)
+                .extracting(Delivery::payload)
+                .as("by due time, then in the collection's order")
                 .containsExactly("first", "first-too", "second", "third");
     }
 
@@ -145,7 +149,9 @@ interface ScheduleEachContract extends DelayQueueContract {
         assertThat(q.poll()).as("the message due later, handed out now").isNull();
         assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrder(ids.get(0), ids.get(2), ids.get(3));
         assumeTrue(q.semantics().ordering() == Semantics.Ordering.DUE_TIME, "not ordered by due time");
-        assertThat(got).extracting(Delivery::payload).as("all due now, so in the collection's order")
+        assertThat(got)
+                .extracting(Delivery::payload)
+                .as("all due now, so in the collection's order")
                 .containsExactly("an-hour-ago", "min", "a-second-ago");
     }
 
@@ -170,9 +176,12 @@ interface ScheduleEachContract extends DelayQueueContract {
         Instant now = time().now();
         Instant tooFar = now.plus(DelayQueue.MAX_DELAY.plusDays(1));
 
-        assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("now", now),
-                Scheduled.at("later", now.plus(delay())), Scheduled.at("too far", tooFar))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DelayQueue.MAX_DELAY");
+        assertThatThrownBy(() -> q.scheduleEach(List.of(
+                        Scheduled.at("now", now),
+                        Scheduled.at("later", now.plus(delay())),
+                        Scheduled.at("too far", tooFar))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DelayQueue.MAX_DELAY");
         assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("now", now), Scheduled.at("max", Instant.MAX))))
                 .isInstanceOf(IllegalArgumentException.class);
 
@@ -190,8 +199,9 @@ interface ScheduleEachContract extends DelayQueueContract {
         DelayQueue<String> q = (DelayQueue<String>) newQueue(config().withCodec(PICKY));
         Instant now = time().now();
 
-        assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("fine", now),
-                Scheduled.at("unencodable", now.plus(delay()))))).isInstanceOf(SerializationException.class);
+        assertThatThrownBy(() -> q.scheduleEach(
+                        List.of(Scheduled.at("fine", now), Scheduled.at("unencodable", now.plus(delay())))))
+                .isInstanceOf(SerializationException.class);
 
         assertThat(q.stats().total()).isZero();
         assertThat(reported(q).sent).as("reported as sent").hasValue(0);
@@ -205,7 +215,8 @@ interface ScheduleEachContract extends DelayQueueContract {
         String overLimit = "x".repeat((1 << 20) + 1);
 
         assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("fine", now), Scheduled.at(overLimit, now))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxPayloadBytes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxPayloadBytes");
 
         assertThat(q.stats().total()).isZero();
         assertThat(reported(q).sent).as("reported as sent").hasValue(0);

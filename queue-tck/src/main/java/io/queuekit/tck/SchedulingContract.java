@@ -119,7 +119,9 @@ interface SchedulingContract extends DelayQueueContract {
         q.schedule("due soon", delay());
         Call<Delivery<String>> take = call("take", q::take);
         Tck.awaitParked(take.thread(), quietPeriod());
-        assertThat(take.isDone()).as("take() returned before the message was due").isFalse();
+        assertThat(take.isDone())
+                .as("take() returned before the message was due")
+                .isFalse();
 
         advancePast(delay());
 
@@ -130,7 +132,8 @@ interface SchedulingContract extends DelayQueueContract {
     default void everyWaiter_reachesAMessageScheduledWhileItWaits() throws Exception {
         DelayQueue<String> q = newDelayQueue();
         // the short poll waits longest, so a wake-up for one waiter goes to it, not to take()
-        Call<Delivery<String>> shortPoll = call("poll", () -> q.poll(quietPeriod().toMillis(), MILLISECONDS));
+        Call<Delivery<String>> shortPoll =
+                call("poll", () -> q.poll(quietPeriod().toMillis(), MILLISECONDS));
         Tck.awaitParked(shortPoll.thread(), quietPeriod());
         Call<Delivery<String>> take = call("take", q::take);
         Tck.awaitParked(take.thread(), quietPeriod());

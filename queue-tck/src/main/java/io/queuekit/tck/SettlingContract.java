@@ -88,7 +88,9 @@ interface SettlingContract extends QueueContract {
 
         assertThat(q.poll()).isNull();
         QueueStats waiting = q.stats();
-        assertThat(waiting.delayed()).as("a retry counts as delayed while it waits").isEqualTo(1);
+        assertThat(waiting.delayed())
+                .as("a retry counts as delayed while it waits")
+                .isEqualTo(1);
         assertThat(waiting.inFlight()).isZero();
         assertThat(waiting.ready()).isZero();
 
@@ -158,17 +160,20 @@ interface SettlingContract extends QueueContract {
         List<Thread> racers = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             int kind = i % 3;
-            Thread t = new Thread(() -> {
-                try {
-                    start.await();
-                    boolean first = kind == 0 ? d.ack() : kind == 1 ? d.retry(Duration.ZERO) : d.deadLetter("raced");
-                    if (first) {
-                        won.incrementAndGet();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "settle-racer-" + i);
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            start.await();
+                            boolean first =
+                                    kind == 0 ? d.ack() : kind == 1 ? d.retry(Duration.ZERO) : d.deadLetter("raced");
+                            if (first) {
+                                won.incrementAndGet();
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    "settle-racer-" + i);
             t.start();
             racers.add(t);
         }
@@ -178,7 +183,9 @@ interface SettlingContract extends QueueContract {
         }
 
         assertThat(won.get()).as("settling calls that returned true").isEqualTo(1);
-        assertThat(q.stats().total()).as("at most the one retried or dead-lettered copy").isLessThanOrEqualTo(1);
+        assertThat(q.stats().total())
+                .as("at most the one retried or dead-lettered copy")
+                .isLessThanOrEqualTo(1);
         assertThat(q.stats().inFlight()).isZero();
     }
 }

@@ -43,7 +43,10 @@ interface SubscriptionResilienceContract extends BroadcasterContract {
         publishBadAndGood(b);
 
         await().untilAsserted(() -> assertThat(received).contains("good-2"));
-        assertThat(received).filteredOn("bad-1"::equals).as("redelivered after failing").hasSizeGreaterThan(1);
+        assertThat(received)
+                .filteredOn("bad-1"::equals)
+                .as("redelivered after failing")
+                .hasSizeGreaterThan(1);
     }
 
     /** Subscribes a listener that records what it receives and throws on messages starting "bad". */
@@ -76,11 +79,18 @@ interface SubscriptionResilienceContract extends BroadcasterContract {
                 case "linkage" -> throw new LinkageError("thrown by the listener on purpose");
                 case "interrupt-flag" -> Thread.currentThread().interrupt();
                 case "interrupted" -> throw new InterruptedException("thrown by the listener on purpose");
-                default -> { }
+                default -> {}
             }
         });
-        List<String> sent = List.of("error", "after-error", "linkage", "after-linkage", "interrupt-flag",
-                "after-flag", "interrupted", "after-interrupted");
+        List<String> sent = List.of(
+                "error",
+                "after-error",
+                "linkage",
+                "after-linkage",
+                "interrupt-flag",
+                "after-flag",
+                "interrupted",
+                "after-interrupted");
 
         for (String m : sent) {
             // one at a time: each publish counts a subscription that survived the one before
@@ -111,7 +121,9 @@ interface SubscriptionResilienceContract extends BroadcasterContract {
         sent.forEach(b::publish);
 
         await().untilAsserted(() -> assertThat(received).containsExactlyElementsOf(sent));
-        assertThat(interruptedOnEntry).as("listener calls that began with the thread interrupted").isEmpty();
+        assertThat(interruptedOnEntry)
+                .as("listener calls that began with the thread interrupted")
+                .isEmpty();
     }
 
     @Test

@@ -35,6 +35,7 @@ final class Tck {
      * for runs that expect failures, such as checking that the suite catches a broken transport.
      */
     static final Duration GENEROUS = Duration.parse(System.getProperty("queuekit.tck.patience", "PT10S"));
+
     static final long GENEROUS_MS = GENEROUS.toMillis();
 
     /** How soon a blocked call must answer an interrupt (Redis transports notice within about 1 s). */
@@ -53,10 +54,7 @@ final class Tck {
     }
 
     static ConditionFactory await() {
-        return Awaitility.await()
-                .atMost(GENEROUS)
-                .pollDelay(Duration.ZERO)
-                .pollInterval(Duration.ofMillis(10));
+        return Awaitility.await().atMost(GENEROUS).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10));
     }
 
     /**
@@ -172,7 +170,9 @@ final class Tck {
     /** Whether {@code q}, which has nothing ready, refuses to hand out messages: it is closing. */
     static boolean receivingRefused(MessageQueue<?> q) {
         try {
-            assertThat(q.poll()).as("a queue with nothing ready handed out a message").isNull();
+            assertThat(q.poll())
+                    .as("a queue with nothing ready handed out a message")
+                    .isNull();
             return false;
         } catch (QueueClosedException e) {
             return true;
@@ -220,7 +220,8 @@ final class Tck {
 
     /** Skips a test of retention on a broadcaster that promises the opposite. */
     static void assumeRetained(Broadcaster<?> b, boolean retained) {
-        assumeTrue(b.semantics().retainedWithoutConsumers() == retained,
+        assumeTrue(
+                b.semantics().retainedWithoutConsumers() == retained,
                 (retained ? "nothing kept while no one listens: " : "kept while no one listens: ") + b.semantics());
     }
 
@@ -242,7 +243,8 @@ final class Tck {
             }
         });
         Semantics.Ordering ordering = b.semantics().ordering();
-        assumeTrue(ordering == Semantics.Ordering.PUBLISH_ORDER || ordering == Semantics.Ordering.FIFO,
+        assumeTrue(
+                ordering == Semantics.Ordering.PUBLISH_ORDER || ordering == Semantics.Ordering.FIFO,
                 "no order promised: " + b.semantics());
         for (Recorder r : subscribers) {
             assertThat(r.received).containsExactlyElementsOf(sent);

@@ -2,7 +2,6 @@ package io.queuekit.testing;
 
 import java.nio.file.Path;
 import java.util.Optional;
-
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 

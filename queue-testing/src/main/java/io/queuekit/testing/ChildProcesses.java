@@ -13,8 +13,7 @@ final class ChildProcesses {
     private static final Set<LocalProcess> LIVE = ConcurrentHashMap.newKeySet();
     private static final AtomicBoolean HOOK_INSTALLED = new AtomicBoolean();
 
-    private ChildProcesses() {
-    }
+    private ChildProcesses() {}
 
     static void register(LocalProcess process) {
         if (HOOK_INSTALLED.compareAndSet(false, true)) {

@@ -4,13 +4,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.DockerImageName;
-
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 
@@ -57,7 +55,8 @@ final class DockerServer implements Backend.Uncontrolled {
             managed.add(new Directive("appendonly", "no"));
         }
         GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(RedisServer.DOCKER_IMAGE));
-        container.withExposedPorts(REDIS_PORT)
+        container
+                .withExposedPorts(REDIS_PORT)
                 .withCopyToContainer(Transferable.of(Directive.render(managed, settings.config())), CONF)
                 .withCommand("redis-server", CONF)
                 .waitingFor(Wait.forLogMessage(".*Ready to accept connections.*\\n", 1))
@@ -67,9 +66,13 @@ final class DockerServer implements Backend.Uncontrolled {
         } catch (RuntimeException e) {
             String logs = logsOf(container);
             container.stop();
-            throw new StartFailure(logs.contains("FATAL CONFIG FILE ERROR") ? StartFailure.Kind.CONFIG_REJECTED
-                    : StartFailure.Kind.FAILED, "container " + RedisServer.DOCKER_IMAGE + " did not start: " + e
-                    + (logs.isBlank() ? "" : "\n--- container log ---\n" + logs.strip()), e);
+            throw new StartFailure(
+                    logs.contains("FATAL CONFIG FILE ERROR")
+                            ? StartFailure.Kind.CONFIG_REJECTED
+                            : StartFailure.Kind.FAILED,
+                    "container " + RedisServer.DOCKER_IMAGE + " did not start: " + e
+                            + (logs.isBlank() ? "" : "\n--- container log ---\n" + logs.strip()),
+                    e);
         }
         DockerServer server = new DockerServer(container, settings.password());
         Readiness.Outcome outcome;
@@ -82,8 +85,10 @@ final class DockerServer implements Backend.Uncontrolled {
         }
         if (!outcome.ready()) {
             container.stop();
-            throw new StartFailure(StartFailure.Kind.FAILED, "container " + RedisServer.DOCKER_IMAGE
-                    + " did not answer PING (last problem: " + outcome.problem() + ")");
+            throw new StartFailure(
+                    StartFailure.Kind.FAILED,
+                    "container " + RedisServer.DOCKER_IMAGE + " did not answer PING (last problem: " + outcome.problem()
+                            + ")");
         }
         return server;
     }
@@ -113,12 +118,15 @@ final class DockerServer implements Backend.Uncontrolled {
 
     @Override
     public Jedis connect(int timeoutMillis) {
-        return new Jedis(host(), port(), DefaultJedisClientConfig.builder()
-                .autoNegotiateProtocol(false)
-                .connectionTimeoutMillis(timeoutMillis)
-                .socketTimeoutMillis(timeoutMillis)
-                .password(password)
-                .build());
+        return new Jedis(
+                host(),
+                port(),
+                DefaultJedisClientConfig.builder()
+                        .autoNegotiateProtocol(false)
+                        .connectionTimeoutMillis(timeoutMillis)
+                        .socketTimeoutMillis(timeoutMillis)
+                        .password(password)
+                        .build());
     }
 
     // Docker re-maps a dynamic host port on restart, which would break "restart keeps the port".

@@ -18,8 +18,7 @@ final class EmbeddedBinary {
     private static Path extracted;
     private static String extractedResource;
 
-    private EmbeddedBinary() {
-    }
+    private EmbeddedBinary() {}
 
     /** The resource for this platform, or throws saying why there is none. */
     static String resourceFor(String osName, String osArch) throws StartFailure {
@@ -46,10 +45,12 @@ final class EmbeddedBinary {
                 return "redis-server-6.2.6-v5-darwin-arm64";
             }
         } else if (os.contains("windows")) {
-            throw new StartFailure(StartFailure.Kind.FAILED,
+            throw new StartFailure(
+                    StartFailure.Kind.FAILED,
                     "embedded-redis ships only Redis 5 for Windows and queuekit needs Redis 6.2 or newer");
         }
-        throw new StartFailure(StartFailure.Kind.FAILED,
+        throw new StartFailure(
+                StartFailure.Kind.FAILED,
                 "embedded-redis ships no redis-server for os.name=" + osName + ", os.arch=" + osArch);
     }
 
@@ -62,8 +63,10 @@ final class EmbeddedBinary {
         ClassLoader loader = EmbeddedBinary.class.getClassLoader();
         try (InputStream in = loader == null ? null : loader.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new StartFailure(StartFailure.Kind.FAILED, "resource " + resource
-                        + " not found: is com.github.codemonstur:embedded-redis on the classpath?");
+                throw new StartFailure(
+                        StartFailure.Kind.FAILED,
+                        "resource " + resource
+                                + " not found: is com.github.codemonstur:embedded-redis on the classpath?");
             }
             Path file = Files.createTempFile("queuekit-" + resource + "-", "");
             file.toFile().deleteOnExit();
@@ -79,8 +82,10 @@ final class EmbeddedBinary {
             extractedResource = resource;
             return file;
         } catch (IOException e) {
-            throw new StartFailure(StartFailure.Kind.FAILED, "cannot extract " + resource + " to "
-                    + System.getProperty("java.io.tmpdir") + ": " + e, e);
+            throw new StartFailure(
+                    StartFailure.Kind.FAILED,
+                    "cannot extract " + resource + " to " + System.getProperty("java.io.tmpdir") + ": " + e,
+                    e);
         }
     }
 }

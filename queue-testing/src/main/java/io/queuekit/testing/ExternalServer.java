@@ -4,7 +4,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -31,8 +30,9 @@ final class ExternalServer implements Backend.Uncontrolled {
             throw new StartFailure(StartFailure.Kind.FAILED, "interrupted while connecting to " + server, e);
         }
         if (!outcome.ready()) {
-            throw new StartFailure(StartFailure.Kind.FAILED, server + " did not answer PING within " + timeout
-                    + " (last problem: " + outcome.problem() + ")");
+            throw new StartFailure(
+                    StartFailure.Kind.FAILED,
+                    server + " did not answer PING within " + timeout + " (last problem: " + outcome.problem() + ")");
         }
         return server;
     }
@@ -54,11 +54,13 @@ final class ExternalServer implements Backend.Uncontrolled {
 
     @Override
     public Jedis connect(int timeoutMillis) {
-        return new Jedis(uri, DefaultJedisClientConfig.builder()
-                .autoNegotiateProtocol(false)
-                .connectionTimeoutMillis(timeoutMillis)
-                .socketTimeoutMillis(timeoutMillis)
-                .build());
+        return new Jedis(
+                uri,
+                DefaultJedisClientConfig.builder()
+                        .autoNegotiateProtocol(false)
+                        .connectionTimeoutMillis(timeoutMillis)
+                        .socketTimeoutMillis(timeoutMillis)
+                        .build());
     }
 
     @Override

@@ -17,8 +17,7 @@ final class FreePorts {
 
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     @SuppressWarnings("AddressSelection") // HOST is an IP literal: no lookup, one address
     static int next() {

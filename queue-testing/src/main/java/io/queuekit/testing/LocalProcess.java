@@ -16,10 +16,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 
@@ -82,13 +80,17 @@ final class LocalProcess implements Backend {
         try {
             dir = Files.createTempDirectory("queuekit-redis-");
         } catch (IOException e) {
-            throw new StartFailure(StartFailure.Kind.FAILED,
-                    "cannot create a temp directory under " + System.getProperty("java.io.tmpdir") + ": " + e, e);
+            throw new StartFailure(
+                    StartFailure.Kind.FAILED,
+                    "cannot create a temp directory under " + System.getProperty("java.io.tmpdir") + ": " + e,
+                    e);
         }
         int attempts = settings.port().isPresent() ? 1 : PORT_ATTEMPTS;
         StartFailure last = null;
         for (int attempt = 1; attempt <= attempts; attempt++) {
-            int port = settings.port().isPresent() ? settings.port().getAsInt() : settings.portChooser().getAsInt();
+            int port = settings.port().isPresent()
+                    ? settings.port().getAsInt()
+                    : settings.portChooser().getAsInt();
             LocalProcess server = new LocalProcess(executable, description, dir, port, settings);
             ChildProcesses.register(server);
             try {
@@ -109,9 +111,11 @@ final class LocalProcess implements Backend {
         }
         deleteRecursively(dir);
         if (last.kind() == StartFailure.Kind.PORT_IN_USE && attempts > 1) {
-            throw new StartFailure(StartFailure.Kind.FAILED,
+            throw new StartFailure(
+                    StartFailure.Kind.FAILED,
                     "another process took the chosen free port " + attempts + " times in a row; last attempt: "
-                            + last.getMessage(), last);
+                            + last.getMessage(),
+                    last);
         }
         throw last;
     }
@@ -172,17 +176,23 @@ final class LocalProcess implements Backend {
         if (outcome.exited()) {
             int code = awaitExit(process);
             String output = readSince(outputFile, outputOffset) + readSince(logFile, logOffset);
-            StartFailure.Kind kind = output.contains("FATAL CONFIG FILE ERROR") ? StartFailure.Kind.CONFIG_REJECTED
-                    : output.contains("Address already in use") ? StartFailure.Kind.PORT_IN_USE
-                    : StartFailure.Kind.FAILED;
-            String why = kind == StartFailure.Kind.CONFIG_REJECTED ? " because it rejected its configuration"
+            StartFailure.Kind kind = output.contains("FATAL CONFIG FILE ERROR")
+                    ? StartFailure.Kind.CONFIG_REJECTED
+                    : output.contains("Address already in use")
+                            ? StartFailure.Kind.PORT_IN_USE
+                            : StartFailure.Kind.FAILED;
+            String why = kind == StartFailure.Kind.CONFIG_REJECTED
+                    ? " because it rejected its configuration"
                     : kind == StartFailure.Kind.PORT_IN_USE ? " because port " + port + " is in use" : "";
-            throw new StartFailure(kind, description + " on port " + port + " exited with code " + code
-                    + " during startup" + why + tails());
+            throw new StartFailure(
+                    kind,
+                    description + " on port " + port + " exited with code " + code + " during startup" + why + tails());
         }
-        throw new StartFailure(StartFailure.Kind.FAILED, description + " on port " + port
-                + " did not answer PING within " + startupTimeout + " (last problem: " + outcome.problem() + ")"
-                + tails());
+        throw new StartFailure(
+                StartFailure.Kind.FAILED,
+                description + " on port " + port
+                        + " did not answer PING within " + startupTimeout + " (last problem: " + outcome.problem() + ")"
+                        + tails());
     }
 
     @Override
@@ -202,12 +212,15 @@ final class LocalProcess implements Backend {
 
     @Override
     public Jedis connect(int timeoutMillis) {
-        return new Jedis(HOST, port, DefaultJedisClientConfig.builder()
-                .autoNegotiateProtocol(false)
-                .connectionTimeoutMillis(timeoutMillis)
-                .socketTimeoutMillis(timeoutMillis)
-                .password(password)
-                .build());
+        return new Jedis(
+                HOST,
+                port,
+                DefaultJedisClientConfig.builder()
+                        .autoNegotiateProtocol(false)
+                        .connectionTimeoutMillis(timeoutMillis)
+                        .socketTimeoutMillis(timeoutMillis)
+                        .password(password)
+                        .build());
     }
 
     @Override
@@ -259,7 +272,8 @@ final class LocalProcess implements Backend {
             } catch (StartFailure failure) {
                 killQuietly();
                 last = failure;
-                if (failure.kind() != StartFailure.Kind.PORT_IN_USE || Thread.currentThread().isInterrupted()) {
+                if (failure.kind() != StartFailure.Kind.PORT_IN_USE
+                        || Thread.currentThread().isInterrupted()) {
                     break;
                 }
                 // The port is ours by contract; a brief wait covers a client socket lingering on it.

@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  */
 public final class LogCapture implements AutoCloseable {
     /** A record's first line: an optional time, the thread in brackets, the level. */
-    private static final Pattern RECORD = Pattern.compile(
-            "^(\\d\\d:\\d\\d:\\d\\d\\.\\d{3} )?\\[[^\\]]*\\] (TRACE|DEBUG|INFO|WARN|ERROR) .*");
+    private static final Pattern RECORD =
+            Pattern.compile("^(\\d\\d:\\d\\d:\\d\\d\\.\\d{3} )?\\[[^\\]]*\\] (TRACE|DEBUG|INFO|WARN|ERROR) .*");
 
     /**
      * One log record.

@@ -10,14 +10,14 @@ import java.util.Optional;
 /** Finds an executable on a PATH string the way a shell would: first match wins. */
 final class PathLookup {
 
-    private PathLookup() {
-    }
+    private PathLookup() {}
 
     static Optional<Path> find(String executable, String pathVariable) {
         if (pathVariable == null || pathVariable.isBlank()) {
             return Optional.empty();
         }
-        boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("windows");
+        boolean windows =
+                System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("windows");
         for (String entry : pathVariable.split(File.pathSeparator, -1)) {
             if (entry.isBlank()) {
                 continue;

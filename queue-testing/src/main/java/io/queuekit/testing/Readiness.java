@@ -3,7 +3,6 @@ package io.queuekit.testing;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
-
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -19,12 +18,10 @@ final class Readiness {
     private static final int MAX_ATTEMPT_MILLIS = 2_000;
     private static final long MAX_BACKOFF_MILLIS = 100;
 
-    private Readiness() {
-    }
+    private Readiness() {}
 
     /** How a wait ended. {@code problem} is the last thing that went wrong, or null when ready. */
-    record Outcome(boolean ready, boolean exited, String problem) {
-    }
+    record Outcome(boolean ready, boolean exited, String problem) {}
 
     /**
      * @param connect opens a connection with the given timeout in milliseconds
@@ -65,7 +62,8 @@ final class Readiness {
 
     /** PING already answers LOADING during a replay; INFO is checked too in case a version lets PING through. */
     static boolean isLoading(String persistenceInfo) {
-        return "1".equals(infoField(persistenceInfo, "loading")) || "1".equals(infoField(persistenceInfo, "async_loading"));
+        return "1".equals(infoField(persistenceInfo, "loading"))
+                || "1".equals(infoField(persistenceInfo, "async_loading"));
     }
 
     static String infoField(String info, String name) {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -56,8 +55,7 @@ public final class RedisClients {
     /** Longest wait for a free connection when the pool is exhausted: 2 s. */
     public static final Duration POOL_MAX_WAIT = Duration.ofSeconds(2);
 
-    private RedisClients() {
-    }
+    private RedisClients() {}
 
     /** A pooled client for {@code server} with the defaults above. */
     public static RedisClient create(RedisServer server) {
@@ -142,7 +140,7 @@ public final class RedisClients {
         private Duration blockingSocketTimeout = BLOCKING_SOCKET_TIMEOUT;
         private ConnectionPoolConfig pool;
         private int poolSize = POOL_SIZE;
-        private Consumer<DefaultJedisClientConfig.Builder> customizer = config -> { };
+        private Consumer<DefaultJedisClientConfig.Builder> customizer = config -> {};
 
         private Builder(URI uri) {
             if (!JedisURIHelper.isValid(uri)) {

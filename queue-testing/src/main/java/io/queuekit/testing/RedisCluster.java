@@ -9,10 +9,8 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
@@ -80,8 +78,8 @@ public final class RedisCluster implements AutoCloseable {
         synchronized (SHARED_LOCK) {
             if (sharedCluster == null) {
                 RedisCluster cluster = new Builder().start(true);
-                Runtime.getRuntime().addShutdownHook(
-                        new Thread(cluster::closeNodes, "queuekit-redis-cluster-shutdown"));
+                Runtime.getRuntime()
+                        .addShutdownHook(new Thread(cluster::closeNodes, "queuekit-redis-cluster-shutdown"));
                 sharedCluster = cluster;
             }
             return sharedCluster;
@@ -120,7 +118,7 @@ public final class RedisCluster implements AutoCloseable {
 
     /** A cluster client on every node with the timeouts of {@link RedisClients}; the caller closes it. */
     public RedisClusterClient client() {
-        return client(settings -> { });
+        return client(settings -> {});
     }
 
     /**
@@ -192,7 +190,8 @@ public final class RedisCluster implements AutoCloseable {
         if (source == target) {
             return;
         }
-        try (Jedis from = connect(source); Jedis to = connect(target)) {
+        try (Jedis from = connect(source);
+                Jedis to = connect(target)) {
             String sourceId = from.clusterMyId();
             String targetId = to.clusterMyId();
             to.clusterSetSlotImporting(slot, sourceId);
@@ -202,8 +201,8 @@ public final class RedisCluster implements AutoCloseable {
                 if (keys.isEmpty()) {
                     break;
                 }
-                from.migrate(target.host(), target.port(), TIMEOUT_MILLIS,
-                        new MigrateParams(), keys.toArray(new String[0]));
+                from.migrate(
+                        target.host(), target.port(), TIMEOUT_MILLIS, new MigrateParams(), keys.toArray(new String[0]));
             }
             to.clusterSetSlotNode(slot, targetId);
             from.clusterSetSlotNode(slot, targetId);
@@ -229,7 +228,8 @@ public final class RedisCluster implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RedisCluster[" + nodes.size() + " nodes from port " + nodes.get(0).port() + "]";
+        return "RedisCluster[" + nodes.size() + " nodes from port "
+                + nodes.get(0).port() + "]";
     }
 
     private void closeNodes() {
@@ -266,7 +266,8 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /** CLUSTER SLOTS: each range as [from, to, [host, port, id], replicas...]. */
-    @SuppressWarnings("deprecation") // CLUSTER SHARDS, which Jedis points to instead, needs Redis 7; the fixture runs 6.2 too
+    @SuppressWarnings(
+            "deprecation") // CLUSTER SHARDS, which Jedis points to instead, needs Redis 7; the fixture runs 6.2 too
     private static List<Object> clusterSlots(Jedis jedis) {
         return jedis.clusterSlots();
     }
@@ -331,8 +332,7 @@ public final class RedisCluster implements AutoCloseable {
         private Duration nodeTimeout = Duration.ofSeconds(2);
         private Duration startupTimeout = Duration.ofSeconds(30);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Primaries sharing the slots evenly; 1 to 16. Default 3. */
         public Builder masters(int masters) {
@@ -403,8 +403,11 @@ public final class RedisCluster implements AutoCloseable {
                 RedisCluster cluster = new RedisCluster(nodes, nodeTimeout, startupTimeout, shared);
                 form(nodes);
                 cluster.awaitHealthy(startupTimeout);
-                LOG.info("Redis Cluster of {} masters and {} replicas each, from port {}",
-                        masters, replicasPerMaster, nodes.get(0).port());
+                LOG.info(
+                        "Redis Cluster of {} masters and {} replicas each, from port {}",
+                        masters,
+                        replicasPerMaster,
+                        nodes.get(0).port());
                 return cluster;
             } catch (RuntimeException e) {
                 nodes.forEach(RedisServer::close);

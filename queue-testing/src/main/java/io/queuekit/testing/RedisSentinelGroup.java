@@ -50,6 +50,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private static final Pattern MASTER_NAME = Pattern.compile("[A-Za-z0-9._-]+");
     /** Deleted to check that a node takes writes: a replica refuses DEL, a primary stores nothing. */
     private static final String PROBE_KEY = "queuekit:sentinel-group:probe";
+
     private static final Object SHARED_LOCK = new Object();
     private static RedisSentinelGroup sharedGroup;
 
@@ -59,8 +60,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private final Duration timeout;
     private final boolean shared;
 
-    private RedisSentinelGroup(String masterName, List<RedisServer> nodes, List<RedisServer> sentinels,
-                               Duration timeout, boolean shared) {
+    private RedisSentinelGroup(
+            String masterName, List<RedisServer> nodes, List<RedisServer> sentinels, Duration timeout, boolean shared) {
         this.masterName = masterName;
         this.nodes = List.copyOf(nodes);
         this.sentinels = List.copyOf(sentinels);
@@ -86,8 +87,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
         synchronized (SHARED_LOCK) {
             if (sharedGroup == null) {
                 RedisSentinelGroup group = new Builder().start(true);
-                Runtime.getRuntime().addShutdownHook(
-                        new Thread(group::closeProcesses, "queuekit-redis-sentinel-shutdown"));
+                Runtime.getRuntime()
+                        .addShutdownHook(new Thread(group::closeProcesses, "queuekit-redis-sentinel-shutdown"));
                 sharedGroup = group;
             }
             return sharedGroup;
@@ -137,7 +138,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
     /** A Sentinel client with the timeouts of {@link RedisClients}; the caller closes it. */
     public RedisSentinelClient client() {
-        return client(settings -> { });
+        return client(settings -> {});
     }
 
     /**
@@ -182,8 +183,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
         RedisServer before = primary();
         RedisServer promoted = other(before);
         if (!promoted.isRunning()) {
-            throw new IllegalStateException("cannot fail over " + this + ": the replica on port "
-                    + promoted.port() + " is not running");
+            throw new IllegalStateException(
+                    "cannot fail over " + this + ": the replica on port " + promoted.port() + " is not running");
         }
         await(timeout, "see a healthy replica on port " + promoted.port(), () -> replicaHealthy(promoted, before));
         try (Jedis jedis = connect(runningSentinel())) {
@@ -225,7 +226,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
     @Override
     public String toString() {
         return "RedisSentinelGroup[" + masterName + " on ports " + nodes.get(0).port() + " and "
-                + nodes.get(1).port() + ", Sentinels from port " + sentinels.get(0).port() + "]";
+                + nodes.get(1).port() + ", Sentinels from port "
+                + sentinels.get(0).port() + "]";
     }
 
     /** Both data nodes in start order (first primary first), for tests in this package. */
@@ -293,8 +295,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
         return true;
     }
 
-    private static boolean listsHealthyReplica(List<Map<String, String>> replicas, RedisServer replica,
-                                               RedisServer primary) {
+    private static boolean listsHealthyReplica(
+            List<Map<String, String>> replicas, RedisServer replica, RedisServer primary) {
         for (Map<String, String> r : replicas) {
             if (Integer.toString(replica.port()).equals(r.get("port"))) {
                 return "slave".equals(r.get("flags"))
@@ -366,8 +368,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
         private Duration failoverTimeout = Duration.ofSeconds(3);
         private Duration timeout = Duration.ofSeconds(30);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The name the Sentinels monitor the primary under: letters, digits, {@code . _ -}. Default {@code queuekit}. */
         public Builder masterName(String masterName) {
@@ -441,8 +442,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
                 RedisSentinelGroup group = new RedisSentinelGroup(masterName, nodes, sentinels, timeout, shared);
                 await(timeout, "form", () -> formed(group, primary, replica));
                 group.awaitPrimaryWritable(timeout);
-                LOG.info("Redis Sentinel group {}: primary on port {}, replica on port {}, Sentinels on ports {}",
-                        masterName, primary.port(), replica.port(),
+                LOG.info(
+                        "Redis Sentinel group {}: primary on port {}, replica on port {}, Sentinels on ports {}",
+                        masterName,
+                        primary.port(),
+                        replica.port(),
                         sentinels.stream().map(RedisServer::port).toList());
                 return group;
             } catch (RuntimeException e) {
@@ -467,8 +471,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
                     .sentinel()
                     .requireProcessControl()
                     .startupTimeout(timeout)
-                    .config("sentinel", "monitor " + masterName + " " + primary.host() + " " + primary.port()
-                            + " " + QUORUM)
+                    .config(
+                            "sentinel",
+                            "monitor " + masterName + " " + primary.host() + " " + primary.port() + " " + QUORUM)
                     .config("sentinel", "down-after-milliseconds " + masterName + " " + downAfter.toMillis())
                     .config("sentinel", "failover-timeout " + masterName + " " + failoverTimeout.toMillis());
         }

@@ -12,7 +12,6 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.IntSupplier;
 import java.util.regex.Pattern;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,8 +101,8 @@ public final class RedisServer implements AutoCloseable {
         synchronized (SHARED_LOCK) {
             if (sharedServer == null) {
                 RedisServer server = new Builder().start(true);
-                Runtime.getRuntime().addShutdownHook(
-                        new Thread(server.backend::close, "queuekit-redis-shared-shutdown"));
+                Runtime.getRuntime()
+                        .addShutdownHook(new Thread(server.backend::close, "queuekit-redis-shared-shutdown"));
                 sharedServer = server;
             }
             return sharedServer;
@@ -119,9 +118,11 @@ public final class RedisServer implements AutoCloseable {
         try {
             Class.forName("redis.clients.jedis.RedisClient", false, RedisServer.class.getClassLoader());
         } catch (ClassNotFoundException e) {
-            throw new RedisServerException("queue-testing needs Jedis 8 or later, and an older Jedis is on the "
-                    + "classpath (Spring Boot 4.0's dependency management sets jedis.version=7.0.0): set the Maven "
-                    + "property jedis.version to 8.0.2 (Gradle: ext['jedis.version'] = '8.0.2')", e);
+            throw new RedisServerException(
+                    "queue-testing needs Jedis 8 or later, and an older Jedis is on the "
+                            + "classpath (Spring Boot 4.0's dependency management sets jedis.version=7.0.0): set the Maven "
+                            + "property jedis.version to 8.0.2 (Gradle: ext['jedis.version'] = '8.0.2')",
+                    e);
         }
     }
 
@@ -253,8 +254,7 @@ public final class RedisServer implements AutoCloseable {
         private Settings.Platform platform;
         private boolean sentinel;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Forces a source, overriding the system property {@value RedisServer#SOURCE_PROPERTY}; AUTO restores
@@ -309,7 +309,8 @@ public final class RedisServer implements AutoCloseable {
                 throw new IllegalArgumentException("use port(int) instead of config(\"port\", ...)");
             }
             if (MANAGED.contains(lower)) {
-                throw new IllegalArgumentException("config key '" + key + "' is managed by RedisServer and cannot be set");
+                throw new IllegalArgumentException(
+                        "config key '" + key + "' is managed by RedisServer and cannot be set");
             }
             if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
                 throw new IllegalArgumentException("config value for '" + key + "' must be one line: '" + value + "'");
@@ -403,10 +404,17 @@ public final class RedisServer implements AutoCloseable {
                 forcedBy = "-D" + SOURCE_PROPERTY + "=" + requested.name().toLowerCase(Locale.ROOT);
             }
             Settings settings = new Settings(
-                    requested, forcedBy, Sources.url(url), appendOnly, List.copyOf(config),
+                    requested,
+                    forcedBy,
+                    Sources.url(url),
+                    appendOnly,
+                    List.copyOf(config),
                     port == null ? OptionalInt.empty() : OptionalInt.of(port),
-                    startupTimeout, requireProcessControl, portChooser,
-                    platform == null ? Settings.Platform.current() : platform, sentinel);
+                    startupTimeout,
+                    requireProcessControl,
+                    portChooser,
+                    platform == null ? Settings.Platform.current() : platform,
+                    sentinel);
             SourceResolver.Started started = SourceResolver.resolve(settings);
             RedisServer server;
             try {
@@ -415,16 +423,19 @@ public final class RedisServer implements AutoCloseable {
                 started.backend().close();
                 throw e;
             }
-            LOG.info("Redis {} at {} from source {}: {}", server.version, Uris.redact(server.uri()),
-                    started.source(), started.reason());
+            LOG.info(
+                    "Redis {} at {} from source {}: {}",
+                    server.version,
+                    Uris.redact(server.uri()),
+                    started.source(),
+                    started.reason());
             return server;
         }
     }
 
     /** Where the URL and source settings come from when the builder does not name them. */
     static final class Sources {
-        private Sources() {
-        }
+        private Sources() {}
 
         static Source fromProperty() {
             String value = System.getProperty(SOURCE_PROPERTY);

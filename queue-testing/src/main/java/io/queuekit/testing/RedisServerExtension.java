@@ -1,14 +1,12 @@
 package io.queuekit.testing;
 
 import java.util.Objects;
-
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -19,7 +17,8 @@ import redis.clients.jedis.RedisClient;
  */
 final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisServerExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(RedisServerExtension.class);
     private static final String KEY = "resources";
 
     @Override
@@ -49,8 +48,10 @@ final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback,
         try {
             return parameter.getParameter().getType() == RedisServer.class ? resources.server() : resources.client();
         } catch (RuntimeException e) {
-            throw new ParameterResolutionException("no Redis for " + parameter.getParameter() + " of "
-                    + context.getRequiredTestClass().getName() + ": " + e.getMessage(), e);
+            throw new ParameterResolutionException(
+                    "no Redis for " + parameter.getParameter() + " of "
+                            + context.getRequiredTestClass().getName() + ": " + e.getMessage(),
+                    e);
         }
     }
 

@@ -1,12 +1,11 @@
 package io.queuekit.testing;
 
+import io.queuekit.testing.RedisServer.Source;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.IntSupplier;
-
-import io.queuekit.testing.RedisServer.Source;
 
 /** A builder's settings, frozen at start, with the source and URL already looked up. */
 record Settings(
@@ -30,8 +29,7 @@ record Settings(
     }
 
     /** An external server's URL and where it was found, for messages. */
-    record Url(URI uri, String origin) {
-    }
+    record Url(URI uri, String origin) {}
 
     /** What only a server started here can honour, named for messages; empty if nothing. */
     String localOnlyRequests() {

@@ -1,11 +1,10 @@
 package io.queuekit.testing;
 
+import io.queuekit.testing.RedisServer.Source;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import io.queuekit.testing.RedisServer.Source;
 
 /**
  * Picks and starts a source: the forced one, or the AUTO order URL, PATH, DOCKER, EMBEDDED. Records why each
@@ -18,12 +17,10 @@ final class SourceResolver {
             + " (or -D" + RedisServer.URL_PROPERTY + ") at a running server, e.g. redis://127.0.0.1:6379,"
             + " or start a Docker engine.";
 
-    private SourceResolver() {
-    }
+    private SourceResolver() {}
 
     /** A running backend, the source it came from and a one-line reason for the log. */
-    record Started(Backend backend, Source source, String reason) {
-    }
+    record Started(Backend backend, Source source, String reason) {}
 
     static Started resolve(Settings s) {
         return s.source() == Source.AUTO ? auto(s) : forced(s);
@@ -37,12 +34,12 @@ final class SourceResolver {
                     + " the " + source + " source (" + why + ") cannot start one");
         }
         if (s.requireProcessControl() && (source == Source.URL || source == Source.DOCKER)) {
-            throw new IllegalStateException("requireProcessControl() was set but the " + source
-                    + " source (" + why + ") cannot kill or restart the server; use PATH or EMBEDDED");
+            throw new IllegalStateException("requireProcessControl() was set but the " + source + " source (" + why
+                    + ") cannot kill or restart the server; use PATH or EMBEDDED");
         }
         if (s.port().isPresent() && (source == Source.URL || source == Source.DOCKER)) {
-            throw new IllegalStateException("port(" + s.port().getAsInt() + ") was set but the " + source
-                    + " source (" + why + ") cannot choose the port");
+            throw new IllegalStateException("port(" + s.port().getAsInt() + ") was set but the " + source + " source ("
+                    + why + ") cannot choose the port");
         }
         try {
             switch (source) {
@@ -56,16 +53,21 @@ final class SourceResolver {
                         throw new IllegalStateException("the URL source (" + why + ") uses an external server as it is"
                                 + " and cannot honour " + ignored);
                     }
-                    return new Started(ExternalServer.connect(s.url(), s.startupTimeout()), source,
+                    return new Started(
+                            ExternalServer.connect(s.url(), s.startupTimeout()),
+                            source,
                             why + ", URL from " + s.url().origin());
                 }
                 case PATH -> {
-                    Optional<Path> binary = PathLookup.find("redis-server", s.platform().pathVariable());
+                    Optional<Path> binary =
+                            PathLookup.find("redis-server", s.platform().pathVariable());
                     if (binary.isEmpty()) {
-                        throw new RedisServerException("the PATH source is " + why + " but " + notOnPath(s) + ". "
-                                + HOW_TO_GET_REDIS);
+                        throw new RedisServerException(
+                                "the PATH source is " + why + " but " + notOnPath(s) + ". " + HOW_TO_GET_REDIS);
                     }
-                    return new Started(LocalProcess.start(binary.get(), pathDescription(binary.get()), s), source,
+                    return new Started(
+                            LocalProcess.start(binary.get(), pathDescription(binary.get()), s),
+                            source,
                             why + ", " + binary.get());
                 }
                 case DOCKER -> {
@@ -77,14 +79,16 @@ final class SourceResolver {
                 }
                 case EMBEDDED -> {
                     Path binary = EmbeddedBinary.path(s.platform());
-                    return new Started(LocalProcess.start(binary, embeddedDescription(s), s), source,
+                    return new Started(
+                            LocalProcess.start(binary, embeddedDescription(s), s),
+                            source,
                             why + ", " + embeddedDescription(s) + " extracted to " + binary);
                 }
                 default -> throw new IllegalStateException("unexpected source " + source);
             }
         } catch (StartFailure failure) {
-            throw new RedisServerException("the " + source + " source (" + why + ") failed: " + failure.getMessage(),
-                    failure);
+            throw new RedisServerException(
+                    "the " + source + " source (" + why + ") failed: " + failure.getMessage(), failure);
         }
     }
 
@@ -94,16 +98,20 @@ final class SourceResolver {
         if (s.url() == null) {
             passedOver.add("url: neither " + RedisServer.URL_ENV + " nor -D" + RedisServer.URL_PROPERTY + " is set");
         } else if (!s.localOnlyRequests().isEmpty()) {
-            passedOver.add("url: " + Uris.redact(s.url().uri().toString()) + " from " + s.url().origin()
-                    + " ignored because the builder asked for " + s.localOnlyRequests());
+            passedOver.add("url: " + Uris.redact(s.url().uri().toString()) + " from "
+                    + s.url().origin() + " ignored because the builder asked for " + s.localOnlyRequests());
         } else {
             // The user named this server; quietly starting another one would hide the misconfiguration.
             try {
-                return new Started(ExternalServer.connect(s.url(), s.startupTimeout()), Source.URL,
+                return new Started(
+                        ExternalServer.connect(s.url(), s.startupTimeout()),
+                        Source.URL,
                         "URL from " + s.url().origin());
             } catch (StartFailure failure) {
-                throw new RedisServerException(failure.getMessage() + ". Unset " + RedisServer.URL_ENV + " and -D"
-                        + RedisServer.URL_PROPERTY + " to let queuekit start its own Redis.", failure);
+                throw new RedisServerException(
+                        failure.getMessage() + ". Unset " + RedisServer.URL_ENV + " and -D" + RedisServer.URL_PROPERTY
+                                + " to let queuekit start its own Redis.",
+                        failure);
             }
         }
 
@@ -112,7 +120,9 @@ final class SourceResolver {
             passedOver.add("path: " + notOnPath(s));
         } else {
             try {
-                return new Started(LocalProcess.start(onPath.get(), pathDescription(onPath.get()), s), Source.PATH,
+                return new Started(
+                        LocalProcess.start(onPath.get(), pathDescription(onPath.get()), s),
+                        Source.PATH,
                         onPath.get() + " found on PATH; " + String.join("; ", passedOver));
             } catch (StartFailure failure) {
                 rethrowIfConfig(failure);
@@ -122,15 +132,20 @@ final class SourceResolver {
 
         if (s.requireProcessControl() || s.port().isPresent() || s.sentinel()) {
             passedOver.add("docker: skipped because the builder asked for "
-                    + (s.requireProcessControl() ? "requireProcessControl()"
-                            : s.sentinel() ? "sentinel mode" : "port(" + s.port().getAsInt() + ")"));
+                    + (s.requireProcessControl()
+                            ? "requireProcessControl()"
+                            : s.sentinel()
+                                    ? "sentinel mode"
+                                    : "port(" + s.port().getAsInt() + ")"));
         } else {
             String unavailable = dockerUnavailable();
             if (unavailable != null) {
                 passedOver.add("docker: " + unavailable);
             } else {
                 try {
-                    return new Started(DockerServer.start(s), Source.DOCKER,
+                    return new Started(
+                            DockerServer.start(s),
+                            Source.DOCKER,
                             "Docker engine available; " + String.join("; ", passedOver));
                 } catch (StartFailure failure) {
                     rethrowIfConfig(failure);
@@ -141,7 +156,9 @@ final class SourceResolver {
 
         try {
             Path binary = EmbeddedBinary.path(s.platform());
-            return new Started(LocalProcess.start(binary, embeddedDescription(s), s), Source.EMBEDDED,
+            return new Started(
+                    LocalProcess.start(binary, embeddedDescription(s), s),
+                    Source.EMBEDDED,
                     "fallback after " + String.join("; ", passedOver));
         } catch (StartFailure failure) {
             rethrowIfConfig(failure);
@@ -156,8 +173,10 @@ final class SourceResolver {
 
     private static void rethrowIfConfig(StartFailure failure) {
         if (failure.kind() == StartFailure.Kind.CONFIG_REJECTED) {
-            throw new RedisServerException("Redis rejected the configuration given to RedisServer.Builder.config(...),"
-                    + " so no other source was tried: " + failure.getMessage(), failure);
+            throw new RedisServerException(
+                    "Redis rejected the configuration given to RedisServer.Builder.config(...),"
+                            + " so no other source was tried: " + failure.getMessage(),
+                    failure);
         }
     }
 
@@ -181,7 +200,8 @@ final class SourceResolver {
 
     private static String embeddedDescription(Settings s) {
         try {
-            String resource = EmbeddedBinary.resourceFor(s.platform().osName(), s.platform().osArch());
+            String resource = EmbeddedBinary.resourceFor(
+                    s.platform().osName(), s.platform().osArch());
             return "embedded-redis binary " + resource;
         } catch (StartFailure e) {
             return "embedded-redis binary";

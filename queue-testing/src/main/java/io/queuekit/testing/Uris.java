@@ -8,8 +8,7 @@ final class Uris {
 
     static final int DEFAULT_PORT = 6379;
 
-    private Uris() {
-    }
+    private Uris() {}
 
     /** Parses {@code redis://}, {@code rediss://} or a bare {@code host:port}, filling in port 6379. */
     static URI normalize(String url) {
@@ -31,8 +30,14 @@ final class Uris {
             return uri;
         }
         try {
-            return new URI(uri.getScheme(), uri.getRawUserInfo() == null ? null : uri.getUserInfo(), uri.getHost(),
-                    DEFAULT_PORT, uri.getPath(), uri.getQuery(), uri.getFragment());
+            return new URI(
+                    uri.getScheme(),
+                    uri.getRawUserInfo() == null ? null : uri.getUserInfo(),
+                    uri.getHost(),
+                    DEFAULT_PORT,
+                    uri.getPath(),
+                    uri.getQuery(),
+                    uri.getFragment());
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("not a Redis URL: '" + redact(url) + "'", e);
         }

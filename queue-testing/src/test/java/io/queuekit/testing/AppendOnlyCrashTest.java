@@ -2,15 +2,13 @@ package io.queuekit.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queuekit.testing.RedisServer.Source;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import io.queuekit.testing.RedisServer.Source;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 
@@ -19,9 +17,12 @@ import redis.clients.jedis.Pipeline;
 class AppendOnlyCrashTest {
 
     @ParameterizedTest
-    @EnumSource(value = Source.class, names = {"PATH", "EMBEDDED"})
+    @EnumSource(
+            value = Source.class,
+            names = {"PATH", "EMBEDDED"})
     void acknowledgedWrite_survivesKillAndRestart(Source source) {
-        try (RedisServer server = RedisServer.builder().source(source).appendOnly(true).start()) {
+        try (RedisServer server =
+                RedisServer.builder().source(source).appendOnly(true).start()) {
             try (Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.configGet("appendfsync")).containsEntry("appendfsync", "always");
                 jedis.set("survivor", "still here");
@@ -38,7 +39,9 @@ class AppendOnlyCrashTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Source.class, names = {"PATH", "EMBEDDED"})
+    @EnumSource(
+            value = Source.class,
+            names = {"PATH", "EMBEDDED"})
     void withoutAppendOnly_killLosesData(Source source) {
         try (RedisServer server = RedisServer.builder().source(source).start()) {
             try (Jedis jedis = Connections.connect(server)) {
@@ -59,7 +62,8 @@ class AppendOnlyCrashTest {
     @Test
     void restart_waitsUntilTheAofIsReplayed() {
         int keys = 300_000;
-        try (RedisServer server = RedisServer.builder().source(Source.PATH).appendOnly(true).start()) {
+        try (RedisServer server =
+                RedisServer.builder().source(Source.PATH).appendOnly(true).start()) {
             try (Jedis jedis = Connections.connect(server)) {
                 Pipeline pipeline = jedis.pipelined();
                 for (int batch = 0; batch < keys / 1_000; batch++) {

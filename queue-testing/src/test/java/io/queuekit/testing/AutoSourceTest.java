@@ -3,12 +3,11 @@ package io.queuekit.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queuekit.testing.RedisServer.Source;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
-
-import io.queuekit.testing.RedisServer.Source;
 
 /**
  * AUTO resolution on this machine (redis-server on PATH, no REDIS_URL) and the per-JVM shared server.

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,8 +27,10 @@ class BuilderValidationTest {
     @Test
     void config_managedKeys_areRejected() {
         assertThatThrownBy(() -> RedisServer.builder().config("port", "1234")).hasMessageContaining("use port(int)");
-        assertThatThrownBy(() -> RedisServer.builder().config("dir", "/tmp")).hasMessageContaining("managed by RedisServer");
-        assertThatThrownBy(() -> RedisServer.builder().config("DAEMONIZE", "yes")).hasMessageContaining("managed");
+        assertThatThrownBy(() -> RedisServer.builder().config("dir", "/tmp"))
+                .hasMessageContaining("managed by RedisServer");
+        assertThatThrownBy(() -> RedisServer.builder().config("DAEMONIZE", "yes"))
+                .hasMessageContaining("managed");
     }
 
     @Test

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.queuekit.testing.RedisServer.Source;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.queuekit.testing.RedisServer.Source;
 
 /**
  * The DOCKER source through Testcontainers. Needs a running Docker engine, a capability some machines
@@ -19,7 +18,8 @@ class DockerSourceTest {
 
     @Test
     void forcedDocker_answersPingAndRefusesProcessControl() {
-        assumeTrue(DockerServer.dockerAvailable(),
+        assumeTrue(
+                DockerServer.dockerAvailable(),
                 "no Docker engine is available to Testcontainers on this machine, so the DOCKER source cannot run");
         try (RedisServer server = RedisServer.builder().source(Source.DOCKER).start()) {
             assertThat(server.source()).isEqualTo(Source.DOCKER);
@@ -32,7 +32,10 @@ class DockerSourceTest {
 
     @Test
     void forcedDocker_withRequireProcessControl_isRejected() {
-        assertThatThrownBy(() -> RedisServer.builder().source(Source.DOCKER).requireProcessControl().start())
+        assertThatThrownBy(() -> RedisServer.builder()
+                        .source(Source.DOCKER)
+                        .requireProcessControl()
+                        .start())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("requireProcessControl()");
     }

@@ -3,14 +3,12 @@ package io.queuekit.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queuekit.testing.RedisServer.Source;
 import java.nio.file.Files;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
-
-import io.queuekit.testing.RedisServer.Source;
 
 /**
  * The binary shipped in the embedded-redis jar works on this machine even though redis-server is on PATH,
@@ -49,9 +47,12 @@ class EmbeddedSourceTest {
 
     @Test
     void auto_withoutRedisOnPath_fallsBackToEmbedded() {
-        Settings.Platform noRedisOnPath = new Settings.Platform("", System.getProperty("os.name"),
-                System.getProperty("os.arch"));
-        try (RedisServer server = RedisServer.builder().requireProcessControl().platform(noRedisOnPath).start()) {
+        Settings.Platform noRedisOnPath =
+                new Settings.Platform("", System.getProperty("os.name"), System.getProperty("os.arch"));
+        try (RedisServer server = RedisServer.builder()
+                .requireProcessControl()
+                .platform(noRedisOnPath)
+                .start()) {
             assertThat(server.source()).isEqualTo(Source.EMBEDDED);
             assertThat(Connections.ping(server)).isEqualTo("PONG");
         }
@@ -60,8 +61,8 @@ class EmbeddedSourceTest {
     /** With Testcontainers on the classpath AUTO asks for a Docker engine before falling back to the binary. */
     @Test
     void auto_withoutRedisOnPath_triesDockerThenEmbedded() {
-        Settings.Platform noRedisOnPath = new Settings.Platform("", System.getProperty("os.name"),
-                System.getProperty("os.arch"));
+        Settings.Platform noRedisOnPath =
+                new Settings.Platform("", System.getProperty("os.name"), System.getProperty("os.arch"));
         Source expected = DockerServer.dockerAvailable() ? Source.DOCKER : Source.EMBEDDED;
         try (RedisServer server = RedisServer.builder().platform(noRedisOnPath).start()) {
             assertThat(server.source()).isEqualTo(expected);
@@ -72,7 +73,10 @@ class EmbeddedSourceTest {
     @Test
     void auto_withNothingAvailable_explainsEachSourceAndHowToGetRedis() {
         Settings.Platform nothing = new Settings.Platform("", "Linux", "sparc");
-        assertThatThrownBy(() -> RedisServer.builder().requireProcessControl().platform(nothing).start())
+        assertThatThrownBy(() -> RedisServer.builder()
+                        .requireProcessControl()
+                        .platform(nothing)
+                        .start())
                 .isInstanceOf(RedisServerException.class)
                 .hasMessageContaining("No Redis server could be found or started. Tried, in order:")
                 .hasMessageContaining("path: no executable redis-server on PATH")
@@ -101,9 +105,15 @@ class EmbeddedSourceTest {
         assertThat(EmbeddedBinary.resourceFor("Linux", "aarch64")).isEqualTo("redis-server-6.2.7-linux-arm64");
         assertThat(EmbeddedBinary.resourceFor("Mac OS X", "x86_64")).isEqualTo("redis-server-6.2.6-v5-darwin-amd64");
         assertThat(EmbeddedBinary.resourceFor("Mac OS X", "aarch64")).isEqualTo("redis-server-6.2.6-v5-darwin-arm64");
-        for (String resource : new String[] {"redis-server-6.2.6-v5-linux-amd64", "redis-server-6.2.7-linux-arm64",
-                "redis-server-6.2.6-v5-darwin-amd64", "redis-server-6.2.6-v5-darwin-arm64"}) {
-            assertThat(getClass().getClassLoader().getResource(resource)).as(resource).isNotNull();
+        for (String resource : new String[] {
+            "redis-server-6.2.6-v5-linux-amd64",
+            "redis-server-6.2.7-linux-arm64",
+            "redis-server-6.2.6-v5-darwin-amd64",
+            "redis-server-6.2.6-v5-darwin-arm64"
+        }) {
+            assertThat(getClass().getClassLoader().getResource(resource))
+                    .as(resource)
+                    .isNotNull();
         }
         assertThatThrownBy(() -> EmbeddedBinary.resourceFor("Windows 11", "amd64"))
                 .hasMessageContaining("only Redis 5 for Windows");

@@ -3,6 +3,7 @@ package io.queuekit.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queuekit.testing.RedisServer.Source;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,13 +11,10 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import io.queuekit.testing.RedisServer.Source;
 import redis.clients.jedis.Jedis;
 
 /** The PATH source and everything about managing a child process: lifecycle, kill, restart, failures. */
@@ -46,10 +44,12 @@ class PathSourceTest {
 
         @Test
         void start_twice_givesTwoServersOnDifferentPortsAndDirectories() {
-            try (RedisServer a = path().start(); RedisServer b = path().start()) {
+            try (RedisServer a = path().start();
+                    RedisServer b = path().start()) {
                 assertThat(a.port()).isNotEqualTo(b.port());
                 assertThat(a.dataDirectory()).isNotEqualTo(b.dataDirectory());
-                try (Jedis ja = Connections.connect(a); Jedis jb = Connections.connect(b)) {
+                try (Jedis ja = Connections.connect(a);
+                        Jedis jb = Connections.connect(b)) {
                     ja.set("only-in-a", "1");
                     assertThat(jb.exists("only-in-a")).isFalse();
                 }
@@ -58,8 +58,10 @@ class PathSourceTest {
 
         @Test
         void start_withConfig_appliesDirectives() {
-            try (RedisServer server = path().config("maxmemory-policy", "noeviction").config("save", "60 1").start();
-                 Jedis jedis = Connections.connect(server)) {
+            try (RedisServer server = path().config("maxmemory-policy", "noeviction")
+                            .config("save", "60 1")
+                            .start();
+                    Jedis jedis = Connections.connect(server)) {
                 assertThat(jedis.configGet("maxmemory-policy")).containsEntry("maxmemory-policy", "noeviction");
                 assertThat(jedis.configGet("save")).containsEntry("save", "60 1");
             }
@@ -85,7 +87,10 @@ class PathSourceTest {
 
         @Test
         void start_badDirectiveInAuto_doesNotTryOtherSources() {
-            assertThatThrownBy(() -> RedisServer.builder().source(Source.AUTO).config("bogus-directive", "yes").start())
+            assertThatThrownBy(() -> RedisServer.builder()
+                            .source(Source.AUTO)
+                            .config("bogus-directive", "yes")
+                            .start())
                     .isInstanceOf(RedisServerException.class)
                     .hasMessageContaining("so no other source was tried")
                     .hasMessageContaining("Bad directive or wrong number of arguments");
@@ -118,7 +123,7 @@ class PathSourceTest {
             try (ServerSocket taken = bindLoopback()) {
                 AtomicInteger calls = new AtomicInteger();
                 RedisServer.Builder builder = path().portChooser(
-                        () -> calls.getAndIncrement() == 0 ? taken.getLocalPort() : FreePorts.next());
+                                () -> calls.getAndIncrement() == 0 ? taken.getLocalPort() : FreePorts.next());
                 try (RedisServer server = builder.start()) {
                     assertThat(calls).hasValue(2);
                     assertThat(server.port()).isNotEqualTo(taken.getLocalPort());
@@ -170,13 +175,18 @@ class PathSourceTest {
             try (RedisServer server = path().start()) {
                 int port = server.port();
                 String uri = server.uri();
-                long firstPid = Connections.local(server).processHandle().orElseThrow().pid();
+                long firstPid =
+                        Connections.local(server).processHandle().orElseThrow().pid();
                 server.kill();
                 server.restart();
                 assertThat(server.port()).isEqualTo(port);
                 assertThat(server.uri()).isEqualTo(uri);
                 assertThat(server.isRunning()).isTrue();
-                assertThat(Connections.local(server).processHandle().orElseThrow().pid()).isNotEqualTo(firstPid);
+                assertThat(Connections.local(server)
+                                .processHandle()
+                                .orElseThrow()
+                                .pid())
+                        .isNotEqualTo(firstPid);
                 assertThat(Connections.ping(server)).isEqualTo("PONG");
             }
         }

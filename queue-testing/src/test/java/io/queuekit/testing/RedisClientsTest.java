@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.Jedis;
@@ -63,21 +61,31 @@ class RedisClientsTest {
 
     @Test
     void builder_appliesProtocolPoolAndTimeouts() {
-        try (RedisClient client = RedisClients.builder(server).protocol(RedisProtocol.RESP2)
-                .timeouts(Duration.ofMillis(700)).poolSize(3).build()) {
+        try (RedisClient client = RedisClients.builder(server)
+                .protocol(RedisProtocol.RESP2)
+                .timeouts(Duration.ofMillis(700))
+                .poolSize(3)
+                .build()) {
             assertThat(client.getPool().getMaxTotal()).isEqualTo(3);
             try (Connection c = client.getPool().getResource()) {
                 assertThat(c.getSoTimeout()).isEqualTo(700);
                 assertThat(new Jedis(c).clientInfo()).contains("resp=2");
             }
         }
-        JedisClientConfig config = RedisClients.builder(server).timeouts(Duration.ofMillis(700))
-                .blockingSocketTimeout(Duration.ZERO).clientConfig();
+        JedisClientConfig config = RedisClients.builder(server)
+                .timeouts(Duration.ofMillis(700))
+                .blockingSocketTimeout(Duration.ZERO)
+                .clientConfig();
         assertThat(config.getConnectionTimeoutMillis()).isEqualTo(700);
         assertThat(config.getBlockingSocketTimeoutMillis()).isZero();
-        assertThat(RedisClients.builder(server).protocol(RedisProtocol.RESP2).clientConfig().getRedisProtocol())
+        assertThat(RedisClients.builder(server)
+                        .protocol(RedisProtocol.RESP2)
+                        .clientConfig()
+                        .getRedisProtocol())
                 .isEqualTo(RedisProtocol.RESP2);
-        assertThat(RedisClients.builder(server).clientConfig().getRedisProtocol()).as("negotiated").isNull();
+        assertThat(RedisClients.builder(server).clientConfig().getRedisProtocol())
+                .as("negotiated")
+                .isNull();
     }
 
     @Test
@@ -86,7 +94,9 @@ class RedisClientsTest {
         one.setMaxTotal(1);
         try (RedisClient client = RedisClients.builder(server).pool(one).build()) {
             assertThat(client.getPool().getMaxTotal()).isEqualTo(1);
-            assertThat(client.getPool().getMaxWaitDuration()).as("the pool's own default: forever").isNegative();
+            assertThat(client.getPool().getMaxWaitDuration())
+                    .as("the pool's own default: forever")
+                    .isNegative();
         }
     }
 
@@ -100,7 +110,8 @@ class RedisClientsTest {
 
     @Test
     void configure_runsAfterTheDefaults_soATestCanConnectAsAnotherUser() {
-        try (RedisClient wrong = RedisClients.builder(server).configure(c -> c.password("wrong")).build()) {
+        try (RedisClient wrong =
+                RedisClients.builder(server).configure(c -> c.password("wrong")).build()) {
             assertThatThrownBy(wrong::ping).hasMessageContaining("WRONGPASS");
         }
     }
@@ -108,24 +119,32 @@ class RedisClientsTest {
     @Test
     void address_connectsElsewhere_withTheCredentialsAndDatabaseOfTheUri() {
         String nowhere = "redis://:s3cret@127.0.0.1:1/3";
-        try (RedisClient db3 = RedisClients.builder(nowhere).address(server.host(), server.port()).build();
+        try (RedisClient db3 = RedisClients.builder(nowhere)
+                        .address(server.host(), server.port())
+                        .build();
                 RedisClient db0 = RedisClients.create(server)) {
             db3.set("where", "db3");
             assertThat(db3.get("where")).isEqualTo("db3");
-            assertThat(db0.get("where")).as("written to the database the URI names").isNull();
+            assertThat(db0.get("where"))
+                    .as("written to the database the URI names")
+                    .isNull();
         }
     }
 
     @Test
     void badSettings_areRefusedSayingWhatIsWrong() {
         RedisClients.Builder b = RedisClients.builder(server);
-        assertThatThrownBy(() -> b.socketTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> b.socketTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("socket timeout must be positive: PT0S");
         assertThatThrownBy(() -> b.blockingSocketTimeout(Duration.ofMillis(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
-        assertThatThrownBy(() -> b.poolSize(0)).isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be negative");
+        assertThatThrownBy(() -> b.poolSize(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("pool size must be at least 1: 0");
-        assertThatThrownBy(() -> RedisClients.builder("localhost:6379")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> RedisClients.builder("localhost:6379"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("localhost:6379");
         assertThatThrownBy(() -> b.protocol(null)).isInstanceOf(NullPointerException.class);
     }

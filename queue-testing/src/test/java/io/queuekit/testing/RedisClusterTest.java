@@ -23,7 +23,9 @@ class RedisClusterTest {
             }
             assertThat(client.get("spread-7")).isEqualTo("v7");
             assertThat(java.util.stream.IntStream.range(0, 30)
-                    .mapToObj(i -> cluster.masterFor("spread-" + i)).distinct()).hasSize(3);
+                            .mapToObj(i -> cluster.masterFor("spread-" + i))
+                            .distinct())
+                    .hasSize(3);
         }
         cluster.close(); // the shared cluster ignores it
         assertThat(cluster.masters()).hasSize(3);
@@ -31,18 +33,23 @@ class RedisClusterTest {
 
     @Test
     void killingAMaster_promotesItsReplica_andTheClientWritesAgain() {
-        try (RedisCluster cluster = RedisCluster.builder().masters(3).replicasPerMaster(1)
-                .nodeTimeout(Duration.ofMillis(1000)).start();
-             RedisClusterClient client = cluster.client()) {
+        try (RedisCluster cluster = RedisCluster.builder()
+                        .masters(3)
+                        .replicasPerMaster(1)
+                        .nodeTimeout(Duration.ofMillis(1000))
+                        .start();
+                RedisClusterClient client = cluster.client()) {
             assertThat(cluster.nodes()).hasSize(6);
             client.set("{failover}k", "before");
             RedisServer owner = cluster.masterFor("{failover}k");
 
             owner.kill();
 
-            await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+            await().atMost(Duration.ofSeconds(30))
+                    .ignoreExceptions()
                     .until(() -> cluster.masterFor("{failover}k") != owner);
-            await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+            await().atMost(Duration.ofSeconds(30))
+                    .ignoreExceptions()
                     .until(() -> "OK".equals(client.set("{failover}k", "after")));
             assertThat(client.get("{failover}k")).isEqualTo("after");
             assertThat(cluster.masters()).hasSize(3).doesNotContain(owner);
@@ -56,13 +63,16 @@ class RedisClusterTest {
     @Test
     void migrateSlot_movesItsKeys_andTheClientFollows() {
         try (RedisCluster cluster = RedisCluster.builder().masters(2).start();
-             RedisClusterClient client = cluster.client()) {
+                RedisClusterClient client = cluster.client()) {
             for (int i = 0; i < 250; i++) {
                 client.set("{moving}" + i, "v" + i);
             }
             int slot = RedisCluster.slotOf("{moving}");
             RedisServer from = cluster.masterOf(slot);
-            RedisServer to = cluster.masters().stream().filter(m -> m != from).findFirst().orElseThrow();
+            RedisServer to = cluster.masters().stream()
+                    .filter(m -> m != from)
+                    .findFirst()
+                    .orElseThrow();
 
             cluster.migrateSlot(slot, to);
 
@@ -74,7 +84,8 @@ class RedisClusterTest {
 
     @Test
     void builder_refusesWhatCannotFormACluster() {
-        assertThatThrownBy(() -> RedisCluster.builder().masters(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> RedisCluster.builder().masters(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("masters must be in 1..16: 0");
         assertThatThrownBy(() -> RedisCluster.builder().replicasPerMaster(-1))
                 .hasMessageContaining("replicas per master");

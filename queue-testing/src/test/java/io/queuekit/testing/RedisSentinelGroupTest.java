@@ -24,8 +24,9 @@ class RedisSentinelGroupTest {
         assertThat(group.sentinels()).hasSize(3);
         assertThat(group.primary()).isNotSameAs(group.replica());
         try (RedisSentinelClient client = group.client();
-             Jedis replica = Connections.connect(group.replica())) {
-            assertThat(client.getCurrentMaster().getPort()).isEqualTo(group.primary().port());
+                Jedis replica = Connections.connect(group.replica())) {
+            assertThat(client.getCurrentMaster().getPort())
+                    .isEqualTo(group.primary().port());
             client.set("sentinel-shared-k", "v");
             await().atMost(Duration.ofSeconds(10)).until(() -> "v".equals(replica.get("sentinel-shared-k")));
             assertThat(replica.info("replication")).contains("role:slave");
@@ -36,8 +37,9 @@ class RedisSentinelGroupTest {
 
     @Test
     void killPrimary_promotesTheReplica_andTheClientKeepsWorking() {
-        try (RedisSentinelGroup group = RedisSentinelGroup.builder().masterName("kill-test").start();
-             RedisSentinelClient client = group.client()) {
+        try (RedisSentinelGroup group =
+                        RedisSentinelGroup.builder().masterName("kill-test").start();
+                RedisSentinelClient client = group.client()) {
             RedisServer replica = group.replica();
             client.set("k", "before");
             try (Jedis r = Connections.connect(replica)) {
@@ -50,7 +52,8 @@ class RedisSentinelGroupTest {
             group.awaitPrimaryWritable(Duration.ofSeconds(20));
             assertThat(group.primary()).isSameAs(replica);
             assertThat(group.replica()).isSameAs(killed);
-            await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+            await().atMost(Duration.ofSeconds(20))
+                    .ignoreExceptions()
                     .until(() -> "OK".equals(client.set("k", "after")));
             assertThat(client.get("k")).isEqualTo("after");
             assertThat(client.getCurrentMaster().getPort()).isEqualTo(replica.port());
@@ -62,7 +65,7 @@ class RedisSentinelGroupTest {
         List<ProcessHandle> processes = new ArrayList<>();
         List<Path> directories = new ArrayList<>();
         try (RedisSentinelGroup group = RedisSentinelGroup.builder().start();
-             RedisSentinelClient client = group.client()) {
+                RedisSentinelClient client = group.client()) {
             RedisServer before = group.primary();
             RedisServer replica = group.replica();
 
@@ -73,7 +76,8 @@ class RedisSentinelGroupTest {
             try (Jedis old = Connections.connect(before)) {
                 assertThat(old.info("replication")).contains("role:slave", "master_port:" + replica.port());
             }
-            await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+            await().atMost(Duration.ofSeconds(20))
+                    .ignoreExceptions()
                     .until(() -> "OK".equals(client.set("k", "on the new primary")));
             try (Jedis promoted = Connections.connect(replica)) {
                 assertThat(promoted.get("k")).isEqualTo("on the new primary");

@@ -6,7 +6,6 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
-
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
@@ -41,7 +39,9 @@ class RedisServerTestExtensionTest {
         assertThat(servers).hasSize(4).allSatisfy(s -> assertThat(s).isSameAs(RedisServer.shared()));
         assertThat(clients).hasSize(4).containsOnly(clients.get(0));
         assertThat(clients.get(0).getPool().isClosed()).isTrue();
-        assertThat(RedisServer.shared().isRunning()).as("the shared server outlives the class").isTrue();
+        assertThat(RedisServer.shared().isRunning())
+                .as("the shared server outlives the class")
+                .isTrue();
     }
 
     @Test
@@ -56,7 +56,9 @@ class RedisServerTestExtensionTest {
             assertThat(s.supportsProcessControl()).isTrue();
             assertThat(s.isRunning()).isFalse();
         });
-        assertThat(clients).hasSize(2).allSatisfy(c -> assertThat(c.getPool().isClosed()).isTrue());
+        assertThat(clients)
+                .hasSize(2)
+                .allSatisfy(c -> assertThat(c.getPool().isClosed()).isTrue());
     }
 
     @Test
@@ -76,7 +78,10 @@ class RedisServerTestExtensionTest {
     }
 
     private static Events run(Class<?> sample) {
-        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(sample)).execute().testEvents();
+        return EngineTestKit.engine("junit-jupiter")
+                .selectors(selectClass(sample))
+                .execute()
+                .testEvents();
     }
 
     @RedisServerTest
@@ -100,12 +105,10 @@ class RedisServerTestExtensionTest {
         @Nested
         class Inner {
             @Test
-            void one() {
-            }
+            void one() {}
 
             @Test
-            void two() {
-            }
+            void two() {}
         }
     }
 
@@ -152,7 +155,9 @@ class RedisServerTestExtensionTest {
         void serverOnly(RedisServer server) {
             servers.add(server);
             try (Jedis own = Connections.connect(server)) {
-                assertThat(own.clientList().lines()).as("no connection but this one").hasSize(1);
+                assertThat(own.clientList().lines())
+                        .as("no connection but this one")
+                        .hasSize(1);
             }
         }
     }

@@ -7,7 +7,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,7 +27,8 @@ class TestcontainersIsolationTest {
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
             if (name.startsWith("org.testcontainers.") || name.startsWith("io.queuekit.testing.")) {
-                throw new ClassNotFoundException(name + " is hidden by " + getClass().getSimpleName());
+                throw new ClassNotFoundException(
+                        name + " is hidden by " + getClass().getSimpleName());
             }
             return super.loadClass(name, resolve);
         }
@@ -42,8 +42,8 @@ class TestcontainersIsolationTest {
     @Test
     void withoutTestcontainers_autoFallsBackAndDockerSaysWhy() throws Exception {
         URL classes = RedisServer.class.getProtectionDomain().getCodeSource().getLocation();
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes},
-                new HidingLoader(getClass().getClassLoader()))) {
+        try (URLClassLoader loader = new URLClassLoader(
+                new URL[] {classes}, new HidingLoader(getClass().getClassLoader()))) {
             Class<?> serverClass = loader.loadClass(RedisServer.class.getName());
             assertThat(serverClass).isNotSameAs(RedisServer.class);
             Class<?> sourceClass = loader.loadClass(RedisServer.Source.class.getName());
@@ -51,19 +51,22 @@ class TestcontainersIsolationTest {
             Constructor<?> platformConstructor =
                     platformClass.getDeclaredConstructor(String.class, String.class, String.class);
             platformConstructor.setAccessible(true);
-            Object noRedisOnPath = platformConstructor.newInstance("", System.getProperty("os.name"),
-                    System.getProperty("os.arch"));
+            Object noRedisOnPath =
+                    platformConstructor.newInstance("", System.getProperty("os.name"), System.getProperty("os.arch"));
 
             Object builder = serverClass.getMethod("builder").invoke(null);
             Method platform = builder.getClass().getDeclaredMethod("platform", platformClass);
             platform.setAccessible(true);
             platform.invoke(builder, noRedisOnPath);
-            try (AutoCloseable server = (AutoCloseable) builder.getClass().getMethod("start").invoke(builder)) {
+            try (AutoCloseable server =
+                    (AutoCloseable) builder.getClass().getMethod("start").invoke(builder)) {
                 assertThat(serverClass.getMethod("source").invoke(server)).hasToString("EMBEDDED");
             }
 
             Object dockerBuilder = serverClass.getMethod("builder").invoke(null);
-            dockerBuilder.getClass().getMethod("source", sourceClass)
+            dockerBuilder
+                    .getClass()
+                    .getMethod("source", sourceClass)
                     .invoke(dockerBuilder, enumConstant(sourceClass, "DOCKER"));
             Throwable failure = null;
             try {
@@ -73,7 +76,8 @@ class TestcontainersIsolationTest {
             }
             assertThat(failure).isNotNull();
             assertThat(failure.getClass().getName()).isEqualTo(RedisServerException.class.getName());
-            assertThat(failure).hasMessageContaining("Testcontainers (org.testcontainers:testcontainers) is not on the classpath");
+            assertThat(failure)
+                    .hasMessageContaining("Testcontainers (org.testcontainers:testcontainers) is not on the classpath");
         }
     }
 

@@ -3,20 +3,18 @@ package io.queuekit.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queuekit.testing.RedisServer.Source;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
-
-import io.queuekit.testing.RedisServer.Source;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -48,7 +46,8 @@ class UrlSourceTest {
 
     @Test
     void forcedUrl_fromBuilder_usesThatServer() {
-        try (RedisServer server = RedisServer.builder().source(Source.URL).url(target.uri()).start()) {
+        try (RedisServer server =
+                RedisServer.builder().source(Source.URL).url(target.uri()).start()) {
             assertThat(server.source()).isEqualTo(Source.URL);
             assertThat(server.port()).isEqualTo(target.port());
             assertThat(server.host()).isEqualTo("127.0.0.1");
@@ -90,7 +89,8 @@ class UrlSourceTest {
 
     @Test
     void urlSource_refusesProcessControl() {
-        try (RedisServer server = RedisServer.builder().source(Source.URL).url(target.uri()).start()) {
+        try (RedisServer server =
+                RedisServer.builder().source(Source.URL).url(target.uri()).start()) {
             assertThatThrownBy(server::kill)
                     .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("cannot kill the external Redis at redis://127.0.0.1:" + target.port())
@@ -102,7 +102,8 @@ class UrlSourceTest {
 
     @Test
     void close_leavesTheExternalServerRunning() {
-        RedisServer server = RedisServer.builder().source(Source.URL).url(target.uri()).start();
+        RedisServer server =
+                RedisServer.builder().source(Source.URL).url(target.uri()).start();
         server.close();
         server.close();
         assertThat(target.isRunning()).isTrue();
@@ -111,8 +112,14 @@ class UrlSourceTest {
 
     @Test
     void urlWithPassword_isUsedAndRedactedInToString() {
-        try (RedisServer secured = RedisServer.builder().source(Source.PATH).config("requirepass", "pw").start();
-             RedisServer server = RedisServer.builder().source(Source.URL).url(secured.uri()).start()) {
+        try (RedisServer secured = RedisServer.builder()
+                        .source(Source.PATH)
+                        .config("requirepass", "pw")
+                        .start();
+                RedisServer server = RedisServer.builder()
+                        .source(Source.URL)
+                        .url(secured.uri())
+                        .start()) {
             assertThat(server.uri()).contains(":pw@");
             assertThat(server.toString()).doesNotContain("pw@").contains("***@");
             try (Jedis jedis = Connections.connect(server)) {
@@ -129,7 +136,9 @@ class UrlSourceTest {
             deadPort = probe.getLocalPort();
         }
         System.setProperty(RedisServer.URL_PROPERTY, "redis://127.0.0.1:" + deadPort);
-        assertThatThrownBy(() -> RedisServer.builder().startupTimeout(Duration.ofMillis(500)).start())
+        assertThatThrownBy(() -> RedisServer.builder()
+                        .startupTimeout(Duration.ofMillis(500))
+                        .start())
                 .isInstanceOf(RedisServerException.class)
                 .hasMessageContaining("127.0.0.1:" + deadPort)
                 .hasMessageContaining("-D" + RedisServer.URL_PROPERTY)
@@ -146,11 +155,18 @@ class UrlSourceTest {
 
     @Test
     void forcedUrl_contradictingSettings_areRejected() {
-        assertThatThrownBy(() -> RedisServer.builder().source(Source.URL).url(target.uri())
-                .requireProcessControl().start())
+        assertThatThrownBy(() -> RedisServer.builder()
+                        .source(Source.URL)
+                        .url(target.uri())
+                        .requireProcessControl()
+                        .start())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("requireProcessControl()");
-        assertThatThrownBy(() -> RedisServer.builder().source(Source.URL).url(target.uri()).appendOnly(true).start())
+        assertThatThrownBy(() -> RedisServer.builder()
+                        .source(Source.URL)
+                        .url(target.uri())
+                        .appendOnly(true)
+                        .start())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("cannot honour appendOnly(true)");
     }

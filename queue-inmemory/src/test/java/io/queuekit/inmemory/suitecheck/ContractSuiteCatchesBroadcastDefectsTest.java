@@ -12,9 +12,9 @@ class ContractSuiteCatchesBroadcastDefectsTest extends SuiteCheck {
 
     static Stream<Arguments> mutants() {
         return Stream.of(
-                Arguments.of(Mutants.DroppedBroadcast.class, List.of(
-                        "publish_reachesEverySubscriber_inPublishOrder")),
-                Arguments.of(Mutants.PublishAllByLoop.class, List.of(
-                        "publishAll_withANullElement_throwsNullPointerException_andPublishesNothing")));
+                Arguments.of(Mutants.DroppedBroadcast.class, List.of("publish_reachesEverySubscriber_inPublishOrder")),
+                Arguments.of(
+                        Mutants.PublishAllByLoop.class,
+                        List.of("publishAll_withANullElement_throwsNullPointerException_andPublishesNothing")));
     }
 }

@@ -35,9 +35,13 @@ final class Mutants {
     private Mutants() {}
 
     private static InMemoryMessageQueue.Builder<String> queue(String name, QueueConfig config, ManualClock clock) {
-        return InMemoryMessageQueue.<String>builder(name).clock(clock).codec(config.codec())
-                .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
-                .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics());
+        return InMemoryMessageQueue.<String>builder(name)
+                .clock(clock)
+                .codec(config.codec())
+                .visibilityTimeout(config.visibilityTimeout())
+                .maxAttempts(config.maxAttempts())
+                .deadLetterRetention(config.deadLetterRetention())
+                .metrics(config.metrics());
     }
 
     /** Delays, due times and retries all end one millisecond early. */
@@ -50,9 +54,14 @@ final class Mutants {
 
         @Override
         protected DelayQueue<String> createQueue(String name, QueueConfig config) {
-            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name).clock(clock).codec(config.codec())
-                    .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
-                    .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics()).build();
+            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name)
+                    .clock(clock)
+                    .codec(config.codec())
+                    .visibilityTimeout(config.visibilityTimeout())
+                    .maxAttempts(config.maxAttempts())
+                    .deadLetterRetention(config.deadLetterRetention())
+                    .metrics(config.metrics())
+                    .build();
             return new Forwarding.Delays<>(inner) {
                 @Override
                 public MessageId schedule(String payload, Duration delay) {
@@ -134,7 +143,9 @@ final class Mutants {
         @Override
         protected MessageQueue<String> createQueue(String name, QueueConfig config) {
             Set<String> duplicated = ConcurrentHashMap.newKeySet();
-            return new Forwarding.Queue<>(queue(name, config, clock).guarantee(Semantics.Guarantee.AT_MOST_ONCE).build()) {
+            return new Forwarding.Queue<>(queue(name, config, clock)
+                    .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
+                    .build()) {
                 @Override
                 Delivery<String> wrap(Delivery<String> d) {
                     if (duplicated.add(d.payload())) {
@@ -217,8 +228,13 @@ final class Mutants {
         protected MessageQueue<String> createQueue(String name, QueueConfig config) {
             MessageQueue<String> inner = queue(name, config, clock).build();
             Semantics s = inner.semantics();
-            Semantics perKey = new Semantics(s.transport(), s.guarantee(), Semantics.Ordering.PER_KEY,
-                    s.retainedWithoutConsumers(), s.fanOut(), s.delays());
+            Semantics perKey = new Semantics(
+                    s.transport(),
+                    s.guarantee(),
+                    Semantics.Ordering.PER_KEY,
+                    s.retainedWithoutConsumers(),
+                    s.fanOut(),
+                    s.delays());
             return new Forwarding.Queue<>(inner) {
                 @Override
                 public Semantics semantics() {
@@ -251,9 +267,14 @@ final class Mutants {
 
         @Override
         protected DelayQueue<String> createQueue(String name, QueueConfig config) {
-            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name).clock(clock).codec(config.codec())
-                    .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
-                    .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics()).build();
+            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name)
+                    .clock(clock)
+                    .codec(config.codec())
+                    .visibilityTimeout(config.visibilityTimeout())
+                    .maxAttempts(config.maxAttempts())
+                    .deadLetterRetention(config.deadLetterRetention())
+                    .metrics(config.metrics())
+                    .build();
             return new Forwarding.Delays<>(inner) {
                 @Override
                 public List<MessageId> scheduleAll(Collection<? extends String> payloads, Duration delay) {
@@ -291,9 +312,14 @@ final class Mutants {
 
         @Override
         protected DelayQueue<String> createQueue(String name, QueueConfig config) {
-            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name).clock(clock).codec(config.codec())
-                    .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
-                    .deadLetterRetention(config.deadLetterRetention()).metrics(config.metrics()).build();
+            DelayQueue<String> inner = InMemoryDelayQueue.<String>builder(name)
+                    .clock(clock)
+                    .codec(config.codec())
+                    .visibilityTimeout(config.visibilityTimeout())
+                    .maxAttempts(config.maxAttempts())
+                    .deadLetterRetention(config.deadLetterRetention())
+                    .metrics(config.metrics())
+                    .build();
             return new Forwarding.Delays<>(inner) {
                 @Override
                 public List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends String>> messages) {

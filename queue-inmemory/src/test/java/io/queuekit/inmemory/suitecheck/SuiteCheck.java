@@ -35,10 +35,11 @@ abstract class SuiteCheck {
         Map<TestExecutionResult.Status, Set<String>> ended = run(mutant);
         Set<String> failed = ended.get(TestExecutionResult.Status.FAILED);
 
-        System.out.println("contract suite against " + mutant.getSimpleName() + ": " + failed.size()
-                + " tests failed, " + ended.get(TestExecutionResult.Status.ABORTED).size() + " skipped: " + failed);
+        System.out.println("contract suite against " + mutant.getSimpleName() + ": " + failed.size() + " tests failed, "
+                + ended.get(TestExecutionResult.Status.ABORTED).size() + " skipped: " + failed);
         // failed, not merely skipped: a test that does not apply to the copy's semantics is skipped
-        assertThat(failed).as("tests that failed against %s", mutant.getSimpleName())
+        assertThat(failed)
+                .as("tests that failed against %s", mutant.getSimpleName())
                 .containsAll(testsOfThePromise);
     }
 
@@ -53,7 +54,8 @@ abstract class SuiteCheck {
             ended.put(s, new TreeSet<>());
         }
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(testClass)).build();
+                .selectors(selectClass(testClass))
+                .build();
         LauncherFactory.create().execute(request, new TestExecutionListener() {
             @Override
             public void executionFinished(TestIdentifier id, TestExecutionResult result) {

@@ -1,7 +1,6 @@
 package io.queuekit.redis.internal;
 
 import io.queuekit.MessageId;
-import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,8 +13,12 @@ final class DeadLetterScripts {
     record Row(MessageId id, long deadAtMillis, int attempts, String reason, byte[] body) {
         /** Dead letter {@code id} from a reply's four values at {@code at} ({@code dead_letter.lua}). */
         static Row of(MessageId id, List<?> reply, int at) {
-            return new Row(id, QueueScript.integer(reply.get(at)), (int) QueueScript.integer(reply.get(at + 1)),
-                    QueueScript.str(reply.get(at + 2)), (byte[]) reply.get(at + 3));
+            return new Row(
+                    id,
+                    QueueScript.integer(reply.get(at)),
+                    (int) QueueScript.integer(reply.get(at + 1)),
+                    QueueScript.str(reply.get(at + 2)),
+                    (byte[]) reply.get(at + 3));
         }
     }
 
@@ -24,8 +27,18 @@ final class DeadLetterScripts {
         private final QueueScript script;
 
         Listing(RedisContext<?> queue) {
-            this.script = queue.script("list dead letters", RedisContext.core("dead_list.lua"),
-                    "layout", "ready", "claiming", "delayed", "lease", "dead", "att", "reason", "body");
+            this.script = queue.script(
+                    "list dead letters",
+                    RedisContext.core("dead_list.lua"),
+                    "layout",
+                    "ready",
+                    "claiming",
+                    "delayed",
+                    "lease",
+                    "dead",
+                    "att",
+                    "reason",
+                    "body");
         }
 
         /** The oldest {@code limit} dead letters, in the order they died. */
@@ -44,8 +57,15 @@ final class DeadLetterScripts {
         private final QueueScript script;
 
         Count(RedisContext<?> queue) {
-            this.script = queue.script("count dead letters", RedisContext.core("dead_count.lua"),
-                    "layout", "ready", "claiming", "delayed", "lease", "dead");
+            this.script = queue.script(
+                    "count dead letters",
+                    RedisContext.core("dead_count.lua"),
+                    "layout",
+                    "ready",
+                    "claiming",
+                    "delayed",
+                    "lease",
+                    "dead");
         }
 
         long run() {
@@ -58,8 +78,18 @@ final class DeadLetterScripts {
         private final QueueScript script;
 
         Find(RedisContext<?> queue) {
-            this.script = queue.script("find a dead letter", RedisContext.core("dead_find.lua"),
-                    "layout", "ready", "claiming", "delayed", "lease", "dead", "att", "reason", "body");
+            this.script = queue.script(
+                    "find a dead letter",
+                    RedisContext.core("dead_find.lua"),
+                    "layout",
+                    "ready",
+                    "claiming",
+                    "delayed",
+                    "lease",
+                    "dead",
+                    "att",
+                    "reason",
+                    "body");
         }
 
         /** The dead letter {@code id}, or null if none has that id. */
@@ -77,14 +107,26 @@ final class DeadLetterScripts {
         private final QueueScript script;
 
         Move(RedisContext<?> queue) {
-            this.script = queue.script("move dead letters", RedisContext.core("dead_move.lua"),
-                    "layout", "ready", "claiming", "delayed", "lease", "dead", "reason", "att", "body", "signal");
+            this.script = queue.script(
+                    "move dead letters",
+                    RedisContext.core("dead_move.lua"),
+                    "layout",
+                    "ready",
+                    "claiming",
+                    "delayed",
+                    "lease",
+                    "dead",
+                    "reason",
+                    "att",
+                    "body",
+                    "signal");
         }
 
         /** Requeues ({@code requeue}) or deletes the dead letter {@code id}; true if it was one. */
         boolean one(boolean requeue, MessageId id) {
-            return QueueScript.integer(script.run(action(requeue), QueueScript.text("one"),
-                    QueueScript.text(id.value()))) == 1;
+            return QueueScript.integer(
+                            script.run(action(requeue), QueueScript.text("one"), QueueScript.text(id.value())))
+                    == 1;
         }
 
         /** Requeues or deletes up to {@code count} of the oldest dead letters; returns how many. */

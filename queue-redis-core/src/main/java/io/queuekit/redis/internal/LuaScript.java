@@ -71,7 +71,8 @@ public final class LuaScript {
         Inclusion inclusion = new Inclusion(anchor, includes, operation);
         List<String> lines = inclusion.read(operation);
         int code = 0;
-        while (code < lines.size() && (lines.get(code).isBlank() || lines.get(code).trim().startsWith("--"))) {
+        while (code < lines.size()
+                && (lines.get(code).isBlank() || lines.get(code).trim().startsWith("--"))) {
             code++;
         }
         List<String> keys = new ArrayList<>();
@@ -90,11 +91,13 @@ public final class LuaScript {
                 keys.add(n.substring(2).toLowerCase(Locale.ROOT));
             }
             if (index.find()) {
-                throw new QueueException(operation + ": more KEYS than K_* locals in: " + lines.get(end).trim());
+                throw new QueueException(operation + ": more KEYS than K_* locals in: "
+                        + lines.get(end).trim());
             }
         }
         if (keys.isEmpty()) {
-            throw new QueueException(operation + ": its first line of code must declare its keys (local K_X = KEYS[1])");
+            throw new QueueException(
+                    operation + ": its first line of code must declare its keys (local K_X = KEYS[1])");
         }
         StringBuilder sb = new StringBuilder();
         sb.append(String.join("\n", lines.subList(0, code))).append('\n');
@@ -107,8 +110,10 @@ public final class LuaScript {
         sb.append(declared).append('\n');
         String body = inclusion.code() + String.join("\n", lines.subList(end, lines.size())) + '\n';
         sb.append(keysInPlace(body, byName));
-        return new LuaScript(operation.substring(operation.lastIndexOf('/') + 1),
-                sb.toString().getBytes(StandardCharsets.UTF_8), List.copyOf(keys));
+        return new LuaScript(
+                operation.substring(operation.lastIndexOf('/') + 1),
+                sb.toString().getBytes(StandardCharsets.UTF_8),
+                List.copyOf(keys));
     }
 
     /**
@@ -164,6 +169,7 @@ public final class LuaScript {
         private final Set<String> done = new HashSet<>();
         /** The includes being resolved, each included by the one before it. */
         private final LinkedHashSet<String> open = new LinkedHashSet<>();
+
         private final StringBuilder code = new StringBuilder();
 
         Inclusion(Class<?> anchor, List<String> folders, String operation) {
@@ -216,8 +222,7 @@ public final class LuaScript {
                     return file;
                 }
             }
-            throw new QueueException(operation + ": include \"" + name + "\" of " + by + " is in none of "
-                    + folders);
+            throw new QueueException(operation + ": include \"" + name + "\" of " + by + " is in none of " + folders);
         }
 
         String code() {
@@ -273,7 +278,8 @@ public final class LuaScript {
 
     /** The call {@link #eval} makes first ({@code EVALSHA}), to send with other commands. */
     CommandArguments evalsha(List<byte[]> keys, List<byte[]> args) {
-        CommandArguments c = new CommandArguments(Protocol.Command.EVALSHA).add(sha).add(keys.size());
+        CommandArguments c =
+                new CommandArguments(Protocol.Command.EVALSHA).add(sha).add(keys.size());
         keys.forEach(c::key);
         args.forEach(c::add);
         return c;

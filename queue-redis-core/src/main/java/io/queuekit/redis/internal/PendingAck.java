@@ -19,7 +19,8 @@ import redis.clients.jedis.CommandArguments;
  */
 public final class PendingAck implements Receiver.CarriedAck {
     private static final Logger LOG = LoggerFactory.getLogger(PendingAck.class);
-    private static final PendingAck NONE = new PendingAck(null, List.of(), null, r -> 0, () -> 0, n -> { }, () -> { }, false);
+    private static final PendingAck NONE =
+            new PendingAck(null, List.of(), null, r -> 0, () -> 0, n -> {}, () -> {}, false);
 
     private final OneRoundTrip trip;
     private final List<byte[]> args;
@@ -30,8 +31,15 @@ public final class PendingAck implements Receiver.CarriedAck {
     private final Runnable failed;
     private boolean waiting;
 
-    private PendingAck(OneRoundTrip trip, List<byte[]> args, CommandArguments command, ToIntFunction<Object> count,
-            IntSupplier alone, IntConsumer acked, Runnable failed, boolean waiting) {
+    private PendingAck(
+            OneRoundTrip trip,
+            List<byte[]> args,
+            CommandArguments command,
+            ToIntFunction<Object> count,
+            IntSupplier alone,
+            IntConsumer acked,
+            Runnable failed,
+            boolean waiting) {
         this.trip = trip;
         this.args = args;
         this.command = command;
@@ -53,10 +61,15 @@ public final class PendingAck implements Receiver.CarriedAck {
      * again), also when it cannot even be prepared (the queue closed), before the exception. The
      * queue's client must send in one round trip ({@link RedisContext#oneRoundTrip()}).
      */
-    public static PendingAck of(RedisContext<?> queue, QueueScript script, List<byte[]> args, IntConsumer acked,
-            Runnable failed) {
-        return of(queue, () -> script.command(args), raw -> (int) QueueScript.integer(script.reply(raw, args)),
-                () -> (int) QueueScript.integer(script.run(args)), acked, failed);
+    public static PendingAck of(
+            RedisContext<?> queue, QueueScript script, List<byte[]> args, IntConsumer acked, Runnable failed) {
+        return of(
+                queue,
+                () -> script.command(args),
+                raw -> (int) QueueScript.integer(script.reply(raw, args)),
+                () -> (int) QueueScript.integer(script.run(args)),
+                acked,
+                failed);
     }
 
     /**
@@ -66,8 +79,13 @@ public final class PendingAck implements Receiver.CarriedAck {
      * makes the whole ack where no fetch comes. {@code acked} and {@code failed} as for
      * {@link #of(RedisContext, QueueScript, List, IntConsumer, Runnable)}.
      */
-    public static PendingAck of(RedisContext<?> queue, Supplier<CommandArguments> command, ToIntFunction<Object> count,
-            IntSupplier alone, IntConsumer acked, Runnable failed) {
+    public static PendingAck of(
+            RedisContext<?> queue,
+            Supplier<CommandArguments> command,
+            ToIntFunction<Object> count,
+            IntSupplier alone,
+            IntConsumer acked,
+            Runnable failed) {
         OneRoundTrip trip = queue.oneRoundTrip();
         try {
             if (trip == null) {
@@ -85,8 +103,8 @@ public final class PendingAck implements Receiver.CarriedAck {
      * {@code args} if it is sent alone instead; {@code acked} and {@code failed} as for {@link #of}.
      */
     public static PendingAck inline(QueueScript script, List<byte[]> args, IntConsumer acked, Runnable failed) {
-        return new PendingAck(null, args, null, r -> 0, () -> (int) QueueScript.integer(script.run(args)), acked,
-                failed, true);
+        return new PendingAck(
+                null, args, null, r -> 0, () -> (int) QueueScript.integer(script.run(args)), acked, failed, true);
     }
 
     /**

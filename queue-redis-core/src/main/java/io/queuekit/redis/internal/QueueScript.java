@@ -1,6 +1,5 @@
 package io.queuekit.redis.internal;
 
-import io.queuekit.redis.internal.RedisContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,8 +25,8 @@ public final class QueueScript {
 
     private QueueScript(RedisContext<?> queue, String what, LuaScript lua, Replicas replicas, String... parts) {
         if (!lua.keys().equals(List.of(parts))) {
-            throw new IllegalStateException(lua.name() + " declares the keys " + lua.keys() + ", but is passed "
-                    + Arrays.toString(parts));
+            throw new IllegalStateException(
+                    lua.name() + " declares the keys " + lua.keys() + ", but is passed " + Arrays.toString(parts));
         }
         this.queue = queue;
         this.what = what;
@@ -46,7 +45,8 @@ public final class QueueScript {
      * ({@code RedisQueueBuilder.replicas}).
      */
     public QueueScript replicated() {
-        return new QueueScript(queue, what, lua, queue.settings().replicas(), lua.keys().toArray(String[]::new));
+        return new QueueScript(
+                queue, what, lua, queue.settings().replicas(), lua.keys().toArray(String[]::new));
     }
 
     /**

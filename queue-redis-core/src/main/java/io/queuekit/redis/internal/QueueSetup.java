@@ -18,8 +18,8 @@ import redis.clients.jedis.UnifiedJedis;
  * @param shardBy the key that picks a message's shard; null to spread messages in turn
  * @param <T> the payload type
  */
-public record QueueSetup<T>(UnifiedJedis client, Codec<T> codec, RedisQueueSettings settings, int shards,
-        Function<? super T, ?> shardBy) {
+public record QueueSetup<T>(
+        UnifiedJedis client, Codec<T> codec, RedisQueueSettings settings, int shards, Function<? super T, ?> shardBy) {
 
     private static volatile Function<RedisQueueBuilder<?, ?>, QueueSetup<?>> reader;
 

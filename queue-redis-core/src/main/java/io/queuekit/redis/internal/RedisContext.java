@@ -1,13 +1,12 @@
 package io.queuekit.redis.internal;
 
-import java.time.temporal.ChronoUnit;
 import io.queuekit.Codec;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
-import io.queuekit.redis.internal.RedisContext;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +53,7 @@ public final class RedisContext<T> {
     private final Map<String, LuaScript> composed;
     /** The queue's number of shards, checked against the one recorded in Redis. */
     private final ShardCount shardCount;
+
     private final int shards;
 
     /**
@@ -63,13 +63,25 @@ public final class RedisContext<T> {
      *     searched before the core's
      * @param shards how many shards hold the queue: 1 (unsharded) to {@link Sharding#MAX_SHARDS}
      */
-    public RedisContext(UnifiedJedis jedis, RedisQueueSettings settings, Codec<T> codec, String transport,
-            Class<?> anchor, String includes, int shards) {
+    public RedisContext(
+            UnifiedJedis jedis,
+            RedisQueueSettings settings,
+            Codec<T> codec,
+            String transport,
+            Class<?> anchor,
+            String includes,
+            int shards) {
         this.jedis = jedis;
         this.settings = settings;
         String label = transport + " " + settings.keys().name();
-        this.runtime = new QueueRuntime<>(label, settings.keys().name(), transport, settings.keys().prefix(),
-                settings.metrics(), settings.maxAttempts(), new Payloads<>(codec, settings.maxPayloadBytes(), label));
+        this.runtime = new QueueRuntime<>(
+                label,
+                settings.keys().name(),
+                transport,
+                settings.keys().prefix(),
+                settings.metrics(),
+                settings.maxAttempts(),
+                new Payloads<>(codec, settings.maxPayloadBytes(), label));
         this.payloads = runtime.payloads();
         this.anchor = anchor;
         this.includes = List.of(includes, CORE_INCLUDES);

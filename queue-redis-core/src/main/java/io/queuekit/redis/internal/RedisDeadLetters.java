@@ -2,7 +2,6 @@ package io.queuekit.redis.internal;
 
 import io.queuekit.MessageId;
 import io.queuekit.internal.DeadLetterStore;
-import io.queuekit.redis.internal.RedisContext;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +45,11 @@ final class RedisDeadLetters<T> implements DeadLetterStore<T> {
     }
 
     private Stored<T> stored(DeadLetterScripts.Row r) {
-        return new Stored<>(r.id(), r.attempts(), r.reason(), Instant.ofEpochMilli(r.deadAtMillis()),
+        return new Stored<>(
+                r.id(),
+                r.attempts(),
+                r.reason(),
+                Instant.ofEpochMilli(r.deadAtMillis()),
                 () -> queue.decode(StoredBody.payload(r.body())));
     }
 

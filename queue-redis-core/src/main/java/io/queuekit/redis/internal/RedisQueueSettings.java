@@ -32,7 +32,15 @@ public record RedisQueueSettings(
 
     /** These settings for the keys {@code shardKeys} (one shard of the queue). */
     public RedisQueueSettings withKeys(RedisKeys shardKeys) {
-        return new RedisQueueSettings(shardKeys, visibilityTimeout, maxAttempts, deadLetterRetention, maxPayloadBytes,
-                blockTimeout, claimBatch, metrics, replicas);
+        return new RedisQueueSettings(
+                shardKeys,
+                visibilityTimeout,
+                maxAttempts,
+                deadLetterRetention,
+                maxPayloadBytes,
+                blockTimeout,
+                claimBatch,
+                metrics,
+                replicas);
     }
 }

@@ -16,8 +16,9 @@ import redis.clients.jedis.UnifiedJedis;
 final class ShardCount {
     /** The part of the key that records the number. */
     private static final String PART = "shards";
-    private static final LuaScript SCRIPT = LuaScript.compose(ShardCount.class, List.of(),
-            RedisContext.core("shards.lua"));
+
+    private static final LuaScript SCRIPT =
+            LuaScript.compose(ShardCount.class, List.of(), RedisContext.core("shards.lua"));
 
     private final UnifiedJedis jedis;
     private final RedisKeys keys;
@@ -53,8 +54,9 @@ final class ShardCount {
         if (checked) {
             return;
         }
-        Object reply = RedisCalls.call(label + ": " + what, () -> SCRIPT.eval(jedis, replicas,
-                List.of(keys.keyBytes(PART)), List.of(QueueScript.num(count))));
+        Object reply = RedisCalls.call(
+                label + ": " + what,
+                () -> SCRIPT.eval(jedis, replicas, List.of(keys.keyBytes(PART)), List.of(QueueScript.num(count))));
         String recorded = QueueScript.str(reply);
         if (!recorded.equals(String.valueOf(count))) {
             throw new QueueException(refusal(recorded));

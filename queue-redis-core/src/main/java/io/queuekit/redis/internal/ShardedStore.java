@@ -51,17 +51,20 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
     private final long coverNanos;
     /** Each receiving thread's own: where it last got a message by waiting, and where to wait next. */
     private final ThreadLocal<Rounds> rounds = ThreadLocal.withInitial(Rounds::new);
+
     private final Receiver<T, Receiver.CarriedAck> receiver;
 
     /** One receiving thread's way round the shards. */
     private static final class Rounds {
         /** The shard it last got a message from by waiting, or -1. */
         int home = -1;
+
         long sweptAt;
         /** The shard its next wait is on. */
         int next = -1;
         /** Whether that wait goes straight back to its home, taking first: for at most {@code homeNanos}. */
         boolean homeFirst;
+
         long homeNanos;
     }
 
@@ -84,8 +87,11 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         this.dead = new ShardedDeadLetters<>(deadLetters, sharding::home);
         this.waiting = new AtomicIntegerArray(shards.size());
         this.coverNanos = Math.min(blockNanos, COVER.toNanos());
-        this.receiver = new Receiver<>(queue.runtime(), new Round(), Receiver.takingWaits(System::nanoTime,
-                queue.settings().blockTimeout().toMillis(), max -> !homeFirst(), true));
+        this.receiver = new Receiver<>(
+                queue.runtime(),
+                new Round(),
+                Receiver.takingWaits(
+                        System::nanoTime, queue.settings().blockTimeout().toMillis(), max -> !homeFirst(), true));
     }
 
     /** The shards' stores, in shard order. */
@@ -154,7 +160,7 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         return receiver.receive(max, timeoutNanos, NO_ACK);
     }
 
-    private static final Receiver.CarriedAck NO_ACK = () -> { };
+    private static final Receiver.CarriedAck NO_ACK = () -> {};
 
     /**
      * Whether a receive of this thread goes straight back to its home shard rather than round the
@@ -208,8 +214,7 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         }
 
         @Override
-        public void handOn(long millis) {
-        }
+        public void handOn(long millis) {}
     }
 
     /**
@@ -349,8 +354,12 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         while (out.size() < limit) {
             int best = -1;
             for (int i = 0; i < lists.size(); i++) {
-                if (at[i] < lists.get(i).size() && (best < 0
-                        || order.compare(lists.get(i).get(at[i]), lists.get(best).get(at[best])) < 0)) {
+                if (at[i] < lists.get(i).size()
+                        && (best < 0
+                                || order.compare(
+                                                lists.get(i).get(at[i]),
+                                                lists.get(best).get(at[best]))
+                                        < 0)) {
                     best = i;
                 }
             }

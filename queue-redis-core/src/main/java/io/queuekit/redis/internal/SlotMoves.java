@@ -41,7 +41,8 @@ final class SlotMoves {
     }
 
     private static boolean moving(JedisDataException e) {
-        return e instanceof JedisRedirectionException || String.valueOf(e.getMessage()).startsWith("TRYAGAIN");
+        return e instanceof JedisRedirectionException
+                || String.valueOf(e.getMessage()).startsWith("TRYAGAIN");
     }
 
     /** 10, 20, 40, ... ms: the keys of a migrating slot move in batches. */

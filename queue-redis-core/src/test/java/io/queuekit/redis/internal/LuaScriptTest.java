@@ -39,7 +39,8 @@ class LuaScriptTest {
         LuaScript s = compose("op.lua");
 
         String source = s.source();
-        assertThat(source).startsWith("-- ARGV[1] id. Returns its body.\n-- KEYS: 1 layout, 2 body, 3 dead\nlocal PREFIX");
+        assertThat(source)
+                .startsWith("-- ARGV[1] id. Returns its body.\n-- KEYS: 1 layout, 2 body, 3 dead\nlocal PREFIX");
         assertThat(source.indexOf("local function body_of")).isLessThan(source.indexOf("return body_of(ARGV[1])"));
         assertThat(source).doesNotContain("@include");
         assertThat(s.keys()).containsExactly("layout", "body", "dead");
@@ -50,8 +51,12 @@ class LuaScriptTest {
     void compose_readsEachDeclaredKeyAsItsKeysElement_outsideStringsAndComments_andLeavesOthersAsWritten() {
         String source = compose("op.lua").source();
 
-        assertThat(source).contains("redis.call('HGET', KEYS[2], key_of(id))", "'K_BODY in a string'",
-                "-- K_BODY in a comment", "redis.call('GET', K_UNDECLARED)");
+        assertThat(source)
+                .contains(
+                        "redis.call('HGET', KEYS[2], key_of(id))",
+                        "'K_BODY in a string'",
+                        "-- K_BODY in a comment",
+                        "redis.call('GET', K_UNDECLARED)");
         assertThat(source).doesNotContain("local K_");
     }
 
@@ -72,7 +77,8 @@ class LuaScriptTest {
         // outer calls inner: defined after outer, inner would be a global that Redis refuses to read
         LuaScript s = compose("outer_op.lua");
 
-        assertThat(s.source().indexOf("local function inner")).isLessThan(s.source().indexOf("local function outer"));
+        assertThat(s.source().indexOf("local function inner"))
+                .isLessThan(s.source().indexOf("local function outer"));
         assertThat(run(s)).isEqualTo("inner through outer");
     }
 
@@ -87,11 +93,12 @@ class LuaScriptTest {
     void compose_refusesAnIncludeInNoFolder_namingTheScriptTheIncludeAndTheFileThatNamesIt() {
         assertThatThrownBy(() -> compose("missing_include.lua"))
                 .isInstanceOf(QueueException.class)
-                .hasMessage(DIR + "missing_include.lua: include \"nowhere\" of " + DIR + "missing_include.lua is in none of "
-                        + INCLUDES);
+                .hasMessage(DIR + "missing_include.lua: include \"nowhere\" of " + DIR
+                        + "missing_include.lua is in none of " + INCLUDES);
         assertThatThrownBy(() -> compose("missing_nested.lua"))
                 .isInstanceOf(QueueException.class)
-                .hasMessageStartingWith(DIR + "missing_nested.lua: include \"nowhere\" of " + DIR + "core/needs_nowhere.lua");
+                .hasMessageStartingWith(
+                        DIR + "missing_nested.lua: include \"nowhere\" of " + DIR + "core/needs_nowhere.lua");
     }
 
     @Test
@@ -105,18 +112,23 @@ class LuaScriptTest {
     void compose_refusesAMalformedIncludeLine() {
         assertThatThrownBy(() -> compose("malformed.lua"))
                 .isInstanceOf(QueueException.class)
-                .hasMessageContaining("malformed.lua has an include line that is not --- @include \"name\": --- @include inner");
+                .hasMessageContaining(
+                        "malformed.lua has an include line that is not --- @include \"name\": --- @include inner");
     }
 
     @Test
     void compose_refusesAnOperationThatDeclaresNoKeys_orDeclaresThemOutOfOrder() {
         assertThatThrownBy(() -> compose("nokeys.lua"))
-                .isInstanceOf(QueueException.class).hasMessageContaining("must declare its keys");
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("must declare its keys");
         assertThatThrownBy(() -> compose("unordered.lua"))
-                .isInstanceOf(QueueException.class).hasMessageContaining("in order");
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("in order");
         assertThatThrownBy(() -> compose("surplus.lua"))
-                .isInstanceOf(QueueException.class).hasMessageContaining("more KEYS");
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("more KEYS");
         assertThatThrownBy(() -> compose("missing.lua"))
-                .isInstanceOf(QueueException.class).hasMessageContaining("not found");
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("not found");
     }
 }

@@ -44,13 +44,19 @@ class ShardingTest {
                 int k = Integer.parseInt(tag.substring(tag.lastIndexOf('~') + 1));
 
                 assertThat(tag).isEqualTo(name + "~" + k);
-                assertThat(JedisClusterCRC16.getSlot(tag)).as("%s of %s shards", tag, count).isBetween(first, last);
+                assertThat(JedisClusterCRC16.getSlot(tag))
+                        .as("%s of %s shards", tag, count)
+                        .isBetween(first, last);
                 for (int smaller = 0; smaller < k; smaller++) {
                     int slot = JedisClusterCRC16.getSlot(name + "~" + smaller);
-                    assertThat(slot < first || slot > last).as("%s~%s is outside", name, smaller).isTrue();
+                    assertThat(slot < first || slot > last)
+                            .as("%s~%s is outside", name, smaller)
+                            .isTrue();
                 }
-                assertThat(JedisClusterCRC16.getSlot(RedisKeys.of("p", name).shard(i, count).key("ready")))
-                        .as("the key's slot is its tag's").isEqualTo(JedisClusterCRC16.getSlot(tag));
+                assertThat(JedisClusterCRC16.getSlot(
+                                RedisKeys.of("p", name).shard(i, count).key("ready")))
+                        .as("the key's slot is its tag's")
+                        .isEqualTo(JedisClusterCRC16.getSlot(tag));
             }
         }
     }
@@ -84,7 +90,9 @@ class ShardingTest {
     void aNullKey_isRefused() {
         Sharding<String> s = new Sharding<>(3, p -> null);
 
-        assertThatThrownBy(() -> s.of("a")).isInstanceOf(NullPointerException.class).hasMessageContaining("shardBy");
+        assertThatThrownBy(() -> s.of("a"))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("shardBy");
         assertThatThrownBy(() -> s.ofEach(List.of("a"))).isInstanceOf(NullPointerException.class);
     }
 
@@ -95,7 +103,9 @@ class ShardingTest {
         assertThat(s.home(MessageId.of("@k3~0"))).isZero();
         assertThat(s.home(MessageId.of("@abc.k3~11"))).isEqualTo(11);
         assertThat(s.home(MessageId.of("@k3~12"))).as("no such shard").isEqualTo(-1);
-        assertThat(s.home(MessageId.of("@k3~07"))).as("not as a shard writes it").isEqualTo(-1);
+        assertThat(s.home(MessageId.of("@k3~07")))
+                .as("not as a shard writes it")
+                .isEqualTo(-1);
         assertThat(s.home(MessageId.of("@k3~"))).isEqualTo(-1);
         assertThat(s.home(MessageId.of("@k3"))).as("generated unsharded").isEqualTo(-1);
         assertThat(s.home(MessageId.of("@k3~1x"))).isEqualTo(-1);

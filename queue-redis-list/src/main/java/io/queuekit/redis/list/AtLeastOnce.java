@@ -75,10 +75,12 @@ final class AtLeastOnce<T> extends ListMode<T> {
         this.ackLabel = engine.label() + ": ack";
         this.sweptUpTo = System.nanoTime(); // before any take
         Moves moves = new Moves();
-        this.receiving = new Receiver<>(engine.runtime(), moves,
+        this.receiving = new Receiver<>(
+                engine.runtime(),
+                moves,
                 Receiver.takingWaits(System::nanoTime, capMillis, max -> Math.min(max, claimBatch) > 1));
-        this.awaiting = new Receiver<>(engine.runtime(), moves, Receiver.takingWaits(System::nanoTime, capMillis,
-                max -> false));
+        this.awaiting = new Receiver<>(
+                engine.runtime(), moves, Receiver.takingWaits(System::nanoTime, capMillis, max -> false));
     }
 
     @Override
@@ -179,8 +181,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         }
 
         @Override
-        public void handOn(long millis) {
-        }
+        public void handOn(long millis) {}
     }
 
     @Override
@@ -256,8 +257,11 @@ final class AtLeastOnce<T> extends ListMode<T> {
         try {
             release.run(taken, e == null ? NONE : QueueScript.text(e.id.value()));
         } catch (RuntimeException ex) {
-            LOG.warn("{}: could not give back a message taken while {}; its lease will return it",
-                    engine.label(), closed ? "closing" : "interrupted", ex);
+            LOG.warn(
+                    "{}: could not give back a message taken while {}; its lease will return it",
+                    engine.label(),
+                    closed ? "closing" : "interrupted",
+                    ex);
         }
         engine.runtime().checkReceiving();
         throw new InterruptedException();
@@ -272,13 +276,25 @@ final class AtLeastOnce<T> extends ListMode<T> {
         String what = millis == 0 ? receiveLabel : waitLabel;
         Object raw;
         if (millis == 0) {
-            raw = pending.with(new CommandArguments(Protocol.Command.LMOVE).key(ready).key(claiming)
-                    .add(ListDirection.RIGHT).add(ListDirection.LEFT), what,
+            raw = pending.with(
+                    new CommandArguments(Protocol.Command.LMOVE)
+                            .key(ready)
+                            .key(claiming)
+                            .add(ListDirection.RIGHT)
+                            .add(ListDirection.LEFT),
+                    what,
                     () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
         } else {
             double seconds = RedisCalls.blockSeconds(millis);
-            raw = pending.with(new CommandArguments(Protocol.Command.BLMOVE).key(ready).key(claiming)
-                    .add(ListDirection.RIGHT).add(ListDirection.LEFT).add(seconds).blocking(), what,
+            raw = pending.with(
+                    new CommandArguments(Protocol.Command.BLMOVE)
+                            .key(ready)
+                            .key(claiming)
+                            .add(ListDirection.RIGHT)
+                            .add(ListDirection.LEFT)
+                            .add(seconds)
+                            .blocking(),
+                    what,
                     () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, seconds));
         }
         return (byte[]) PendingAck.checked(raw, what);
@@ -300,8 +316,15 @@ final class AtLeastOnce<T> extends ListMode<T> {
         if (!mayBeClaiming(d) || d.deadlineNanos() - System.nanoTime() < 2 * capNanos) {
             return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(e)), this::acked, d::releaseSettlement);
         }
-        return PendingAck.of(engine, () -> new CommandArguments(Protocol.Command.LREM).key(claiming).add(1).add(e.element()),
-                raw -> unclaimed((Long) PendingAck.checked(raw, ackLabel), e), () -> ackUnleased(e), this::acked,
+        return PendingAck.of(
+                engine,
+                () -> new CommandArguments(Protocol.Command.LREM)
+                        .key(claiming)
+                        .add(1)
+                        .add(e.element()),
+                raw -> unclaimed((Long) PendingAck.checked(raw, ackLabel), e),
+                () -> ackUnleased(e),
+                this::acked,
                 d::releaseSettlement);
     }
 
@@ -369,7 +392,9 @@ final class AtLeastOnce<T> extends ListMode<T> {
             @Override
             @SuppressWarnings("unchecked") // this mode's deliveries are of its payload type
             public LeasedDelivery<T> own(Delivery<?> d) {
-                return d instanceof LeasedDelivery<?> ld && ld.mode() == AtLeastOnce.this ? (LeasedDelivery<T>) ld : null;
+                return d instanceof LeasedDelivery<?> ld && ld.mode() == AtLeastOnce.this
+                        ? (LeasedDelivery<T>) ld
+                        : null;
             }
 
             @Override

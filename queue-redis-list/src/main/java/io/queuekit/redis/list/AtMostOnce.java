@@ -27,7 +27,7 @@ import redis.clients.jedis.util.KeyValue;
 final class AtMostOnce<T> extends ListMode<T> {
     private static final Logger LOG = LoggerFactory.getLogger(AtMostOnce.class);
 
-    private static final Receiver.CarriedAck NO_ACK = () -> { };
+    private static final Receiver.CarriedAck NO_ACK = () -> {};
 
     private final ListScripts.ClaimAtMostOnce claim;
     /** Receives: a pop first when more than one is asked for (BRPOP returns at once for one). */
@@ -39,10 +39,12 @@ final class AtMostOnce<T> extends ListMode<T> {
         super(engine);
         this.claim = new ListScripts.ClaimAtMostOnce(engine);
         Pops pops = new Pops();
-        this.receiving = new Receiver<>(engine.runtime(), pops,
+        this.receiving = new Receiver<>(
+                engine.runtime(),
+                pops,
                 Receiver.takingWaits(System::nanoTime, capMillis, max -> Math.min(max, claimBatch) > 1));
-        this.awaiting = new Receiver<>(engine.runtime(), pops, Receiver.takingWaits(System::nanoTime, capMillis,
-                max -> false));
+        this.awaiting =
+                new Receiver<>(engine.runtime(), pops, Receiver.takingWaits(System::nanoTime, capMillis, max -> false));
     }
 
     @Override
@@ -62,7 +64,8 @@ final class AtMostOnce<T> extends ListMode<T> {
             engine.checkShardCount("receive"); // the pop may be this object's first command
             int n = Math.min(max, claimBatch);
             long now = System.nanoTime();
-            List<byte[]> got = upkeepDue(now) ? reapAndClaim(n, now)
+            List<byte[]> got = upkeepDue(now)
+                    ? reapAndClaim(n, now)
                     : RedisCalls.call(engine.label() + ": receive", () -> jedis.rpop(ready, n));
             return new Receiver.Claimed<>(got == null ? List.of() : deliveries(got), WakeUps.NONE, WakeUps.NONE);
         }
@@ -80,8 +83,8 @@ final class AtMostOnce<T> extends ListMode<T> {
                 Thread.sleep(Math.max(0, wait));
                 return Receiver.Woken.took(claim(max, ack).deliveries());
             }
-            KeyValue<byte[], byte[]> popped = RedisCalls.call(engine.label() + ": wait",
-                    () -> jedis.brpop(RedisCalls.blockSeconds(wait), ready));
+            KeyValue<byte[], byte[]> popped =
+                    RedisCalls.call(engine.label() + ": wait", () -> jedis.brpop(RedisCalls.blockSeconds(wait), ready));
             if (popped == null) {
                 return Receiver.Woken.nothing();
             }
@@ -100,8 +103,7 @@ final class AtMostOnce<T> extends ListMode<T> {
         }
 
         @Override
-        public void handOn(long millis) {
-        }
+        public void handOn(long millis) {}
     }
 
     private List<byte[]> reapAndClaim(int n, long now) {

@@ -25,6 +25,7 @@ final class LeasedDelivery<T> extends EnvelopeDelivery<T> {
      * extension was asked for (one that failed may still have started a lease).
      */
     private volatile boolean leased;
+
     private final SettleOnce settled = new SettleOnce();
 
     LeasedDelivery(AtLeastOnce<T> mode, Envelope envelope, long takenNanos, long deadlineNanos, boolean leased) {

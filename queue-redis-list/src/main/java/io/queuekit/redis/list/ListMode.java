@@ -47,12 +47,14 @@ abstract class ListMode<T> implements ListStorage<T> {
     final byte[] retention;
     /** Ids made without a round trip, apart from other queue objects' and the server's. */
     private final GeneratedIds ids;
+
     private final ListScripts.Retry retry;
     private final ListScripts.Renew renew;
     private final ListScripts.Bury bury;
     private final ListScripts.Layout layout;
     /** Whether this object's first send checked that the keys are a list queue's. */
     private volatile boolean layoutChecked;
+
     private final ListScripts.Stats stats;
     private final ListScripts.Peek peek;
     private final DeadLetterStore<T> dead;
@@ -111,9 +113,11 @@ abstract class ListMode<T> implements ListStorage<T> {
             out.add(id);
         }
         Replicas replicas = engine.settings().replicas();
-        RedisCalls.call(engine.label() + ": send", () -> replicas.waited()
-                ? replicas.write(jedis, ready, p -> p.lpush(ready, elements))
-                : jedis.lpush(ready, elements));
+        RedisCalls.call(
+                engine.label() + ": send",
+                () -> replicas.waited()
+                        ? replicas.write(jedis, ready, p -> p.lpush(ready, elements))
+                        : jedis.lpush(ready, elements));
         observer.sent(elements.length);
         return out;
     }
@@ -144,13 +148,11 @@ abstract class ListMode<T> implements ListStorage<T> {
 
     /** Nothing to wake: a blocked receiver notices within its block timeout. */
     @Override
-    public final void receivingStopped() {
-    }
+    public final void receivingStopped() {}
 
     /** Nothing held outside Redis, which keeps everything. */
     @Override
-    public final void closed() {
-    }
+    public final void closed() {}
 
     /** The counts as stored, without running the upkeep first. */
     final QueueStats counts() {
@@ -163,10 +165,15 @@ abstract class ListMode<T> implements ListStorage<T> {
         List<WaitingMessage<T>> out = new ArrayList<>(elements.size());
         for (byte[] element : elements) {
             Envelope e = Envelope.parse(element);
-            out.add(e == null
-                    ? new WaitingMessage<>(null, 0, null, null, decodeOrNull(element))
-                    : new WaitingMessage<>(e.id, e.attempt, Instant.ofEpochMilli(e.enqueuedMillis), null,
-                            decodeOrNull(e.payload())));
+            out.add(
+                    e == null
+                            ? new WaitingMessage<>(null, 0, null, null, decodeOrNull(element))
+                            : new WaitingMessage<>(
+                                    e.id,
+                                    e.attempt,
+                                    Instant.ofEpochMilli(e.enqueuedMillis),
+                                    null,
+                                    decodeOrNull(e.payload())));
         }
         return out;
     }
@@ -225,7 +232,11 @@ abstract class ListMode<T> implements ListStorage<T> {
      * so that it is neither lost nor handed to a handler as a message.
      */
     final void buryForeign(byte[] inFlight, byte[] element) {
-        bury(inFlight, ids.next().value(), 0, StoredBody.of(System.currentTimeMillis(), element, 0),
+        bury(
+                inFlight,
+                ids.next().value(),
+                0,
+                StoredBody.of(System.currentTimeMillis(), element, 0),
                 "not a queuekit message: found in the list as it is");
     }
 

@@ -52,8 +52,9 @@ final class ListScripts {
         private final QueueScript script;
 
         Bury(RedisContext<?> queue) {
-            script = queue.script("bury", LUA + "bury.lua",
-                    checked("inflight", "body", "att", "dead", "reason", "held")).replicated();
+            script = queue.script(
+                            "bury", LUA + "bury.lua", checked("inflight", "body", "att", "dead", "reason", "held"))
+                    .replicated();
         }
 
         /**
@@ -85,8 +86,8 @@ final class ListScripts {
 
         Reap.Result run(byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             List<?> r = array(script.run(leaseMillis, maxAttempts, retention));
-            return new Reap.Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
-                    integer(r.get(4)));
+            return new Reap.Result(
+                    integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)), integer(r.get(4)));
         }
     }
 
@@ -149,7 +150,8 @@ final class ListScripts {
         private final QueueScript script;
 
         Ack(RedisContext<?> queue) {
-            script = queue.script("ack", LUA + "ack.lua", "claiming", "inflight", "held").replicated();
+            script = queue.script("ack", LUA + "ack.lua", "claiming", "inflight", "held")
+                    .replicated();
         }
 
         /** Returns how many were still in flight. */
@@ -205,7 +207,8 @@ final class ListScripts {
         private final QueueScript script;
 
         Retry(RedisContext<?> queue) {
-            script = queue.script("retry", LUA + "retry.lua", "claiming", "inflight", "held", "ready", "delayed").replicated();
+            script = queue.script("retry", LUA + "retry.lua", "claiming", "inflight", "held", "ready", "delayed")
+                    .replicated();
         }
 
         /**
@@ -222,8 +225,8 @@ final class ListScripts {
         private final QueueScript script;
 
         Stats(RedisContext<?> queue) {
-            script = queue.script("stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight",
-                    "held");
+            script = queue.script(
+                    "stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight", "held");
         }
 
         QueueStats run() {

@@ -12,9 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A list queue stored in shards, each a {@link ListMode} of its own under its hash tag (its own
@@ -86,7 +84,9 @@ final class ListShards<T> extends ShardedStore<T, ListMode<T>> implements ListSt
     /** Acks each shard's deliveries in one script per shard, others one by one ({@link AckAll#byShard}). */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
-        return AckAll.byShard(deliveries, shards(),
+        return AckAll.byShard(
+                deliveries,
+                shards(),
                 d -> d instanceof EnvelopeDelivery<T> e && shards().contains(e.mode()) ? e.mode() : null,
                 ListMode::ackAll);
     }
@@ -101,7 +101,10 @@ final class ListShards<T> extends ShardedStore<T, ListMode<T>> implements ListSt
         for (ListMode<T> m : shards()) {
             each.add(m.peek(max));
         }
-        return merge(each, Comparator.comparing(WaitingMessage::enqueuedAt,
-                Comparator.nullsFirst(Comparator.<Instant>naturalOrder())), max);
+        return merge(
+                each,
+                Comparator.comparing(
+                        WaitingMessage::enqueuedAt, Comparator.nullsFirst(Comparator.<Instant>naturalOrder())),
+                max);
     }
 }

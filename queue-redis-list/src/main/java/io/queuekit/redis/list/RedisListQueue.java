@@ -8,8 +8,8 @@ import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
-import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Semantics;
+import io.queuekit.Semantics.Guarantee;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
@@ -56,15 +56,22 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     private RedisListQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
-        this.engine = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisListQueue.class,
-                ListScripts.INCLUDES, setup.shards());
+        this.engine = new RedisContext<>(
+                jedis,
+                setup.settings(),
+                setup.codec(),
+                TRANSPORT,
+                RedisListQueue.class,
+                ListScripts.INCLUDES,
+                setup.shards());
         List<ListMode<T>> modes = new ArrayList<>();
         for (RedisContext<T> shard : engine.shards()) {
             modes.add(b.guarantee == Guarantee.AT_MOST_ONCE ? new AtMostOnce<>(shard) : new AtLeastOnce<>(shard));
         }
         this.shards = setup.shards();
         this.mode = setup.sharded() ? new ListShards<>(engine, modes, setup.sharding()) : modes.get(0);
-        Semantics.Ordering ordering = !setup.sharded() ? Semantics.Ordering.FIFO
+        Semantics.Ordering ordering = !setup.sharded()
+                ? Semantics.Ordering.FIFO
                 : setup.shardBy() != null ? Semantics.Ordering.PER_KEY : Semantics.Ordering.NONE;
         this.semantics = new Semantics(TRANSPORT, b.guarantee, ordering, true, false, false);
         engine.runtime().attach(mode);

@@ -42,8 +42,19 @@ class EnvelopeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "hello", "{\"json\":1}", " 1 2 p", "id 1 2", "id x 2 p", "id 1 y p", "id 0 2 p",
-            "id 1 1234567890123456789 p", "id -1 2 p"})
+    @ValueSource(
+            strings = {
+                "",
+                "hello",
+                "{\"json\":1}",
+                " 1 2 p",
+                "id 1 2",
+                "id x 2 p",
+                "id 1 y p",
+                "id 0 2 p",
+                "id 1 1234567890123456789 p",
+                "id -1 2 p"
+            })
     void parse_refusesWhatIsNotAnEnvelope(String element) {
         assertThat(Envelope.parse(utf8(element))).isNull();
     }

@@ -76,8 +76,12 @@ class RedisListQueueFaultTest {
 
             // what a consumer's take is, done by hand by a consumer that then dies
             try (RedisClient own = RedisClients.create(server)) {
-                byte[] moved = own.blmove(Queues.key(name, "ready").getBytes(), Queues.key(name, "claiming").getBytes(),
-                        ListDirection.RIGHT, ListDirection.LEFT, 1.0);
+                byte[] moved = own.blmove(
+                        Queues.key(name, "ready").getBytes(),
+                        Queues.key(name, "claiming").getBytes(),
+                        ListDirection.RIGHT,
+                        ListDirection.LEFT,
+                        1.0);
                 assertThat(moved).isNotNull();
             }
 

@@ -42,13 +42,16 @@ class RedisListQueueMessagesTest {
         String name = Queues.unique("undecodable");
         try (RedisListQueue<String> raw = Queues.strings(client, name, guarantee);
                 RedisListQueue<Order> orders = RedisListQueue.builder(client, name, JacksonCodec.of(Order.class))
-                        .guarantee(guarantee).blockTimeout(Queues.BLOCK).build()) {
+                        .guarantee(guarantee)
+                        .blockTimeout(Queues.BLOCK)
+                        .build()) {
             orders.send(new Order(1, "tea"));
             MessageId bad = raw.send("{not json");
             orders.send(new Order(2, "cake"));
 
             List<Order> handled = new CopyOnWriteArrayList<>();
-            Subscription worker = orders.consume(d -> handled.add(d.payload()),
+            Subscription worker = orders.consume(
+                    d -> handled.add(d.payload()),
                     ConsumeOptions.builder().pollTimeout(Duration.ofMillis(100)).build());
 
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
@@ -120,7 +123,8 @@ class RedisListQueueMessagesTest {
 
                 Delivery<String> again = q.poll(5, SECONDS);
 
-                assertThat(Duration.ofNanos(System.nanoTime() - retried)).isGreaterThanOrEqualTo(Duration.ofMillis(490));
+                assertThat(Duration.ofNanos(System.nanoTime() - retried))
+                        .isGreaterThanOrEqualTo(Duration.ofMillis(490));
                 assertThat(again.id()).isEqualTo(id);
                 assertThat(again.attempt()).isEqualTo(2);
                 assertThat(again.enqueuedAt()).isEqualTo(first.enqueuedAt());

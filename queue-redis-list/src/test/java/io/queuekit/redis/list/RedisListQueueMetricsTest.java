@@ -32,14 +32,20 @@ class RedisListQueueMetricsTest {
     }
 
     private double count(String meter) {
-        return registry.get(meter).tag("queue", name).tag("transport", "redis-list").counter().count();
+        return registry.get(meter)
+                .tag("queue", name)
+                .tag("transport", "redis-list")
+                .counter()
+                .count();
     }
 
     @ParameterizedTest
     @EnumSource(Semantics.Guarantee.class)
     void settlements_areRecorded_inBothModes(Semantics.Guarantee guarantee) throws Exception {
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).guarantee(guarantee)
-                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                .guarantee(guarantee)
+                .metrics(MicrometerQueueMetrics.of(registry))
+                .build()) {
             q.sendAll(List.of("ack", "retry", "dead"));
             q.poll(5, TimeUnit.SECONDS).ack();
             q.poll(5, TimeUnit.SECONDS).retry(Duration.ofHours(1));
@@ -50,37 +56,58 @@ class RedisListQueueMetricsTest {
             assertThat(count("queuekit.acked")).isEqualTo(1);
             assertThat(count("queuekit.retried")).isEqualTo(1);
             assertThat(count("queuekit.dead.lettered")).isEqualTo(1);
-            assertThat(registry.get("queuekit.latency").tag("queue", name).timer().count()).isEqualTo(3);
-            assertThat(registry.get("queuekit.delayed").tag("queue", name).gauge().value()).isEqualTo(1);
-            assertThat(registry.get("queuekit.dead").tag("queue", name).gauge().value()).isEqualTo(1);
+            assertThat(registry.get("queuekit.latency")
+                            .tag("queue", name)
+                            .timer()
+                            .count())
+                    .isEqualTo(3);
+            assertThat(registry.get("queuekit.delayed")
+                            .tag("queue", name)
+                            .gauge()
+                            .value())
+                    .isEqualTo(1);
+            assertThat(registry.get("queuekit.dead").tag("queue", name).gauge().value())
+                    .isEqualTo(1);
         }
     }
 
     @Test
     void inFlightGauge_countsAMessageTakenBeforeAnyUpkeep_asStatsDoes() throws Exception {
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+                .metrics(MicrometerQueueMetrics.of(registry))
+                .build()) {
             q.sendAll(List.of("taken", "waiting"));
             assertThat(q.poll()).isNotNull();
 
             assertThat(q.stats().inFlight()).isEqualTo(1);
-            assertThat(registry.get("queuekit.in.flight").tag("queue", name).gauge().value()).isEqualTo(1);
-            assertThat(registry.get("queuekit.ready").tag("queue", name).gauge().value()).isEqualTo(1);
+            assertThat(registry.get("queuekit.in.flight")
+                            .tag("queue", name)
+                            .gauge()
+                            .value())
+                    .isEqualTo(1);
+            assertThat(registry.get("queuekit.ready").tag("queue", name).gauge().value())
+                    .isEqualTo(1);
         }
     }
 
     @Test
     void leaseExpiry_countsAsRedelivered_andConsumersTimeTheHandler() {
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .visibilityTimeout(Duration.ofMillis(200)).blockTimeout(Duration.ofMillis(100))
-                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+                .visibilityTimeout(Duration.ofMillis(200))
+                .blockTimeout(Duration.ofMillis(100))
+                .metrics(MicrometerQueueMetrics.of(registry))
+                .build()) {
             q.send("forgotten");
             assertThat(q.poll()).isNotNull();
-            try (Subscription s = q.consume(d -> { }, ConsumeOptions.defaults())) {
+            try (Subscription s = q.consume(d -> {}, ConsumeOptions.defaults())) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> count("queuekit.acked") == 1);
             }
             assertThat(count("queuekit.redelivered")).isEqualTo(1);
-            assertThat(registry.get("queuekit.handler").tag("outcome", "success").timer().count()).isEqualTo(1);
+            assertThat(registry.get("queuekit.handler")
+                            .tag("outcome", "success")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
         }
     }
 }

@@ -44,8 +44,12 @@ class RedisListQueueOutageLogTest {
                 RedisClient client = RedisClients.create(server);
                 RedisListQueue<String> q = Queues.strings(client, name, AT_LEAST_ONCE);
                 LogCapture log = new LogCapture()) {
-            q.consume(d -> handled.add(d.payload()), ConsumeOptions.builder().concurrency(WORKERS)
-                    .pollTimeout(Duration.ofMillis(500)).build());
+            q.consume(
+                    d -> handled.add(d.payload()),
+                    ConsumeOptions.builder()
+                            .concurrency(WORKERS)
+                            .pollTimeout(Duration.ofMillis(500))
+                            .build());
             q.send("before");
             await().atMost(Duration.ofSeconds(10)).until(() -> handled.contains("before"));
 
@@ -54,33 +58,45 @@ class RedisListQueueOutageLogTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 Map<String, Long> perWorker = failures(log, name).stream()
                         .collect(Collectors.groupingBy(RedisListQueueOutageLogTest::thread, Collectors.counting()));
-                return perWorker.size() == WORKERS && perWorker.values().stream().allMatch(n -> n >= 3);
+                return perWorker.size() == WORKERS
+                        && perWorker.values().stream().allMatch(n -> n >= 3);
             });
             server.restart();
             // the client's pooled connections died with the server: a send may fail once per stale one
-            await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(QueueException.class)
+            await().atMost(Duration.ofSeconds(10))
+                    .ignoreExceptionsInstanceOf(QueueException.class)
                     .until(() -> q.send("after") != null);
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.contains("after"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> !log.records(name + ": fetching works again").isEmpty());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !log.records(name + ": fetching works again").isEmpty());
 
             List<LogCapture.Record> warned = failures(log, name).stream()
                     .filter(r -> r.line().contains(" WARN "))
                     .toList();
-            assertThat(warned).filteredOn(LogCapture.Record::hasStackTrace).extracting(LogCapture.Record::line)
-                    .as("lines with a stack trace").hasSize(1);
-            assertThat(warned.get(0).hasStackTrace()).as("the first failure, with its stack trace").isTrue();
+            assertThat(warned)
+                    .filteredOn(LogCapture.Record::hasStackTrace)
+                    .extracting(LogCapture.Record::line)
+                    .as("lines with a stack trace")
+                    .hasSize(1);
+            assertThat(warned.get(0).hasStackTrace())
+                    .as("the first failure, with its stack trace")
+                    .isTrue();
             assertThat(warned.get(0).stackTrace()).anyMatch(l -> l.startsWith("io.queuekit.TransportException"));
             // an outage that outlasted the 10 s period: lines with a count, no stack trace
-            assertThat(warned.subList(1, warned.size())).allSatisfy(r -> assertThat(r.line()).containsPattern(COUNTED));
-            assertThat(failures(log, name)).filteredOn(r -> r.line().contains(" DEBUG "))
+            assertThat(warned.subList(1, warned.size()))
+                    .allSatisfy(r -> assertThat(r.line()).containsPattern(COUNTED));
+            assertThat(failures(log, name))
+                    .filteredOn(r -> r.line().contains(" DEBUG "))
                     .allSatisfy(r -> assertThat(r.hasStackTrace()).isFalse());
 
-            assertThat(log.records(name + ": fetching works again")).singleElement().satisfies(r -> {
-                assertThat(r.line()).contains(" INFO ");
-                Matcher m = RECOVERED.matcher(r.line());
-                assertThat(m.find()).isTrue();
-                assertThat(Integer.parseInt(m.group(1))).isGreaterThanOrEqualTo(WORKERS * 3);
-            });
+            assertThat(log.records(name + ": fetching works again"))
+                    .singleElement()
+                    .satisfies(r -> {
+                        assertThat(r.line()).contains(" INFO ");
+                        Matcher m = RECOVERED.matcher(r.line());
+                        assertThat(m.find()).isTrue();
+                        assertThat(Integer.parseInt(m.group(1))).isGreaterThanOrEqualTo(WORKERS * 3);
+                    });
         }
     }
 

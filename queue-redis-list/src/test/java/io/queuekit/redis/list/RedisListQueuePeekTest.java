@@ -48,7 +48,9 @@ class RedisListQueuePeekTest {
             assertThat(next).extracting(WaitingMessage::payload).containsExactly("a", "b");
             assertThat(next).allSatisfy(m -> {
                 assertThat(m.attempt()).isEqualTo(1);
-                assertThat(m.enqueuedAt()).isAfter(before).isBefore(Instant.now().plusSeconds(1));
+                assertThat(m.enqueuedAt())
+                        .isAfter(before)
+                        .isBefore(Instant.now().plusSeconds(1));
                 assertThat(m.dueAt()).isNull();
             });
             assertThat(q.peek(10)).hasSize(3);
@@ -83,7 +85,8 @@ class RedisListQueuePeekTest {
 
             List<WaitingMessage<String>> next = q.peek(10);
 
-            assertThat(next.get(0)).isEqualTo(new WaitingMessage<String>(null, 0, null, null, "pushed by a textbook producer"));
+            assertThat(next.get(0))
+                    .isEqualTo(new WaitingMessage<String>(null, 0, null, null, "pushed by a textbook producer"));
             assertThat(next.get(1).id()).isEqualTo(mine);
         }
     }
@@ -92,7 +95,8 @@ class RedisListQueuePeekTest {
     void peek_showsAPayloadItsCodecCannotDecode_asNull() {
         String name = Queues.unique("peek-undecodable");
         try (RedisListQueue<String> raw = Queues.strings(CLIENT, name, Guarantee.AT_LEAST_ONCE);
-                RedisListQueue<Order> orders = RedisListQueue.builder(CLIENT, name, JacksonCodec.of(Order.class)).build()) {
+                RedisListQueue<Order> orders = RedisListQueue.builder(CLIENT, name, JacksonCodec.of(Order.class))
+                        .build()) {
             MessageId bad = raw.send("{not json");
             orders.send(new Order(1, "tea"));
 
@@ -109,7 +113,9 @@ class RedisListQueuePeekTest {
         String name = Queues.unique("peek-refused");
         RedisListQueue<String> q = Queues.strings(CLIENT, name, Guarantee.AT_LEAST_ONCE);
         assertThat(q.peek(10)).isEmpty();
-        assertThatThrownBy(() -> q.peek(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
+        assertThatThrownBy(() -> q.peek(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0");
         assertThatThrownBy(() -> q.peek(10_001)).isInstanceOf(IllegalArgumentException.class);
         CLIENT.zadd(Queues.key(name, "ready"), 1, "@1");
         assertThatThrownBy(() -> q.peek(1)).hasMessageContaining("not the list of a list queue");

@@ -39,12 +39,18 @@ class RedisListQueueRestartTest {
     }
 
     private static ConsumeOptions workers() {
-        return ConsumeOptions.builder().concurrency(4).pollTimeout(Duration.ofMillis(500)).build();
+        return ConsumeOptions.builder()
+                .concurrency(4)
+                .pollTimeout(Duration.ofMillis(500))
+                .build();
     }
 
     @Test
     void atLeastOnce_killAndRestart_duringTraffic_loseNoMessageWhoseSendReturned() throws Exception {
-        try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
+        try (RedisServer server = RedisServer.builder()
+                        .appendOnly(true)
+                        .requireProcessControl()
+                        .start();
                 RedisClient client = RedisClients.create(server);
                 RedisListQueue<String> q = queue(client, Guarantee.AT_LEAST_ONCE)) {
             Set<String> handled = ConcurrentHashMap.newKeySet();
@@ -59,17 +65,19 @@ class RedisListQueueRestartTest {
 
             AtomicBoolean producing = new AtomicBoolean(true);
             AtomicInteger failedSends = new AtomicInteger();
-            Thread producer = new Thread(() -> {
-                for (int i = 0; producing.get(); i++) {
-                    try {
-                        q.send("during-" + i);
-                        stored.add("during-" + i);
-                    } catch (QueueException e) {
-                        failedSends.incrementAndGet(); // may or may not have been stored: not counted
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-                }
-            }, "test-producer");
+            Thread producer = new Thread(
+                    () -> {
+                        for (int i = 0; producing.get(); i++) {
+                            try {
+                                q.send("during-" + i);
+                                stored.add("during-" + i);
+                            } catch (QueueException e) {
+                                failedSends.incrementAndGet(); // may or may not have been stored: not counted
+                            }
+                            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                        }
+                    },
+                    "test-producer");
             producer.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> stored.size() >= 300);
 
@@ -90,7 +98,10 @@ class RedisListQueueRestartTest {
 
     @Test
     void atMostOnce_consumersBlockedThroughAKill_resumeOnTheirOwn() throws Exception {
-        try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
+        try (RedisServer server = RedisServer.builder()
+                        .appendOnly(true)
+                        .requireProcessControl()
+                        .start();
                 RedisClient client = RedisClients.create(server);
                 RedisListQueue<String> q = queue(client, Guarantee.AT_MOST_ONCE)) {
             Set<String> handled = ConcurrentHashMap.newKeySet();
@@ -102,7 +113,8 @@ class RedisListQueueRestartTest {
             server.restart();
             List<String> after = List.of("after-1", "after-2", "after-3");
             // the client's pooled connections died with the server: a send may fail once per stale one
-            await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(QueueException.class)
+            await().atMost(Duration.ofSeconds(10))
+                    .ignoreExceptionsInstanceOf(QueueException.class)
                     .until(() -> !q.sendAll(after).isEmpty());
 
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.containsAll(after));

@@ -36,14 +36,16 @@ class RedisListQueueRoundTripTest {
     @Test
     @Timeout(60)
     void aManagedConsumer_acksWithItsNextFetch_inOneRoundTrip() {
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("trips"), Codec.utf8()).build()) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("trips"), Codec.utf8())
+                .build()) {
             q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
             AtomicInteger handled = new AtomicInteger();
             long before = RedisClients.readsProcessed(client);
             long scriptsBefore = RedisClients.commandCalls(client, "evalsha");
 
             // one at a time, as consume() fetches while messages do not wait (a backlog it takes in batches)
-            Subscription consumer = q.consume(d -> handled.incrementAndGet(),
+            Subscription consumer = q.consume(
+                    d -> handled.incrementAndGet(),
                     ConsumeOptions.builder().concurrency(1).batchSize(1).build());
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
             consumer.close();
@@ -52,11 +54,14 @@ class RedisListQueueRoundTripTest {
 
             assertThat(q.stats().total()).as("every message acked").isZero();
             // an ack of its own would make it two reads per message, one with the fetch one
-            assertThat(reads).as("commands read by the server, one read per round trip")
+            assertThat(reads)
+                    .as("commands read by the server, one read per round trip")
                     .isLessThan(COUNT * 5 / 4);
             // a message taken alone and not yet moved by an upkeep is acked by a plain LREM: scripts
             // are the upkeep's, about one per block timeout, and acks of what an upkeep moved
-            assertThat(scripts).as("scripts run while acking " + COUNT + " messages").isLessThan(COUNT / 10);
+            assertThat(scripts)
+                    .as("scripts run while acking " + COUNT + " messages")
+                    .isLessThan(COUNT / 10);
         }
     }
 
@@ -66,18 +71,24 @@ class RedisListQueueRoundTripTest {
         // an LREM's reply is read with the blocking fetch's, so an ack it missed would finish up to
         // a block timeout later: too late for a lease this short, so the script goes ahead instead
         try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("short-lease"), Codec.utf8())
-                .visibilityTimeout(Duration.ofMillis(1500)).blockTimeout(Duration.ofSeconds(1)).build()) {
+                .visibilityTimeout(Duration.ofMillis(1500))
+                .blockTimeout(Duration.ofSeconds(1))
+                .build()) {
             q.sendAll(IntStream.range(0, 50).mapToObj(i -> "m" + i).collect(Collectors.toList()));
             AtomicInteger handled = new AtomicInteger();
             long scripts = RedisClients.commandCalls(client, "evalsha");
 
-            Subscription consumer = q.consume(d -> handled.incrementAndGet(),
+            Subscription consumer = q.consume(
+                    d -> handled.incrementAndGet(),
                     ConsumeOptions.builder().concurrency(1).batchSize(1).build());
-            await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == 50 && q.stats().total() == 0);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> handled.get() == 50 && q.stats().total() == 0);
             consumer.close();
 
             // an ack by LREM runs no script (LREMs are no measure: the ack script makes one too)
-            assertThat(RedisClients.commandCalls(client, "evalsha") - scripts).as("scripts run").isGreaterThanOrEqualTo(50);
+            assertThat(RedisClients.commandCalls(client, "evalsha") - scripts)
+                    .as("scripts run")
+                    .isGreaterThanOrEqualTo(50);
         }
     }
 
@@ -86,25 +97,33 @@ class RedisListQueueRoundTripTest {
     void aManagedConsumer_whoseOwnUpkeepMovesItsMessage_sendsNoLremThatFindsNothing() {
         String name = Queues.unique("own-upkeep");
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .blockTimeout(Duration.ofMillis(100)).build()) {
+                .blockTimeout(Duration.ofMillis(100))
+                .build()) {
             AtomicInteger handled = new AtomicInteger();
-            Subscription consumer = q.consume(d -> {
-                // this worker ran an upkeep at most a block timeout before the fetch; once three
-                // have passed, its next fetch runs one first, which moves this message into 'held'
-                long start = System.nanoTime();
-                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
-                        .until(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(300));
-                handled.incrementAndGet();
-            }, ConsumeOptions.builder().concurrency(1).batchSize(1).build());
+            Subscription consumer = q.consume(
+                    d -> {
+                        // this worker ran an upkeep at most a block timeout before the fetch; once three
+                        // have passed, its next fetch runs one first, which moves this message into 'held'
+                        long start = System.nanoTime();
+                        await().atMost(Duration.ofSeconds(5))
+                                .pollInterval(Duration.ofMillis(10))
+                                .until(() -> System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(300));
+                        handled.incrementAndGet();
+                    },
+                    ConsumeOptions.builder().concurrency(1).batchSize(1).build());
             long lrems = RedisClients.commandCalls(client, "lrem");
 
             q.send("slow");
-            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1
-                    && client.llen(Queues.key(name, "claiming")) == 0 && client.hlen(Queues.key(name, "held")) == 0);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> handled.get() == 1
+                            && client.llen(Queues.key(name, "claiming")) == 0
+                            && client.hlen(Queues.key(name, "held")) == 0);
             consumer.close();
 
             // the ack script finds it in 'held' without an LREM of its own
-            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("LREMs sent").isZero();
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems)
+                    .as("LREMs sent")
+                    .isZero();
             assertThat(q.stats().total()).isZero();
         }
     }
@@ -113,28 +132,40 @@ class RedisListQueueRoundTripTest {
     @Timeout(60)
     void anAckOfADeliveryWhoseLeaseWasExtended_leavesNoLeaseBehind() throws Exception {
         String name = Queues.unique("extended");
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
             // by hand: an extension starts a lease before any upkeep, which the ack must end
             q.send("by hand");
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             assertThat(d).isNotNull();
             assertThat(d.extendLease(Duration.ofMinutes(5))).isTrue();
-            assertThat(client.zcard(Queues.key(name, "inflight"))).as("the extension's lease").isOne();
+            assertThat(client.zcard(Queues.key(name, "inflight")))
+                    .as("the extension's lease")
+                    .isOne();
             assertThat(d.ack()).isTrue();
-            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left after the ack").isZero();
+            assertThat(client.zcard(Queues.key(name, "inflight")))
+                    .as("no lease left after the ack")
+                    .isZero();
 
             // a managed consumer, whose ack travels with its next fetch
             AtomicInteger handled = new AtomicInteger();
-            Subscription consumer = q.consume(m -> {
-                m.extendLease(Duration.ofMinutes(5));
-                handled.incrementAndGet();
-            }, ConsumeOptions.builder().concurrency(1).build());
+            Subscription consumer = q.consume(
+                    m -> {
+                        m.extendLease(Duration.ofMinutes(5));
+                        handled.incrementAndGet();
+                    },
+                    ConsumeOptions.builder().concurrency(1).build());
             q.send("managed");
-            await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1 && q.stats().total() == 0);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> handled.get() == 1 && q.stats().total() == 0);
             consumer.close();
 
-            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left after the managed ack").isZero();
-            assertThat(client.llen(Queues.key(name, "claiming"))).as("nothing left in claiming").isZero();
+            assertThat(client.zcard(Queues.key(name, "inflight")))
+                    .as("no lease left after the managed ack")
+                    .isZero();
+            assertThat(client.llen(Queues.key(name, "claiming")))
+                    .as("nothing left in claiming")
+                    .isZero();
         }
     }
 
@@ -143,23 +174,32 @@ class RedisListQueueRoundTripTest {
     void anAckByHand_findsWhatAnotherInstancesUpkeepHeldMeanwhile() throws Exception {
         String name = Queues.unique("held-by-hand");
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .blockTimeout(Duration.ofMillis(100)).build();
+                        .blockTimeout(Duration.ofMillis(100))
+                        .build();
                 RedisListQueue<String> other = RedisListQueue.builder(client, name, Codec.utf8())
-                        .blockTimeout(Duration.ofMillis(100)).build()) {
+                        .blockTimeout(Duration.ofMillis(100))
+                        .build()) {
             q.send("slow");
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             assertThat(d).isNotNull();
             // an upkeep of another instance (stats runs one when due) moves it from 'claiming' into
             // 'held', unknown to this one: its ack tries 'claiming' first
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> other.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
             long lrems = RedisClients.commandCalls(client, "lrem");
 
             assertThat(d.ack()).as("acked where the upkeep put it").isTrue();
-            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("an LREM that found nothing first").isOne();
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems)
+                    .as("an LREM that found nothing first")
+                    .isOne();
             assertThat(d.ack()).as("a second ack finds nothing").isFalse();
-            assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
-            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left").isZero();
+            assertThat(client.hlen(Queues.key(name, "held")))
+                    .as("nothing left held")
+                    .isZero();
+            assertThat(client.zcard(Queues.key(name, "inflight")))
+                    .as("no lease left")
+                    .isZero();
             assertThat(q.stats().total()).isZero();
         }
     }
@@ -169,12 +209,14 @@ class RedisListQueueRoundTripTest {
     void anAckByHand_ofWhatCannotBeInClaiming_runsTheScriptAlone() throws Exception {
         String name = Queues.unique("held-own");
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .blockTimeout(Duration.ofMillis(100)).build()) {
+                .blockTimeout(Duration.ofMillis(100))
+                .build()) {
             q.sendAll(List.of("slow", "batch 1", "batch 2"));
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             assertThat(d).isNotNull();
             // this instance's own upkeep moves it into 'held': its ack knows that without an LREM
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> q.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
             // a batch take puts its messages into 'held' at once
             List<Delivery<String>> batch = q.pollBatch(2, 5, TimeUnit.SECONDS);
@@ -182,10 +224,16 @@ class RedisListQueueRoundTripTest {
             long lrems = RedisClients.commandCalls(client, "lrem");
 
             assertThat(d.ack()).as("acked where the upkeep put it").isTrue();
-            assertThat(batch.get(0).ack()).as("a batch-taken delivery acked alone").isTrue();
+            assertThat(batch.get(0).ack())
+                    .as("a batch-taken delivery acked alone")
+                    .isTrue();
             assertThat(batch.get(1).ack()).isTrue();
-            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("LREMs sent").isZero();
-            assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems)
+                    .as("LREMs sent")
+                    .isZero();
+            assertThat(client.hlen(Queues.key(name, "held")))
+                    .as("nothing left held")
+                    .isZero();
             assertThat(q.stats().total()).isZero();
         }
     }
@@ -193,15 +241,18 @@ class RedisListQueueRoundTripTest {
     @Test
     @Timeout(60)
     void anAckTravellingWithAFetch_stillAcks_whenTheServerForgotTheScript() {
-        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("flushed"), Codec.utf8()).build()) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("flushed"), Codec.utf8())
+                .build()) {
             AtomicInteger handled = new AtomicInteger();
-            Subscription consumer = q.consume(d -> {
-                if (handled.incrementAndGet() == 1) {
-                    // an extended delivery's ack is the ack script: sent as EVALSHA of a script now gone
-                    d.extendLease(Duration.ofMinutes(1));
-                    client.scriptFlush();
-                }
-            }, ConsumeOptions.builder().concurrency(1).build());
+            Subscription consumer = q.consume(
+                    d -> {
+                        if (handled.incrementAndGet() == 1) {
+                            // an extended delivery's ack is the ack script: sent as EVALSHA of a script now gone
+                            d.extendLease(Duration.ofMinutes(1));
+                            client.scriptFlush();
+                        }
+                    },
+                    ConsumeOptions.builder().concurrency(1).build());
 
             q.send("first");
             await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1);
@@ -209,7 +260,9 @@ class RedisListQueueRoundTripTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 2);
             consumer.close();
 
-            assertThat(q.stats().total()).as("both acked, none waits for its lease").isZero();
+            assertThat(q.stats().total())
+                    .as("both acked, none waits for its lease")
+                    .isZero();
             assertThat(handled).hasValue(2);
         }
     }
@@ -223,27 +276,40 @@ class RedisListQueueRoundTripTest {
         // takes the message, and next a block timeout later, long after this ack; the other
         // instance sweeps whenever asked
         try (RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
-                .blockTimeout(Duration.ofSeconds(2)).build();
+                        .blockTimeout(Duration.ofSeconds(2))
+                        .build();
                 RedisListQueue<String> other = RedisListQueue.builder(client, name, Codec.utf8())
-                        .blockTimeout(Duration.ofMillis(100)).build()) {
+                        .blockTimeout(Duration.ofMillis(100))
+                        .build()) {
             AtomicInteger handled = new AtomicInteger();
-            Subscription consumer = q.consume(d -> {
-                handled.incrementAndGet();
-                // an upkeep of another instance (stats runs one when due) moves this message from
-                // 'claiming' into 'held', unknown to this one: its ack tries 'claiming' first
-                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                        .until(() -> other.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
-            }, ConsumeOptions.builder().concurrency(1).build());
+            Subscription consumer = q.consume(
+                    d -> {
+                        handled.incrementAndGet();
+                        // an upkeep of another instance (stats runs one when due) moves this message from
+                        // 'claiming' into 'held', unknown to this one: its ack tries 'claiming' first
+                        await().atMost(Duration.ofSeconds(10))
+                                .pollInterval(Duration.ofMillis(20))
+                                .until(() ->
+                                        other.stats().inFlight() == 1 && client.hlen(Queues.key(name, "held")) == 1);
+                    },
+                    ConsumeOptions.builder().concurrency(1).build());
 
             long lrems = RedisClients.commandCalls(client, "lrem");
             q.send("slow");
             // the other instance's stats: this one's would run its own upkeep
-            await().atMost(Duration.ofSeconds(15)).until(() -> handled.get() == 1 && other.stats().total() == 0);
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> handled.get() == 1 && other.stats().total() == 0);
             consumer.close();
 
-            assertThat(RedisClients.commandCalls(client, "lrem") - lrems).as("an LREM that found nothing first").isOne();
-            assertThat(client.hlen(Queues.key(name, "held"))).as("nothing left held").isZero();
-            assertThat(client.zcard(Queues.key(name, "inflight"))).as("no lease left").isZero();
+            assertThat(RedisClients.commandCalls(client, "lrem") - lrems)
+                    .as("an LREM that found nothing first")
+                    .isOne();
+            assertThat(client.hlen(Queues.key(name, "held")))
+                    .as("nothing left held")
+                    .isZero();
+            assertThat(client.zcard(Queues.key(name, "inflight")))
+                    .as("no lease left")
+                    .isZero();
             assertThat(handled).as("acked once, never handed out again").hasValue(1);
         }
     }

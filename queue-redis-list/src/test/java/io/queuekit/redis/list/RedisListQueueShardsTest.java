@@ -47,9 +47,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 
 /**
@@ -68,8 +68,10 @@ class RedisListQueueShardsTest {
     }
 
     private static RedisListQueue.Builder<String> sharded(String name, int shards) {
-        return RedisListQueue.builder(CLIENT, name, Codec.utf8()).shards(shards)
-                .visibilityTimeout(Queues.LEASE).blockTimeout(Queues.BLOCK);
+        return RedisListQueue.builder(CLIENT, name, Codec.utf8())
+                .shards(shards)
+                .visibilityTimeout(Queues.LEASE)
+                .blockTimeout(Queues.BLOCK);
     }
 
     /** A key that {@code shardBy(identity)} sends to {@code shard} of {@code count}. */
@@ -83,7 +85,9 @@ class RedisListQueueShardsTest {
     }
 
     private static String clientList() {
-        return new String((byte[]) CLIENT.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")), StandardCharsets.UTF_8);
+        return new String(
+                (byte[]) CLIENT.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")),
+                StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest
@@ -98,7 +102,8 @@ class RedisListQueueShardsTest {
 
     @Test
     void shardBy_null_isRefused() {
-        assertThatThrownBy(() -> RedisListQueue.builder(CLIENT, "refused", Codec.utf8()).shardBy(null))
+        assertThatThrownBy(() ->
+                        RedisListQueue.builder(CLIENT, "refused", Codec.utf8()).shardBy(null))
                 .isInstanceOf(NullPointerException.class);
     }
 
@@ -108,8 +113,9 @@ class RedisListQueueShardsTest {
         try (RedisListQueue<String> q = sharded(name, 1).shardBy(p -> p).build()) {
             MessageId id = q.send("a");
 
-            assertThat(CLIENT.keys("queuekit:{" + name + "*")).containsExactlyInAnyOrder(
-                    Queues.key(name, "ready"), Queues.key(name, "layout"), Queues.key(name, "shards"));
+            assertThat(CLIENT.keys("queuekit:{" + name + "*"))
+                    .containsExactlyInAnyOrder(
+                            Queues.key(name, "ready"), Queues.key(name, "layout"), Queues.key(name, "shards"));
             assertThat(id.value()).doesNotContain("~");
             assertThat(q.semantics().ordering()).isEqualTo(Semantics.Ordering.FIFO);
         }
@@ -123,17 +129,28 @@ class RedisListQueueShardsTest {
 
             Set<String> tags = new HashSet<>();
             for (int i = 0; i < 3; i++) {
-                tags.add(RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).tag());
-                assertThat(CLIENT.llen(RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).key("ready")))
-                        .as("shard %s", i).isEqualTo(1);
+                tags.add(
+                        RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).tag());
+                assertThat(CLIENT.llen(RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name)
+                                .shard(i, 3)
+                                .key("ready")))
+                        .as("shard %s", i)
+                        .isEqualTo(1);
             }
             assertThat(tags).hasSize(3).allSatisfy(t -> assertThat(t).startsWith(name + "~"));
-            assertThat(CLIENT.exists(Queues.key(name, "ready"))).as("nothing under the unsharded tag").isFalse();
-            assertThat(ids).extracting(MessageId::value).allSatisfy(v -> assertThat(v).matches("@.*~[0-2]"));
-            assertThat(ids.stream().map(id -> id.value().substring(id.value().length() - 1)).collect(Collectors.toSet()))
+            assertThat(CLIENT.exists(Queues.key(name, "ready")))
+                    .as("nothing under the unsharded tag")
+                    .isFalse();
+            assertThat(ids)
+                    .extracting(MessageId::value)
+                    .allSatisfy(v -> assertThat(v).matches("@.*~[0-2]"));
+            assertThat(ids.stream()
+                            .map(id -> id.value().substring(id.value().length() - 1))
+                            .collect(Collectors.toSet()))
                     .containsExactlyInAnyOrder("0", "1", "2");
-            assertThat(q.semantics()).isEqualTo(new Semantics("redis-list", Guarantee.AT_LEAST_ONCE,
-                    Semantics.Ordering.NONE, true, false, false));
+            assertThat(q.semantics())
+                    .isEqualTo(new Semantics(
+                            "redis-list", Guarantee.AT_LEAST_ONCE, Semantics.Ordering.NONE, true, false, false));
             assertThat(q).hasToString("RedisListQueue[redis-list " + name + ", AT_LEAST_ONCE, 3 shards]");
         }
     }
@@ -144,10 +161,16 @@ class RedisListQueueShardsTest {
             throws Exception {
         String name = Queues.unique("idle");
         Duration block = Duration.ofSeconds(2);
-        try (RedisListQueue<String> receiver = RedisListQueue.builder(CLIENT, name, Codec.utf8()).shards(3)
-                .guarantee(guarantee).blockTimeout(block).build();
-                RedisListQueue<String> sender = RedisListQueue.builder(CLIENT, name, Codec.utf8()).shards(3)
-                        .guarantee(guarantee).shardBy(Function.identity()).build()) {
+        try (RedisListQueue<String> receiver = RedisListQueue.builder(CLIENT, name, Codec.utf8())
+                        .shards(3)
+                        .guarantee(guarantee)
+                        .blockTimeout(block)
+                        .build();
+                RedisListQueue<String> sender = RedisListQueue.builder(CLIENT, name, Codec.utf8())
+                        .shards(3)
+                        .guarantee(guarantee)
+                        .shardBy(Function.identity())
+                        .build()) {
             // a new queue object's first receive goes round from shard 0, then waits on shard 0
             CompletableFuture<Delivery<String>> polled = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -165,7 +188,8 @@ class RedisListQueueShardsTest {
             assertThat(id.value()).endsWith("~2");
             await().atMost(block.multipliedBy(3)).until(polled::isDone);
             assertThat(polled.get().id()).isEqualTo(id);
-            assertThat(Duration.ofNanos(System.nanoTime() - sent)).as("well before the poll's 60 s")
+            assertThat(Duration.ofNanos(System.nanoTime() - sent))
+                    .as("well before the poll's 60 s")
                     .isLessThan(block.multipliedBy(3));
         }
     }
@@ -174,8 +198,11 @@ class RedisListQueueShardsTest {
     void aConsumerJustServedByOneShard_takesAMessageWaitingOnAnother_wellWithinABlockTimeout() throws Exception {
         String name = Queues.unique("home");
         Duration block = Duration.ofSeconds(2); // within the client's blocking socket timeout
-        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, name, Codec.utf8()).shards(3)
-                .blockTimeout(block).shardBy(Function.identity()).build()) {
+        try (RedisListQueue<String> q = RedisListQueue.builder(CLIENT, name, Codec.utf8())
+                .shards(3)
+                .blockTimeout(block)
+                .shardBy(Function.identity())
+                .build()) {
             q.send(keyOfShard(0, 3));
             Delivery<String> first = q.poll();
             assertThat(first.id().value()).endsWith("~0");
@@ -187,7 +214,8 @@ class RedisListQueueShardsTest {
             Delivery<String> next = q.poll(60, SECONDS);
 
             assertThat(next.id()).isEqualTo(other);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("far less than a block timeout")
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("far less than a block timeout")
                     .isLessThan(block.dividedBy(2));
         }
     }
@@ -196,7 +224,8 @@ class RedisListQueueShardsTest {
     void shardBy_oneConsumer_getsEachKeysMessagesInSendOrder_whileKeysInterleave() throws Exception {
         Random random = new Random(42);
         try (RedisListQueue<String> q = sharded(Queues.unique("keyed"), 3)
-                .shardBy(p -> p.substring(0, p.indexOf(':'))).build()) {
+                .shardBy(p -> p.substring(0, p.indexOf(':')))
+                .build()) {
             List<String> sent = new ArrayList<>();
             int[] next = new int[5];
             while (sent.size() < 300) {
@@ -226,7 +255,8 @@ class RedisListQueueShardsTest {
                 String key = "k" + k + ":";
                 assertThat(got.stream().filter(p -> p.startsWith(key)).collect(Collectors.toList()))
                         .as("key k%s", k)
-                        .containsExactlyElementsOf(sent.stream().filter(p -> p.startsWith(key)).collect(Collectors.toList()));
+                        .containsExactlyElementsOf(
+                                sent.stream().filter(p -> p.startsWith(key)).collect(Collectors.toList()));
             }
             assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, 0));
         }
@@ -235,7 +265,8 @@ class RedisListQueueShardsTest {
     @Test
     void shardBy_aNullKey_isRefused_storingNothing() {
         try (RedisListQueue<String> q = sharded(Queues.unique("null-key"), 3)
-                .shardBy(p -> p.isEmpty() ? null : p).build()) {
+                .shardBy(p -> p.isEmpty() ? null : p)
+                .build()) {
             assertThatThrownBy(() -> q.sendAll(List.of("a", "b", "")))
                     .isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("shardBy");
@@ -250,7 +281,10 @@ class RedisListQueueShardsTest {
         try (RedisListQueue<String> q = sharded(name, 3).build()) {
             List<MessageId> ids = q.sendAll(List.of("a", "b", "c", "d"));
 
-            assertThat(ids.stream().map(id -> id.value().substring(id.value().indexOf('~'))).distinct()).hasSize(1);
+            assertThat(ids.stream()
+                            .map(id -> id.value().substring(id.value().indexOf('~')))
+                            .distinct())
+                    .hasSize(1);
             assertThat(q.stats().ready()).isEqualTo(4);
         }
     }
@@ -258,7 +292,8 @@ class RedisListQueueShardsTest {
     @ParameterizedTest
     @EnumSource(Guarantee.class)
     void statsPeekAndDeadLetters_coverEveryShard(Guarantee guarantee) throws Exception {
-        try (RedisListQueue<String> q = sharded(Queues.unique("cover"), 3).guarantee(guarantee).build()) {
+        try (RedisListQueue<String> q =
+                sharded(Queues.unique("cover"), 3).guarantee(guarantee).build()) {
             List<MessageId> ids = new ArrayList<>();
             for (String p : List.of("a", "b", "c", "d", "e", "f")) {
                 ids.add(q.send(p)); // two in each shard
@@ -315,7 +350,8 @@ class RedisListQueueShardsTest {
             while (taken.size() < 6) {
                 taken.addAll(q.pollBatch(6 - taken.size(), 5, SECONDS));
             }
-            assertThat(taken).extracting(d -> d.id().value().substring(d.id().value().indexOf('~')))
+            assertThat(taken)
+                    .extracting(d -> d.id().value().substring(d.id().value().indexOf('~')))
                     .containsOnly("~0", "~1", "~2");
 
             assertThat(q.ackAll(taken)).isEqualTo(6);
@@ -367,15 +403,26 @@ class RedisListQueueShardsTest {
         Map<String, String> before = dump(name);
 
         for (Guarantee guarantee : Guarantee.values()) {
-            try (RedisListQueue<String> wrong = sharded(name, built).guarantee(guarantee).build()) {
-                List<ThrowingCallable> calls = List.of(() -> wrong.send("x"), () -> wrong.sendAll(List.of("x", "y")),
-                        wrong::poll, () -> wrong.poll(100, MILLISECONDS), () -> wrong.pollBatch(10, 100, MILLISECONDS),
-                        wrong::stats, () -> wrong.peek(10), () -> wrong.deadLetters().list(10),
-                        () -> wrong.deadLetters().find(dead), () -> wrong.deadLetters().requeue(dead),
+            try (RedisListQueue<String> wrong =
+                    sharded(name, built).guarantee(guarantee).build()) {
+                List<ThrowingCallable> calls = List.of(
+                        () -> wrong.send("x"),
+                        () -> wrong.sendAll(List.of("x", "y")),
+                        wrong::poll,
+                        () -> wrong.poll(100, MILLISECONDS),
+                        () -> wrong.pollBatch(10, 100, MILLISECONDS),
+                        wrong::stats,
+                        () -> wrong.peek(10),
+                        () -> wrong.deadLetters().list(10),
+                        () -> wrong.deadLetters().find(dead),
+                        () -> wrong.deadLetters().requeue(dead),
                         () -> wrong.deadLetters().purge());
                 for (ThrowingCallable call : calls) {
-                    assertThatThrownBy(call).as("%s", guarantee).isInstanceOf(QueueException.class)
-                            .isNotInstanceOf(TransportException.class).hasMessage(refusal(name, stored, built));
+                    assertThatThrownBy(call)
+                            .as("%s", guarantee)
+                            .isInstanceOf(QueueException.class)
+                            .isNotInstanceOf(TransportException.class)
+                            .hasMessage(refusal(name, stored, built));
                 }
             }
         }
@@ -414,13 +461,17 @@ class RedisListQueueShardsTest {
         String name = Queues.unique("down");
         try (RedisServer server = RedisServer.builder().requireProcessControl().start();
                 RedisClient client = RedisClients.create(server);
-                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).shards(2).build()) {
+                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                        .shards(2)
+                        .build()) {
             server.kill();
-            assertThatThrownBy(() -> q.send("a")).isInstanceOf(TransportException.class)
+            assertThatThrownBy(() -> q.send("a"))
+                    .isInstanceOf(TransportException.class)
                     .hasMessageContaining("send failed"); // the check is part of the call that needed it
             server.restart();
 
-            await().atMost(Duration.ofSeconds(10)).ignoreException(TransportException.class)
+            await().atMost(Duration.ofSeconds(10))
+                    .ignoreException(TransportException.class)
                     .until(() -> q.stats() != null);
 
             assertThat(client.get(Queues.key(name, "shards"))).isEqualTo("2");
@@ -433,7 +484,8 @@ class RedisListQueueShardsTest {
         String name = Queues.unique("garbled");
         CLIENT.set(Queues.key(name, "shards"), recorded);
         try (RedisListQueue<String> q = sharded(name, 3).build()) {
-            assertThatThrownBy(() -> q.send("a")).isInstanceOf(QueueException.class)
+            assertThatThrownBy(() -> q.send("a"))
+                    .isInstanceOf(QueueException.class)
                     .hasMessage("queue " + name + ": queuekit:{" + name + "}:shards holds '" + recorded
                             + "', not a number of shards from 1 to 256: set it to the number the queue is stored in,"
                             + " or delete it if the queue is empty");
@@ -445,7 +497,9 @@ class RedisListQueueShardsTest {
     void aQueueObject_checksTheNumberOnce_atItsFirstCall() throws Exception {
         String name = Queues.unique("checked-once");
         try (RedisListQueue<String> q = sharded(name, 3).build()) {
-            assertThat(CLIENT.exists(Queues.key(name, "shards"))).as("nothing recorded by build()").isFalse();
+            assertThat(CLIENT.exists(Queues.key(name, "shards")))
+                    .as("nothing recorded by build()")
+                    .isFalse();
             q.stats();
             assertThat(CLIENT.get(Queues.key(name, "shards"))).isEqualTo("3");
             CLIENT.del(Queues.key(name, "shards"));
@@ -456,7 +510,9 @@ class RedisListQueueShardsTest {
             q.peek(10);
             q.poll(5, SECONDS).ack();
 
-            assertThat(CLIENT.exists(Queues.key(name, "shards"))).as("not checked again").isFalse();
+            assertThat(CLIENT.exists(Queues.key(name, "shards")))
+                    .as("not checked again")
+                    .isFalse();
         }
     }
 
@@ -476,10 +532,16 @@ class RedisListQueueShardsTest {
                     Throwable threeFailed = failure(byThree);
 
                     int winner = Integer.parseInt(CLIENT.get(Queues.key(name, "shards")));
-                    assertThat(winner == 2 ? twoFailed : threeFailed).as("the winner's send").isNull();
-                    assertThat(winner == 2 ? threeFailed : twoFailed).as("the other's send")
-                            .isInstanceOf(QueueException.class).hasMessage(refusal(name, winner, 5 - winner));
-                    assertThat(CLIENT.keys("queuekit:{" + name + "~*}:ready")).as("one message stored").hasSize(1);
+                    assertThat(winner == 2 ? twoFailed : threeFailed)
+                            .as("the winner's send")
+                            .isNull();
+                    assertThat(winner == 2 ? threeFailed : twoFailed)
+                            .as("the other's send")
+                            .isInstanceOf(QueueException.class)
+                            .hasMessage(refusal(name, winner, 5 - winner));
+                    assertThat(CLIENT.keys("queuekit:{" + name + "~*}:ready"))
+                            .as("one message stored")
+                            .hasSize(1);
                     assertThat((winner == 2 ? two : three).stats().ready()).isEqualTo(1);
                 }
             }
@@ -510,14 +572,17 @@ class RedisListQueueShardsTest {
         RedisCluster cluster = RedisCluster.shared();
         String name = Queues.unique("spread");
         try (RedisClusterClient client = cluster.client();
-                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8()).shards(3).build()) {
+                RedisListQueue<String> q = RedisListQueue.builder(client, name, Codec.utf8())
+                        .shards(3)
+                        .build()) {
             for (int i = 0; i < 3; i++) {
                 q.send("m" + i);
             }
 
             Set<Integer> ports = new HashSet<>();
             for (int i = 0; i < 3; i++) {
-                String ready = RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).key("ready");
+                String ready =
+                        RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).key("ready");
                 assertThat(client.llen(ready)).as("shard %s", i).isEqualTo(1);
                 ports.add(cluster.masterFor(ready).port());
             }
@@ -536,8 +601,12 @@ class RedisListQueueShardsTest {
                 q.send("m" + i);
             }
 
-            try (var s = q.consume(d -> got.add(d.payload()),
-                    io.queuekit.ConsumeOptions.builder().concurrency(2).pollTimeout(Duration.ofMillis(200)).build())) {
+            try (var s = q.consume(
+                    d -> got.add(d.payload()),
+                    io.queuekit.ConsumeOptions.builder()
+                            .concurrency(2)
+                            .pollTimeout(Duration.ofMillis(200))
+                            .build())) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == sent.size());
             }
 

@@ -34,11 +34,13 @@ final class Attempt {
 
     /** When the connection before this one was lost, and why; null for the first attempt. */
     final Instant lostAt;
+
     final Throwable lostCause;
     private final SocketReader reader;
     private final byte[] target;
     /** What it subscribes with; set, with the callbacks, before the attempt is published to other threads. */
     private Kind kind;
+
     private Classic classic;
     private Sharded sharded;
     boolean confirmed; // guarded by the subscriber's writeLock
@@ -46,6 +48,7 @@ final class Attempt {
     Connection connection;
     /** The pool it came from; null once the subscription was told to leave it; guarded by writeLock. */
     Pool<Connection> pool;
+
     long startedNanos; // guarded by writeLock
     /** When the reading thread saw the subscription on its own connection end; that thread only. */
     Instant endedAt;

@@ -64,7 +64,8 @@ final class ConnectionSource {
             return new ConnectionSource(() -> List.of(c.getPool()), false);
         }
         if (client instanceof RedisSentinelClient c) {
-            return new ConnectionSource(() -> List.copyOf(c.getPrimaryNodesConnectionMap().values()), true);
+            return new ConnectionSource(
+                    () -> List.copyOf(c.getPrimaryNodesConnectionMap().values()), true);
         }
         if (client instanceof RedisClusterClient c) {
             return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()), false);
@@ -81,23 +82,25 @@ final class ConnectionSource {
      * lost to a failover or a slot moved away subscribes again where the slot is now.
      */
     static ConnectionSource forSlot(RedisClusterClient client, int slot) {
-        return new ConnectionSource(() -> {
-            try {
-                client.refreshClusterTopology();
-            } catch (JedisException e) {
-                log.debug("could not refresh the cluster's topology: {}", e.toString()); // the borrow says more
-            }
-            String owner;
-            try (Connection c = client.getConnectionFromSlot(slot)) {
-                owner = c.getHostAndPort().toString();
-            }
-            Pool<Connection> pool = client.getClusterNodes().get(owner);
-            if (pool == null) {
-                throw new JedisConnectionException("the cluster client has no pool for " + owner
-                        + ", which serves slot " + slot);
-            }
-            return List.of(pool);
-        }, false); // Redis itself ends sharded subscriptions when their slot's master changes
+        return new ConnectionSource(
+                () -> {
+                    try {
+                        client.refreshClusterTopology();
+                    } catch (JedisException e) {
+                        log.debug("could not refresh the cluster's topology: {}", e.toString()); // the borrow says more
+                    }
+                    String owner;
+                    try (Connection c = client.getConnectionFromSlot(slot)) {
+                        owner = c.getHostAndPort().toString();
+                    }
+                    Pool<Connection> pool = client.getClusterNodes().get(owner);
+                    if (pool == null) {
+                        throw new JedisConnectionException(
+                                "the cluster client has no pool for " + owner + ", which serves slot " + slot);
+                    }
+                    return List.of(pool);
+                },
+                false); // Redis itself ends sharded subscriptions when their slot's master changes
     }
 
     /**
@@ -135,8 +138,10 @@ final class ConnectionSource {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new JedisException("no connection of the client's pool was free within " + maxWait
-                            + " (each subscription holds one while it runs: is the pool large enough?)", failure);
+                    throw new JedisException(
+                            "no connection of the client's pool was free within " + maxWait
+                                    + " (each subscription holds one while it runs: is the pool large enough?)",
+                            failure);
                 }
                 Connection c;
                 try {
@@ -149,8 +154,8 @@ final class ConnectionSource {
                         }
                         continue; // none free yet
                     }
-                    failure = new JedisConnectionException("the pool could not make a connection: " + e.getMessage(),
-                            e.getCause());
+                    failure = new JedisConnectionException(
+                            "the pool could not make a connection: " + e.getMessage(), e.getCause());
                     break;
                 } catch (JedisException e) {
                     failure = e; // could not connect: try the next pool, if any

@@ -40,16 +40,23 @@ final class KeepAlive {
                 return;
             }
             if (!ps.confirmed) {
-                if (ps.connection != null && now - ps.startedNanos > s.settings.deadAfter().toNanos()) {
-                    log.warn("{}: Redis did not confirm the subscription to {} within {}; closing that connection "
-                            + "to subscribe again", s.name(), s.describe(ps.kind()), s.settings.deadAfter());
+                if (ps.connection != null
+                        && now - ps.startedNanos > s.settings.deadAfter().toNanos()) {
+                    log.warn(
+                            "{}: Redis did not confirm the subscription to {} within {}; closing that connection "
+                                    + "to subscribe again",
+                            s.name(),
+                            s.describe(ps.kind()),
+                            s.settings.deadAfter());
                     s.forceDisconnect(ps);
                     ps.startedNanos = now; // once per deadAfter at most
                 }
                 return;
             }
             if (ps.pool != null && !s.source.isCurrent(ps.pool)) {
-                log.info("{}: the client moved to another primary; subscribing to {} there", s.name(),
+                log.info(
+                        "{}: the client moved to another primary; subscribing to {} there",
+                        s.name(),
                         s.describe(ps.kind()));
                 s.forceDisconnect(ps);
                 ps.pool = null; // once
@@ -60,10 +67,15 @@ final class KeepAlive {
             if (now - lastRead < interval || now - lastKeepAliveNanos < interval) {
                 return;
             }
-            if (s.source == null && lastKeepAliveNanos - lastRead > 0 && reader.connected && !reader.waitingForRoom
+            if (s.source == null
+                    && lastKeepAliveNanos - lastRead > 0
+                    && reader.connected
+                    && !reader.waitingForRoom
                     && silenceLog.tryAcquire() >= 0) {
-                log.warn("{}: no reply from Redis for {}; if the connection is dead, it is replaced once the "
-                        + "client's blockingSocketTimeoutMillis or TCP gives up on it", s.name(),
+                log.warn(
+                        "{}: no reply from Redis for {}; if the connection is dead, it is replaced once the "
+                                + "client's blockingSocketTimeoutMillis or TCP gives up on it",
+                        s.name(),
                         Duration.ofNanos(now - lastRead));
             }
             try {

@@ -20,7 +20,9 @@ final class Patterns {
         }
         for (int i = 0; i < pattern.length(); i++) {
             char c = pattern.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
                     || ".-_:*?[]^".indexOf(c) >= 0;
             if (!ok) {
                 throw new IllegalArgumentException("pattern may hold only letters, digits, . _ - : and the glob "
@@ -46,8 +48,8 @@ final class Patterns {
         while (i < pattern.length()) {
             char c = pattern.charAt(i);
             if (c == ']') {
-                throw new IllegalArgumentException("pattern has a ']' at index " + i + " that closes no '[': "
-                        + pattern);
+                throw new IllegalArgumentException(
+                        "pattern has a ']' at index " + i + " that closes no '[': " + pattern);
             }
             if (c != '[') {
                 i++;

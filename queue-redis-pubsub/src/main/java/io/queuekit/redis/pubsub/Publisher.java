@@ -27,7 +27,8 @@ final class Publisher {
 
     /** How many subscriptions received it, as Redis counts them. */
     long publish(byte[] body) {
-        return sharding.forPublish() ? ((RedisClusterClient) client).spublish(channelKey, body)
+        return sharding.forPublish()
+                ? ((RedisClusterClient) client).spublish(channelKey, body)
                 : client.publish(channelKey, body);
     }
 
@@ -37,8 +38,10 @@ final class Publisher {
         try (AbstractPipeline pipeline = client.pipelined()) {
             List<Response<Long>> replies = new ArrayList<>(bodies.size());
             for (byte[] body : bodies) {
-                replies.add(sharded ? ((ClusterPipeline) pipeline).spublish(channelKey, body)
-                        : pipeline.publish(channelKey, body));
+                replies.add(
+                        sharded
+                                ? ((ClusterPipeline) pipeline).spublish(channelKey, body)
+                                : pipeline.publish(channelKey, body));
             }
             pipeline.sync();
             long[] received = new long[replies.size()];

@@ -6,7 +6,6 @@ import io.queuekit.MessageListener;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.SerializationException;
-import io.queuekit.Subscription;
 import io.queuekit.TransportException;
 import io.queuekit.internal.BroadcastDispatch;
 import io.queuekit.internal.BroadcastRuntime;
@@ -59,8 +58,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     /** The default {@link Builder#bufferBytes(int)}: 8 MiB. */
     public static final int DEFAULT_BUFFER_BYTES = 8 << 20;
 
-    private static final Semantics SEMANTICS = new Semantics(TRANSPORT, Semantics.Guarantee.AT_MOST_ONCE,
-            Semantics.Ordering.PUBLISH_ORDER, false, true, false);
+    private static final Semantics SEMANTICS = new Semantics(
+            TRANSPORT, Semantics.Guarantee.AT_MOST_ONCE, Semantics.Ordering.PUBLISH_ORDER, false, true, false);
 
     private final String name;
     private final String keyPrefix;
@@ -82,12 +81,30 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         this.maxPayloadBytes = b.maxPayloadBytes;
         this.sharding = Sharding.of(b.client, b.sharded, channelKey);
         this.publisher = new Publisher(b.client, channelKeyBytes, sharding);
-        this.runtime = new BroadcastRuntime<>(name, "broadcaster " + name,
-                b.metrics.observe(name, SEMANTICS.transport(), keyPrefix, null), b.closeTimeout, Subscriber.log);
-        Settings settings = new Settings(b.subscribeTimeout, b.initialBackoff, b.maxBackoff, b.bufferCapacity,
-                b.bufferBytes, b.keepAliveInterval, b.onGap, b.clock);
-        this.shared = new Shared<>(b.client, ConnectionSource.of(b.client), sharding,
-                new Heartbeat("queuekit-" + name + "-keepalive"), settings, runtime, codec, new Reconnects(null));
+        this.runtime = new BroadcastRuntime<>(
+                name,
+                "broadcaster " + name,
+                b.metrics.observe(name, SEMANTICS.transport(), keyPrefix, null),
+                b.closeTimeout,
+                Subscriber.log);
+        Settings settings = new Settings(
+                b.subscribeTimeout,
+                b.initialBackoff,
+                b.maxBackoff,
+                b.bufferCapacity,
+                b.bufferBytes,
+                b.keepAliveInterval,
+                b.onGap,
+                b.clock);
+        this.shared = new Shared<>(
+                b.client,
+                ConnectionSource.of(b.client),
+                sharding,
+                new Heartbeat("queuekit-" + name + "-keepalive"),
+                settings,
+                runtime,
+                codec,
+                new Reconnects(null));
     }
 
     /**
@@ -184,8 +201,10 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         } catch (JedisException | IllegalStateException e) {
             // a cluster pipeline that loses a connection logs it and leaves that node's replies unset,
             // which Jedis reports with IllegalStateException
-            throw new TransportException("could not publish " + bodies.size() + " messages to " + channelKey
-                    + "; some may have been published: " + e.getMessage(), e);
+            throw new TransportException(
+                    "could not publish " + bodies.size() + " messages to " + channelKey
+                            + "; some may have been published: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -204,8 +223,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     public RedisSubscription subscribe(MessageListener<? super T> listener) {
         Objects.requireNonNull(listener, "listener");
         runtime.checkOpen();
-        return start(channelKeyBytes, Attempt.Kind.CHANNEL, name, (channel, message) -> listener.onMessage(message),
-                null);
+        return start(
+                channelKeyBytes, Attempt.Kind.CHANNEL, name, (channel, message) -> listener.onMessage(message), null);
     }
 
     /**
@@ -243,22 +262,30 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         try {
             sharded = sharding.forPublish();
         } catch (JedisException e) {
-            throw new TransportException("could not subscribe to " + pattern + " under " + keyPrefix + ": "
-                    + e.getMessage(), e);
+            throw new TransportException(
+                    "could not subscribe to " + pattern + " under " + keyPrefix + ": " + e.getMessage(), e);
         }
         if (sharded) {
             throw sharding.noPatterns();
         }
         String head = keyPrefix + ":{";
         byte[] key = (head + pattern + "}").getBytes(StandardCharsets.UTF_8);
-        return start(key, Attempt.Kind.PATTERN, pattern, listener::onMessage,
+        return start(
+                key,
+                Attempt.Kind.PATTERN,
+                pattern,
+                listener::onMessage,
                 channelBytes -> Patterns.channelName(head, new String(channelBytes, StandardCharsets.UTF_8)));
     }
 
-    private RedisSubscription start(byte[] target, Attempt.Kind kind, String channel,
-            BroadcastDispatch.Listener<? super T> listener, Function<byte[], String> channelNames) {
-        Subscriber<T> s = new Subscriber<>(shared, target, kind, channel, runtime.nextSubscriptionName(), listener,
-                channelNames);
+    private RedisSubscription start(
+            byte[] target,
+            Attempt.Kind kind,
+            String channel,
+            BroadcastDispatch.Listener<? super T> listener,
+            Function<byte[], String> channelNames) {
+        Subscriber<T> s =
+                new Subscriber<>(shared, target, kind, channel, runtime.nextSubscriptionName(), listener, channelNames);
         runtime.register(s);
         s.start();
         return new RedisSubscription(s);
@@ -340,8 +367,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * @param resumedAt when Redis confirmed the new subscription
      * @param cause the failure that ended the old connection
      */
-    public record GapEvent(String subscription, String channel, Instant lostAt, Instant resumedAt,
-            Throwable cause) {
+    public record GapEvent(String subscription, String channel, Instant lostAt, Instant resumedAt, Throwable cause) {
 
         /** How long the subscription was without a connection. */
         public Duration duration() {

@@ -82,8 +82,8 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
 
     /** How long {@code subscribe} waits for Redis to confirm; 10 s by default, 1 ms to 1 h. */
     public RedisBroadcaster.Builder<T> subscribeTimeout(Duration subscribeTimeout) {
-        this.subscribeTimeout = Checks.between(subscribeTimeout, Duration.ofMillis(1), Duration.ofHours(1),
-                "subscribeTimeout");
+        this.subscribeTimeout =
+                Checks.between(subscribeTimeout, Duration.ofMillis(1), Duration.ofHours(1), "subscribeTimeout");
         return self();
     }
 
@@ -96,8 +96,8 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
         Checks.between(initial, Duration.ofMillis(1), Duration.ofHours(1), "initial reconnect backoff");
         Checks.between(max, Duration.ofMillis(1), Duration.ofHours(1), "max reconnect backoff");
         if (max.compareTo(initial) < 0) {
-            throw new IllegalArgumentException("max reconnect backoff must not be below the initial one: "
-                    + max + " < " + initial);
+            throw new IllegalArgumentException(
+                    "max reconnect backoff must not be below the initial one: " + max + " < " + initial);
         }
         this.initialBackoff = initial;
         this.maxBackoff = max;
@@ -135,8 +135,8 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
      * (see {@code docs/broadcasts.md}).
      */
     public RedisBroadcaster.Builder<T> keepAliveInterval(Duration keepAliveInterval) {
-        this.keepAliveInterval = Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1),
-                "keepAliveInterval");
+        this.keepAliveInterval =
+                Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1), "keepAliveInterval");
         return self();
     }
 

@@ -24,8 +24,8 @@ record Settings(
      * it), plus the same again, at least {@link #MIN_ANSWER_TIME}, for that answer to arrive.
      */
     Duration deadAfter() {
-        return keepAliveInterval.plus(keepAliveInterval.compareTo(MIN_ANSWER_TIME) > 0
-                ? keepAliveInterval : MIN_ANSWER_TIME);
+        return keepAliveInterval.plus(
+                keepAliveInterval.compareTo(MIN_ANSWER_TIME) > 0 ? keepAliveInterval : MIN_ANSWER_TIME);
     }
 
     int deadAfterMillis() {
@@ -35,6 +35,7 @@ record Settings(
     /** How often a subscription checks whether to send a keep-alive: a quarter interval, 1 ms to 1 s. */
     long checkPeriodNanos() {
         long quarter = keepAliveInterval.toNanos() / 4;
-        return Math.max(Duration.ofMillis(1).toNanos(), Math.min(Duration.ofSeconds(1).toNanos(), quarter));
+        return Math.max(
+                Duration.ofMillis(1).toNanos(), Math.min(Duration.ofSeconds(1).toNanos(), quarter));
     }
 }

@@ -44,6 +44,7 @@ final class SocketReader {
     private final String name;
     /** For a pattern subscription, the name of a message's channel, or null for one that is not a broadcaster's. */
     private final Function<byte[], String> channelNames;
+
     private final Thread thread;
     private final RateLimitedLog foreignLog = new RateLimitedLog(log, Duration.ofSeconds(60));
     private final RateLimitedLog backlogLog = new RateLimitedLog(log, Duration.ofSeconds(60));
@@ -53,6 +54,7 @@ final class SocketReader {
     volatile boolean connected;
     /** Whether this thread waits for room in the inbox, and so reads nothing. */
     volatile boolean waitingForRoom;
+
     volatile long lastReadNanos = System.nanoTime();
 
     SocketReader(Subscriber<?> subscriber, Function<byte[], String> channelNames) {
@@ -70,8 +72,10 @@ final class SocketReader {
     /** Waits for this thread to end, until {@code deadlineNanos} at most; says so if it did not. */
     void awaitTermination(long deadlineNanos) {
         if (!BroadcastRuntime.awaitEnd(thread, deadlineNanos)) {
-            log.warn("{}: the Redis connection did not close when close() stopped waiting; its thread ends when "
-                    + "Redis confirms the UNSUBSCRIBE or the connection drops", name);
+            log.warn(
+                    "{}: the Redis connection did not close when close() stopped waiting; its thread ends when "
+                            + "Redis confirms the UNSUBSCRIBE or the connection drops",
+                    name);
         }
     }
 
@@ -117,7 +121,8 @@ final class SocketReader {
                     break;
                 }
                 backoff = backoff.multipliedBy(2).compareTo(s.settings.maxBackoff()) > 0
-                        ? s.settings.maxBackoff() : backoff.multipliedBy(2);
+                        ? s.settings.maxBackoff()
+                        : backoff.multipliedBy(2);
             }
         } catch (InterruptedException e) {
             // not expected: nothing interrupts this thread; leave quietly
@@ -130,8 +135,13 @@ final class SocketReader {
         String what = s.describe(ps.kind() != null ? ps.kind() : s.kind);
         if (wasConfirmed) {
             stillDownLog.holdOff();
-            log.warn("{} lost its subscription to {}: {}; subscribing again. Messages published until it is back "
-                    + "are not received{}", name, what, failure.toString(), hint(failure));
+            log.warn(
+                    "{} lost its subscription to {}: {}; subscribing again. Messages published until it is back "
+                            + "are not received{}",
+                    name,
+                    what,
+                    failure.toString(),
+                    hint(failure));
             if (!(failure instanceof RuntimeException)) {
                 log.warn("{}: what ended the subscription", name, failure);
             }
@@ -139,7 +149,12 @@ final class SocketReader {
         }
         long held = stillDownLog.tryAcquire();
         if (held >= 0) {
-            log.warn("{} still cannot subscribe to {} since {}: {}{}", name, what, lostAt, failure.toString(),
+            log.warn(
+                    "{} still cannot subscribe to {} since {}: {}{}",
+                    name,
+                    what,
+                    lostAt,
+                    failure.toString(),
                     more(held));
         } else {
             log.debug("{}: subscribing to {} failed: {}", name, what, failure.toString());
@@ -221,9 +236,12 @@ final class SocketReader {
             return null;
         } catch (Throwable e) {
             if (ps.confirmed && !(e instanceof JedisConnectionException)) {
-                log.warn("{}: Jedis ended the subscription with {} and may have returned the still subscribed "
-                        + "connection to the client's pool; a command that borrows it could read a pushed "
-                        + "message as its reply", name, e.toString());
+                log.warn(
+                        "{}: Jedis ended the subscription with {} and may have returned the still subscribed "
+                                + "connection to the client's pool; a command that borrows it could read a pushed "
+                                + "message as its reply",
+                        name,
+                        e.toString());
             }
             return e;
         } finally {
@@ -302,8 +320,12 @@ final class SocketReader {
         Duration lasted = gap.duration();
         s.shared.runtime().observer().reconnected();
         s.shared.runtime().observer().gap(lasted.isNegative() ? Duration.ZERO : lasted); // a clock set back
-        log.warn("{} subscribed to {} again after {} without a connection; messages published in that "
-                + "time were not received", name, s.describe(ps.kind()), gap.duration());
+        log.warn(
+                "{} subscribed to {} again after {} without a connection; messages published in that "
+                        + "time were not received",
+                name,
+                s.describe(ps.kind()),
+                gap.duration());
         Consumer<? super GapEvent> onGap = s.settings.onGap();
         if (onGap != null) {
             // on the listener's thread, in order with the messages
@@ -323,9 +345,13 @@ final class SocketReader {
         if (from == null) {
             long held = foreignLog.tryAcquire();
             if (held >= 0) {
-                log.warn("{} skipped a message from {}: the pattern {} matches that channel, but it is not a "
-                        + "broadcaster channel{}", name, new String(fromChannel, StandardCharsets.UTF_8)
-                        .replaceAll("\\p{Cntrl}", "?"), s.channel(), more(held));
+                log.warn(
+                        "{} skipped a message from {}: the pattern {} matches that channel, but it is not a "
+                                + "broadcaster channel{}",
+                        name,
+                        new String(fromChannel, StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", "?"),
+                        s.channel(),
+                        more(held));
             }
             return;
         }
@@ -353,10 +379,13 @@ final class SocketReader {
                 if (!warned && System.nanoTime() - since > SLOW_LISTENER_NANOS) {
                     warned = true;
                     if (backlogLog.tryAcquire() >= 0) {
-                        log.warn("{}: the listener is falling behind, its buffer ({} messages or {} bytes) has "
-                                + "been full for over a second; Redis now holds the backlog and cuts the connection "
-                                + "once it passes client-output-buffer-limit pubsub (that gap is reported)", name,
-                                s.settings.bufferCapacity(), s.settings.bufferBytes());
+                        log.warn(
+                                "{}: the listener is falling behind, its buffer ({} messages or {} bytes) has "
+                                        + "been full for over a second; Redis now holds the backlog and cuts the connection "
+                                        + "once it passes client-output-buffer-limit pubsub (that gap is reported)",
+                                name,
+                                s.settings.bufferCapacity(),
+                                s.settings.bufferBytes());
                     }
                 }
             }

@@ -41,9 +41,11 @@ final class Subscriber<T> implements BroadcastRuntime.Member {
     final Shared<T> shared;
     /** Null when Jedis lends the connection (a client whose pools are out of reach). */
     final ConnectionSource source;
+
     final byte[] target;
     /** What it was asked to listen to: {@link Attempt.Kind#CHANNEL} or {@link Attempt.Kind#PATTERN}. */
     final Attempt.Kind kind;
+
     private final String targetText;
     private final String channel;
     private final String name;
@@ -57,6 +59,7 @@ final class Subscriber<T> implements BroadcastRuntime.Member {
     final CountDownLatch closeSignal = new CountDownLatch(1);
     /** Serialises writes to the subscribed connection (keep-alive, UNSUBSCRIBE) with the close handshake. */
     final Object writeLock = new Object();
+
     Attempt current; // guarded by writeLock
     private Future<?> keepAliveChecks; // guarded by writeLock
     volatile boolean closing;
@@ -66,8 +69,14 @@ final class Subscriber<T> implements BroadcastRuntime.Member {
      * @param channelNames for a pattern subscription, the name of the channel a message came from,
      *     or null for a channel that is not a broadcaster's; else null
      */
-    Subscriber(Shared<T> shared, byte[] target, Attempt.Kind kind, String channel, String name,
-            BroadcastDispatch.Listener<? super T> listener, Function<byte[], String> channelNames) {
+    Subscriber(
+            Shared<T> shared,
+            byte[] target,
+            Attempt.Kind kind,
+            String channel,
+            String name,
+            BroadcastDispatch.Listener<? super T> listener,
+            Function<byte[], String> channelNames) {
         this.shared = shared;
         this.source = shared.sharding().source(shared.connections());
         this.target = target;
@@ -77,8 +86,15 @@ final class Subscriber<T> implements BroadcastRuntime.Member {
         this.name = name;
         this.settings = shared.settings();
         this.reconnects = new Reconnects(shared.reconnects());
-        this.dispatch = new BroadcastDispatch<>(shared.runtime(), name, channel, settings.bufferCapacity(),
-                settings.bufferBytes(), bytes -> Codecs.decode(shared.codec(), bytes), listener, this::beginClose);
+        this.dispatch = new BroadcastDispatch<>(
+                shared.runtime(),
+                name,
+                channel,
+                settings.bufferCapacity(),
+                settings.bufferBytes(),
+                bytes -> Codecs.decode(shared.codec(), bytes),
+                listener,
+                this::beginClose);
         this.reader = new SocketReader(this, channelNames);
         this.keepAlive = new KeepAlive(this);
     }
@@ -120,22 +136,25 @@ final class Subscriber<T> implements BroadcastRuntime.Member {
             throw new QueueClosedException(owner);
         } catch (TimeoutException e) {
             beginClose();
-            throw new TransportException("Redis did not confirm the subscription of " + name + " to "
-                    + describe(kind) + " within " + timeout + "; each subscription holds one of the client's "
-                    + "pooled connections while it runs: is the pool exhausted?", e);
+            throw new TransportException(
+                    "Redis did not confirm the subscription of " + name + " to "
+                            + describe(kind) + " within " + timeout + "; each subscription holds one of the client's "
+                            + "pooled connections while it runs: is the pool exhausted?",
+                    e);
         } catch (ExecutionException e) {
             beginClose();
             Throwable cause = e.getCause();
             if (cause instanceof UnsupportedOperationException u) {
                 throw u;
             }
-            throw new TransportException("could not subscribe " + name + " to " + describe(kind) + ": " + cause,
-                    cause);
+            throw new TransportException("could not subscribe " + name + " to " + describe(kind) + ": " + cause, cause);
         } catch (InterruptedException e) {
             beginClose();
             Thread.currentThread().interrupt();
-            throw new QueueException("interrupted while waiting for Redis to confirm the subscription of "
-                    + name + " to " + describe(kind), e);
+            throw new QueueException(
+                    "interrupted while waiting for Redis to confirm the subscription of " + name + " to "
+                            + describe(kind),
+                    e);
         }
     }
 

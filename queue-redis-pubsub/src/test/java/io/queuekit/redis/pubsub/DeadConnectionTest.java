@@ -34,6 +34,7 @@ class DeadConnectionTest {
     private static final Duration KEEP_ALIVE = Duration.ofMillis(100);
     /** What RedisBroadcaster promises: the interval, plus as much again but at least 2 s. */
     private static final Duration DEAD_AFTER = KEEP_ALIVE.plusSeconds(2);
+
     private static final Duration PAUSE = Duration.ofSeconds(4);
     /** How late the keep-alive thread may run on a loaded machine (seen: 8 ms at a load of 4). */
     private static final Duration LATE_KEEP_ALIVE = Duration.ofMillis(200);
@@ -45,13 +46,15 @@ class DeadConnectionTest {
         List<GapEvent> gaps = new CopyOnWriteArrayList<>();
         List<String> got = new CopyOnWriteArrayList<>();
         try (RedisServer server = RedisServer.builder().start();
-             RedisClient client = RedisClients.builder(server).protocol(protocol)
-                     .blockingSocketTimeout(Duration.ZERO).build(); // Jedis' default: reads wait forever
-             RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "silent", Codec.utf8())
-                     .keepAliveInterval(KEEP_ALIVE)
-                     .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
-                     .onGap(gaps::add)
-                     .build()) {
+                RedisClient client = RedisClients.builder(server)
+                        .protocol(protocol)
+                        .blockingSocketTimeout(Duration.ZERO)
+                        .build(); // Jedis' default: reads wait forever
+                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "silent", Codec.utf8())
+                        .keepAliveInterval(KEEP_ALIVE)
+                        .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
+                        .onGap(gaps::add)
+                        .build()) {
             RedisSubscription s = b.subscribe(got::add);
             b.publish("before");
             await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("before"));
@@ -62,11 +65,14 @@ class DeadConnectionTest {
             }
 
             // noticed while Redis still holds every command: the pause, not its end, ends the connection
-            await().atMost(PAUSE.minusMillis(200)).pollInterval(Duration.ofMillis(10)).until(() -> !s.isConnected());
+            await().atMost(PAUSE.minusMillis(200))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> !s.isConnected());
             long noticedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pausedAt);
             // the read timeout runs from the last byte read, a keep-alive answer at most one interval
             // before the pause, or a little more when a loaded machine runs the keep-alive late
-            assertThat(noticedMillis).as("ms until the silent connection was given up")
+            assertThat(noticedMillis)
+                    .as("ms until the silent connection was given up")
                     .isGreaterThanOrEqualTo(DEAD_AFTER.toMillis() - KEEP_ALIVE.toMillis() - LATE_KEEP_ALIVE.toMillis());
 
             await().atMost(Duration.ofSeconds(20)).until(() -> gaps.size() == 1);

@@ -55,7 +55,8 @@ class FanOutThroughputTest {
                 subs.add(b.subscribe(seq -> {
                     int want = expected.get();
                     if (seq != want) {
-                        outOfOrder.compareAndSet(null, "subscriber " + subscriber + " got " + seq + " expecting " + want);
+                        outOfOrder.compareAndSet(
+                                null, "subscriber " + subscriber + " got " + seq + " expecting " + want);
                     }
                     expected.set(seq + 1);
                 }));
@@ -72,7 +73,8 @@ class FanOutThroughputTest {
                 }
             }
             long published = System.nanoTime();
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> outOfOrder.get() != null || next.stream().allMatch(n -> n.get() == MESSAGES));
             long received = System.nanoTime();
 
@@ -81,10 +83,16 @@ class FanOutThroughputTest {
             assertThat(subs).allSatisfy(s -> assertThat(s.reconnects()).isZero());
             double publishSeconds = (published - start) / 1e9;
             double totalSeconds = (received - start) / 1e9;
-            System.out.printf("fan-out: %,d messages to %d subscribers: published in %.2f s (%,.0f msg/s), "
+            System.out.printf(
+                    "fan-out: %,d messages to %d subscribers: published in %.2f s (%,.0f msg/s), "
                             + "all received in %.2f s (%,.0f msg/s per subscriber, %,.0f deliveries/s)%n",
-                    MESSAGES, SUBSCRIBERS, publishSeconds, MESSAGES / publishSeconds, totalSeconds,
-                    MESSAGES / totalSeconds, MESSAGES * (double) SUBSCRIBERS / totalSeconds);
+                    MESSAGES,
+                    SUBSCRIBERS,
+                    publishSeconds,
+                    MESSAGES / publishSeconds,
+                    totalSeconds,
+                    MESSAGES / totalSeconds,
+                    MESSAGES * (double) SUBSCRIBERS / totalSeconds);
         }
     }
 }

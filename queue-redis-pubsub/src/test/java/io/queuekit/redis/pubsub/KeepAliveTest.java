@@ -37,18 +37,20 @@ class KeepAliveTest {
     void idleSubscription_sendsKeepAlives_andStillReceives(RedisProtocol protocol) {
         // a server of its own: its command statistics count only this test's keep-alives
         try (RedisServer server = RedisServer.builder().start();
-             RedisClient client = RedisClients.builder(server).protocol(protocol).build();
-             RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "quiet", Codec.utf8())
-                     .keepAliveInterval(Duration.ofMillis(50))
-                     .build();
-             RedisBroadcaster<String> p = RedisBroadcaster.builder(client, "quiet", Codec.utf8())
-                     .keepAliveInterval(Duration.ofMillis(50))
-                     .build()) {
+                RedisClient client =
+                        RedisClients.builder(server).protocol(protocol).build();
+                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "quiet", Codec.utf8())
+                        .keepAliveInterval(Duration.ofMillis(50))
+                        .build();
+                RedisBroadcaster<String> p = RedisBroadcaster.builder(client, "quiet", Codec.utf8())
+                        .keepAliveInterval(Duration.ofMillis(50))
+                        .build()) {
             List<String> got = new CopyOnWriteArrayList<>();
             RedisSubscription s = b.subscribe(got::add);
             RedisSubscription ps = p.subscribePattern("qu*", (channel, m) -> got.add(channel + "=" + m));
 
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> calls(server, "subscribe") >= 5 && calls(server, "psubscribe") >= 5);
 
             // the publishing connection comes from the same pool: it must not be left in a subscribed state
@@ -56,7 +58,11 @@ class KeepAliveTest {
                 assertThat(b.publish("m" + i)).isEqualTo(2);
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 40);
-            assertThat(got).filteredOn(m -> !m.startsWith("quiet=")).hasSize(20).first().isEqualTo("m0");
+            assertThat(got)
+                    .filteredOn(m -> !m.startsWith("quiet="))
+                    .hasSize(20)
+                    .first()
+                    .isEqualTo("m0");
             assertThat(s.reconnects()).isZero();
             assertThat(ps.reconnects()).isZero();
         }
@@ -72,10 +78,11 @@ class KeepAliveTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void listenerBusyForManyIntervals_keepAlivesStillGoOut(RedisProtocol protocol) throws Exception {
         try (RedisServer server = RedisServer.builder().start();
-             RedisClient client = RedisClients.builder(server).protocol(protocol).build();
-             RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "busy", Codec.utf8())
-                     .keepAliveInterval(Duration.ofMillis(50))
-                     .build()) {
+                RedisClient client =
+                        RedisClients.builder(server).protocol(protocol).build();
+                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "busy", Codec.utf8())
+                        .keepAliveInterval(Duration.ofMillis(50))
+                        .build()) {
             CountDownLatch holding = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             List<String> got = new CopyOnWriteArrayList<>();
@@ -89,7 +96,8 @@ class KeepAliveTest {
             try {
                 long before = calls(server, "subscribe");
                 // 20 keep-alive intervals and more, all while the listener holds its thread
-                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                await().atMost(Duration.ofSeconds(10))
+                        .pollInterval(Duration.ofMillis(50))
                         .until(() -> calls(server, "subscribe") >= before + 20);
                 assertThat(holding.getCount()).isZero();
                 assertThat(got).containsExactly("hold");

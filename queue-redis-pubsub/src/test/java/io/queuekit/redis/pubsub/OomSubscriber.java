@@ -18,12 +18,12 @@ public final class OomSubscriber {
 
     public static void main(String[] args) throws Exception {
         try (RedisClient client = RedisClient.create(args[0], Integer.parseInt(args[1]));
-             RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, CHANNEL, Codec.bytes())
-                     .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
-                     .onGap(gap -> say("GAP " + gap.cause()))
-                     .build()) {
-            RedisSubscription s = b.subscribe(m -> say("GOT "
-                    + (m.length <= 100 ? new String(m, StandardCharsets.UTF_8) : m.length + " bytes")));
+                RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, CHANNEL, Codec.bytes())
+                        .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
+                        .onGap(gap -> say("GAP " + gap.cause()))
+                        .build()) {
+            RedisSubscription s = b.subscribe(
+                    m -> say("GOT " + (m.length <= 100 ? new String(m, StandardCharsets.UTF_8) : m.length + " bytes")));
             say("READY");
             while (s.isActive()) {
                 Thread.sleep(50); // the parent ends this process

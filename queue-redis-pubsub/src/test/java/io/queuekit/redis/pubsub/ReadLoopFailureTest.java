@@ -32,14 +32,22 @@ class ReadLoopFailureTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void outOfMemoryWhileReadingAMessage_subscribesAgain_andReportsTheGap() throws Exception {
         try (RedisServer server = RedisServer.builder()
-                     .config("client-output-buffer-limit", "pubsub 0 0 0") // let the huge message through
-                     .start();
-             // ordinary commands get longer than the default 1 s: one of them publishes 96 MiB
-             RedisClient publisher = RedisClients.builder(server).socketTimeout(Duration.ofSeconds(10)).build()) {
+                        .config("client-output-buffer-limit", "pubsub 0 0 0") // let the huge message through
+                        .start();
+                // ordinary commands get longer than the default 1 s: one of them publishes 96 MiB
+                RedisClient publisher = RedisClients.builder(server)
+                        .socketTimeout(Duration.ofSeconds(10))
+                        .build()) {
             Path stderr = Files.createTempFile("queuekit-oom-subscriber", ".log");
-            Process child = new ProcessBuilder(javaBinary(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), OomSubscriber.class.getName(),
-                    server.host(), String.valueOf(server.port()))
+            Process child = new ProcessBuilder(
+                            javaBinary(),
+                            "-Xmx64m",
+                            "-XX:TieredStopAtLevel=1",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            OomSubscriber.class.getName(),
+                            server.host(),
+                            String.valueOf(server.port()))
                     .redirectError(stderr.toFile())
                     .start();
             try {
@@ -51,15 +59,19 @@ class ReadLoopFailureTest {
                 assertThat(publisher.publish(channel, new byte[96 << 20])).isEqualTo(1);
 
                 await().atMost(Duration.ofSeconds(30))
-                        .until(() -> lines.stream().anyMatch(l -> l.startsWith("GAP ")) || lines.contains("CLOSED")
+                        .until(() -> lines.stream().anyMatch(l -> l.startsWith("GAP "))
+                                || lines.contains("CLOSED")
                                 || !child.isAlive());
-                assertThat(lines).as("child output; its log: %s", stderr)
+                assertThat(lines)
+                        .as("child output; its log: %s", stderr)
                         .anySatisfy(l -> assertThat(l).startsWith("GAP ").contains("OutOfMemoryError"));
 
-                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                    publisher.publish(channel, "after".getBytes(StandardCharsets.UTF_8));
-                    return lines.contains("GOT after");
-                });
+                await().atMost(Duration.ofSeconds(20))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> {
+                            publisher.publish(channel, "after".getBytes(StandardCharsets.UTF_8));
+                            return lines.contains("GOT after");
+                        });
                 assertThat(lines).doesNotContain("CLOSED");
             } finally {
                 child.destroyForcibly();
@@ -75,16 +87,18 @@ class ReadLoopFailureTest {
 
     private static List<String> lines(Process p) {
         List<String> lines = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                // the child died; the test notices the missing line
-            }
-        }, "oom-subscriber-stdout");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader r =
+                            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        // the child died; the test notices the missing line
+                    }
+                },
+                "oom-subscriber-stdout");
         reader.setDaemon(true);
         reader.start();
         return lines;

@@ -34,7 +34,8 @@ class RedisBroadcasterClusterContractTest extends BroadcasterContractTest {
 
     @Override
     protected IdleSetup idleSetup(String channel) {
-        RedisBroadcaster<String> b = RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8()).build();
+        RedisBroadcaster<String> b =
+                RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8()).build();
         return new IdleSetup(b, SHORT, b::reconnects);
     }
 }

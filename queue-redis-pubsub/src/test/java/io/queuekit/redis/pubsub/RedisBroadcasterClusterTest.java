@@ -43,13 +43,16 @@ class RedisBroadcasterClusterTest {
                 // six "processes", each with its own client and broadcaster
                 RedisClusterClient c = cluster.client();
                 clients.add(c);
-                RedisBroadcaster<String> b = RedisBroadcaster.builder(c, channel, Codec.utf8()).build();
+                RedisBroadcaster<String> b =
+                        RedisBroadcaster.builder(c, channel, Codec.utf8()).build();
                 broadcasters.add(b);
                 b.subscribe(m -> got.add(m));
             }
             assumeSharded(cluster);
             for (int i = 0; i < 20; i++) {
-                assertThat(broadcasters.get(i % 6).publish("m" + i)).as("receivers of m%d", i).isEqualTo(6);
+                assertThat(broadcasters.get(i % 6).publish("m" + i))
+                        .as("receivers of m%d", i)
+                        .isEqualTo(6);
             }
             assertThat(broadcasters.get(0).publishAll(List.of("a", "b"))).containsExactly(6, 6);
             await().atMost(WAIT).until(() -> got.size() == 6 * 22);
@@ -64,10 +67,13 @@ class RedisBroadcasterClusterTest {
         RedisCluster cluster = RedisCluster.shared();
         assumeSharded(cluster);
         try (RedisClusterClient client = cluster.client();
-             RedisBroadcaster<String> sharded = RedisBroadcaster.builder(client, Channels.unique("pat"), Codec.utf8())
-                     .build();
-             RedisBroadcaster<String> classic = RedisBroadcaster.builder(client, Channels.unique("pat"), Codec.utf8())
-                     .sharded(false).build()) {
+                RedisBroadcaster<String> sharded = RedisBroadcaster.builder(
+                                client, Channels.unique("pat"), Codec.utf8())
+                        .build();
+                RedisBroadcaster<String> classic = RedisBroadcaster.builder(
+                                client, Channels.unique("pat"), Codec.utf8())
+                        .sharded(false)
+                        .build()) {
             assertThatThrownBy(() -> sharded.subscribePattern("pat*", (c, m) -> {}))
                     .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("sharded pub/sub has no patterns")
@@ -82,19 +88,23 @@ class RedisBroadcasterClusterTest {
 
     @Test
     void aShardedSubscription_followsItsSlot_toTheReplicaPromotedAfterItsMasterDied() throws Exception {
-        try (RedisCluster cluster = RedisCluster.builder().masters(3).replicasPerMaster(1)
-                .nodeTimeout(Duration.ofMillis(1000)).start();
-             RedisClusterClient client = cluster.client()) {
+        try (RedisCluster cluster = RedisCluster.builder()
+                        .masters(3)
+                        .replicasPerMaster(1)
+                        .nodeTimeout(Duration.ofMillis(1000))
+                        .start();
+                RedisClusterClient client = cluster.client()) {
             assumeSharded(cluster);
             List<GapEvent> gaps = new CopyOnWriteArrayList<>();
             BlockingQueue<String> got = new LinkedBlockingQueue<>();
             // the subscription's client never publishes, so only the subscription itself can find its slot again
             try (RedisBroadcaster<String> s = RedisBroadcaster.builder(client, "failover", Codec.utf8())
-                    .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
-                    .onGap(gaps::add)
-                    .build();
-                 RedisClusterClient publisher = cluster.client();
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(publisher, "failover", Codec.utf8()).build()) {
+                            .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
+                            .onGap(gaps::add)
+                            .build();
+                    RedisClusterClient publisher = cluster.client();
+                    RedisBroadcaster<String> b = RedisBroadcaster.builder(publisher, "failover", Codec.utf8())
+                            .build()) {
                 s.subscribe(got::add);
                 assertThat(b.publish("before")).isEqualTo(1);
                 assertThat(got.poll(10, TimeUnit.SECONDS)).isEqualTo("before");
@@ -113,22 +123,26 @@ class RedisBroadcasterClusterTest {
     @Test
     void aShardedSubscription_followsItsSlot_movedToAnotherMaster() throws Exception {
         try (RedisCluster cluster = RedisCluster.builder().masters(2).start();
-             RedisClusterClient client = cluster.client()) {
+                RedisClusterClient client = cluster.client()) {
             assumeSharded(cluster);
             List<GapEvent> gaps = new CopyOnWriteArrayList<>();
             BlockingQueue<String> got = new LinkedBlockingQueue<>();
             // the subscription's client never publishes, so only the subscription itself can find its slot again
             try (RedisBroadcaster<String> s = RedisBroadcaster.builder(client, "moving", Codec.utf8())
-                    .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
-                    .onGap(gaps::add)
-                    .build();
-                 RedisClusterClient publisher = cluster.client();
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(publisher, "moving", Codec.utf8()).build()) {
+                            .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
+                            .onGap(gaps::add)
+                            .build();
+                    RedisClusterClient publisher = cluster.client();
+                    RedisBroadcaster<String> b = RedisBroadcaster.builder(publisher, "moving", Codec.utf8())
+                            .build()) {
                 s.subscribe(got::add);
                 assertThat(b.publish("before")).isEqualTo(1);
                 int slot = RedisCluster.slotOf(b.channelKey());
                 RedisServer from = cluster.masterOf(slot);
-                RedisServer to = cluster.masters().stream().filter(m -> m != from).findFirst().orElseThrow();
+                RedisServer to = cluster.masters().stream()
+                        .filter(m -> m != from)
+                        .findFirst()
+                        .orElseThrow();
 
                 cluster.migrateSlot(slot, to);
 
@@ -139,6 +153,7 @@ class RedisBroadcasterClusterTest {
             }
         }
     }
+
     @Test
     void aClassicChannel_reachesEverySubscription_butCountsOnlyThoseOnTheNodeThatReceivedIt() throws Exception {
         RedisCluster cluster = RedisCluster.shared();
@@ -150,7 +165,9 @@ class RedisBroadcasterClusterTest {
             for (int i = 0; i < 6; i++) {
                 RedisClusterClient c = cluster.client();
                 clients.add(c);
-                RedisBroadcaster<String> b = RedisBroadcaster.builder(c, channel, Codec.utf8()).sharded(false).build();
+                RedisBroadcaster<String> b = RedisBroadcaster.builder(c, channel, Codec.utf8())
+                        .sharded(false)
+                        .build();
                 broadcasters.add(b);
                 b.subscribe(m -> got.add(m));
             }
@@ -161,7 +178,8 @@ class RedisBroadcasterClusterTest {
                 counted += receivers;
             }
             await().atMost(WAIT).until(() -> got.size() == 6 * 20);
-            assertThat(counted).as("what the counts add up to: only the receiving node's subscriptions")
+            assertThat(counted)
+                    .as("what the counts add up to: only the receiving node's subscriptions")
                     .isLessThanOrEqualTo(6 * 20);
         } finally {
             broadcasters.forEach(RedisBroadcaster::close);
@@ -172,13 +190,20 @@ class RedisBroadcasterClusterTest {
     @Test
     void theMajorVersionInHelloReplies_decidesSharding() {
         byte[] version = "version".getBytes(StandardCharsets.UTF_8);
-        assertThat(Sharding.majorVersion(List.of(bytes("server"), bytes("redis"), version, bytes("6.2.14"),
-                bytes("proto"), 2L))).as("RESP2").isEqualTo(6);
-        assertThat(Sharding.majorVersion(List.of(new KeyValue<>(bytes("server"), bytes("redis")),
-                new KeyValue<>(version, bytes("7.0.15"))))).as("RESP3").isEqualTo(7);
+        assertThat(Sharding.majorVersion(
+                        List.of(bytes("server"), bytes("redis"), version, bytes("6.2.14"), bytes("proto"), 2L)))
+                .as("RESP2")
+                .isEqualTo(6);
+        assertThat(Sharding.majorVersion(List.of(
+                        new KeyValue<>(bytes("server"), bytes("redis")), new KeyValue<>(version, bytes("7.0.15")))))
+                .as("RESP3")
+                .isEqualTo(7);
         assertThat(Sharding.majorVersion(List.of(version, bytes("10.0.0")))).isEqualTo(10);
-        assertThat(Sharding.majorVersion(List.of(bytes("mode"), version))).as("a value named version").isZero();
-        assertThat(Sharding.majorVersion(List.of(bytes("server"), bytes("redis")))).isZero();
+        assertThat(Sharding.majorVersion(List.of(bytes("mode"), version)))
+                .as("a value named version")
+                .isZero();
+        assertThat(Sharding.majorVersion(List.of(bytes("server"), bytes("redis"))))
+                .isZero();
         assertThat(Sharding.majorVersion("OK")).isZero();
     }
 
@@ -190,6 +215,7 @@ class RedisBroadcasterClusterTest {
     private static void assumeSharded(RedisCluster cluster) {
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 !cluster.nodes().get(0).version().startsWith("6."),
-                "sharded pub/sub needs Redis 7 or later; this cluster runs " + cluster.nodes().get(0).version());
+                "sharded pub/sub needs Redis 7 or later; this cluster runs "
+                        + cluster.nodes().get(0).version());
     }
 }

@@ -39,7 +39,8 @@ class RedisBroadcasterContractTest extends BroadcasterContractTest {
 
     @Override
     protected IdleSetup idleSetup(String channel) {
-        RedisBroadcaster<String> b = RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8()).build();
+        RedisBroadcaster<String> b =
+                RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8()).build();
         return new IdleSetup(b, SHORT, b::reconnects);
     }
 }

@@ -8,10 +8,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuekit.Codec;
 import io.queuekit.Subscription;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
-import io.queuekit.spi.QueueMetrics;
-import io.queuekit.tck.ThrowingMetrics;
 import io.queuekit.redis.pubsub.RedisBroadcaster.GapEvent;
 import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
+import io.queuekit.spi.QueueMetrics;
+import io.queuekit.tck.ThrowingMetrics;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
@@ -35,7 +35,8 @@ class RedisBroadcasterMetricsTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         String channel = Channels.unique("metrics");
         try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, channel, Codec.utf8())
-                        .metrics(MicrometerQueueMetrics.of(registry)).build();
+                        .metrics(MicrometerQueueMetrics.of(registry))
+                        .build();
                 Subscription s = b.subscribe(m -> {
                     if (m.equals("bad")) {
                         throw new IllegalStateException("listener failure");
@@ -43,12 +44,28 @@ class RedisBroadcasterMetricsTest {
                 })) {
             b.publish("one");
             b.publishAll(List.of("two", "bad"));
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    registry.get("queuekit.delivered").tag("queue", channel).counter().count() == 3);
-            assertThat(registry.get("queuekit.sent").tag("transport", "redis-pubsub").counter().count()).isEqualTo(3);
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    registry.get("queuekit.handler").tag("outcome", "failure").timer().count() == 1);
-            assertThat(registry.get("queuekit.handler").tag("outcome", "success").timer().count()).isEqualTo(2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> registry.get("queuekit.delivered")
+                                    .tag("queue", channel)
+                                    .counter()
+                                    .count()
+                            == 3);
+            assertThat(registry.get("queuekit.sent")
+                            .tag("transport", "redis-pubsub")
+                            .counter()
+                            .count())
+                    .isEqualTo(3);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> registry.get("queuekit.handler")
+                                    .tag("outcome", "failure")
+                                    .timer()
+                                    .count()
+                            == 1);
+            assertThat(registry.get("queuekit.handler")
+                            .tag("outcome", "success")
+                            .timer()
+                            .count())
+                    .isEqualTo(2);
         }
     }
 
@@ -58,7 +75,8 @@ class RedisBroadcasterMetricsTest {
         QueueMetrics throwing = new ThrowingMetrics();
         List<String> got = new CopyOnWriteArrayList<>();
         try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, Channels.unique("observer"), Codec.utf8())
-                        .metrics(throwing).build();
+                        .metrics(throwing)
+                        .build();
                 RedisSubscription s = b.subscribe(got::add)) {
             assertThat(b.publish("one")).isEqualTo(1);
             assertThat(b.publishAll(List.of("two", "three"))).containsExactly(1, 1);
@@ -82,27 +100,52 @@ class RedisBroadcasterMetricsTest {
                 RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "events", picky)
                         .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(200))
                         .onGap(gaps::add)
-                        .metrics(MicrometerQueueMetrics.of(registry)).build();
+                        .metrics(MicrometerQueueMetrics.of(registry))
+                        .build();
                 Jedis admin = new Jedis(server.host(), server.port())) {
             RedisSubscription s = b.subscribe(got::add);
-            assertThat(registry.get("queuekit.reconnected").tag("queue", "events").counter().count()).isZero();
-            assertThat(registry.get("queuekit.gap").tag("queue", "events").timer().count()).isZero();
+            assertThat(registry.get("queuekit.reconnected")
+                            .tag("queue", "events")
+                            .counter()
+                            .count())
+                    .isZero();
+            assertThat(registry.get("queuekit.gap")
+                            .tag("queue", "events")
+                            .timer()
+                            .count())
+                    .isZero();
 
             client.publish(b.channelKey(), "bad bytes from someone else");
             b.publish("good");
             await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("good"));
-            assertThat(registry.get("queuekit.decode.failed").tag("queue", "events").tag("transport", "redis-pubsub")
-                    .tag("namespace", "queuekit").counter().count()).isEqualTo(1);
-            assertThat(registry.get("queuekit.delivered").tag("queue", "events").counter().count()).isEqualTo(1);
+            assertThat(registry.get("queuekit.decode.failed")
+                            .tag("queue", "events")
+                            .tag("transport", "redis-pubsub")
+                            .tag("namespace", "queuekit")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
+            assertThat(registry.get("queuekit.delivered")
+                            .tag("queue", "events")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
 
-            assertThat(admin.clientKill(ClientKillParams.clientKillParams().type(ClientType.PUBSUB))).isEqualTo(1);
+            assertThat(admin.clientKill(ClientKillParams.clientKillParams().type(ClientType.PUBSUB)))
+                    .isEqualTo(1);
 
             await().atMost(Duration.ofSeconds(10)).until(() -> gaps.size() == 1);
-            assertThat(registry.get("queuekit.reconnected").tag("queue", "events").counter().count()).isEqualTo(1);
+            assertThat(registry.get("queuekit.reconnected")
+                            .tag("queue", "events")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
             Timer gap = registry.get("queuekit.gap").tag("queue", "events").timer();
             assertThat(gap.count()).isEqualTo(1);
-            assertThat(gap.totalTime(TimeUnit.NANOSECONDS)).as("the gap's duration, as onGap was told it")
-                    .isEqualTo((double) gaps.get(0).duration().toNanos()).isPositive();
+            assertThat(gap.totalTime(TimeUnit.NANOSECONDS))
+                    .as("the gap's duration, as onGap was told it")
+                    .isEqualTo((double) gaps.get(0).duration().toNanos())
+                    .isPositive();
             assertThat(s.reconnects()).as("the getters count as before").isEqualTo(1);
             assertThat(b.decodeFailures()).isEqualTo(1);
         }

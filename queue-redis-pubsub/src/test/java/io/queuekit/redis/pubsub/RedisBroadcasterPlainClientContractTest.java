@@ -24,8 +24,11 @@ class RedisBroadcasterPlainClientContractTest extends BroadcasterContractTest {
     @BeforeAll
     static void connect() {
         // a plain client's subscriptions read with its blocking timeout: 0 (forever) or above the keep-alive
-        client = RedisClients.builder(RedisServer.shared()).blockingSocketTimeout(Duration.ZERO).buildPlain();
-        shortTimeouts = RedisClients.builder(RedisServer.shared()).timeouts(SHORT).buildPlain();
+        client = RedisClients.builder(RedisServer.shared())
+                .blockingSocketTimeout(Duration.ZERO)
+                .buildPlain();
+        shortTimeouts =
+                RedisClients.builder(RedisServer.shared()).timeouts(SHORT).buildPlain();
     }
 
     @AfterAll

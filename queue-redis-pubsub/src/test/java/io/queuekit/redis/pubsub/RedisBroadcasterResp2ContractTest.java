@@ -22,8 +22,13 @@ class RedisBroadcasterResp2ContractTest extends BroadcasterContractTest {
 
     @BeforeAll
     static void connect() {
-        client = RedisClients.builder(RedisServer.shared()).protocol(RedisProtocol.RESP2).build();
-        shortTimeouts = RedisClients.builder(RedisServer.shared()).protocol(RedisProtocol.RESP2).timeouts(SHORT).build();
+        client = RedisClients.builder(RedisServer.shared())
+                .protocol(RedisProtocol.RESP2)
+                .build();
+        shortTimeouts = RedisClients.builder(RedisServer.shared())
+                .protocol(RedisProtocol.RESP2)
+                .timeouts(SHORT)
+                .build();
     }
 
     @AfterAll
@@ -39,7 +44,8 @@ class RedisBroadcasterResp2ContractTest extends BroadcasterContractTest {
 
     @Override
     protected IdleSetup idleSetup(String channel) {
-        RedisBroadcaster<String> b = RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8()).build();
+        RedisBroadcaster<String> b =
+                RedisBroadcaster.builder(shortTimeouts, channel, Codec.utf8()).build();
         return new IdleSetup(b, SHORT, b::reconnects);
     }
 }

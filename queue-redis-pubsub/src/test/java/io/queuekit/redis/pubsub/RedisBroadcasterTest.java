@@ -67,7 +67,9 @@ class RedisBroadcasterTest {
                     BlockingQueue<String> got = new ArrayBlockingQueue<>(4);
                     try (RedisSubscription s = b.subscribe(got::add)) {
                         assertThat(s.isConnected()).isTrue();
-                        assertThat(b.publish("m" + i)).as("receivers of message %d", i).isEqualTo(1);
+                        assertThat(b.publish("m" + i))
+                                .as("receivers of message %d", i)
+                                .isEqualTo(1);
                         assertThat(got.poll(10, TimeUnit.SECONDS)).isEqualTo("m" + i);
                     }
                 }
@@ -93,7 +95,8 @@ class RedisBroadcasterTest {
             }
             String channel = Channels.unique("unreachable");
             try (RedisClient nowhere = RedisClient.create("127.0.0.1", port);
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(nowhere, channel, Codec.utf8()).build()) {
+                    RedisBroadcaster<String> b = RedisBroadcaster.builder(nowhere, channel, Codec.utf8())
+                            .build()) {
                 assertThatThrownBy(() -> b.subscribe(m -> {}))
                         .isInstanceOf(TransportException.class)
                         .hasMessageContaining("could not subscribe")
@@ -111,8 +114,9 @@ class RedisBroadcasterTest {
             one.setMaxTotal(1); // and the pool's default maxWait: forever
             String channel = Channels.unique("pool");
             try (RedisClient small = RedisClients.builder(server).pool(one).build();
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(small, channel, Codec.utf8())
-                         .subscribeTimeout(Duration.ofMillis(300)).build()) {
+                    RedisBroadcaster<String> b = RedisBroadcaster.builder(small, channel, Codec.utf8())
+                            .subscribeTimeout(Duration.ofMillis(300))
+                            .build()) {
                 RedisSubscription holdsTheOnlyConnection = b.subscribe(m -> {});
                 for (int i = 2; i <= 4; i++) {
                     assertThatThrownBy(() -> b.subscribe(m -> {}))
@@ -147,7 +151,8 @@ class RedisBroadcasterTest {
                     }
                 });
                 RedisSubscription other = b.subscribe(bystander::add);
-                List<String> all = IntStream.range(0, 30).mapToObj(Integer::toString).toList();
+                List<String> all =
+                        IntStream.range(0, 30).mapToObj(Integer::toString).toList();
                 all.forEach(b::publish);
 
                 await().atMost(WAIT).until(() -> seen.size() == 30 && bystander.size() == 30);
@@ -168,7 +173,8 @@ class RedisBroadcasterTest {
                 List<String> got = new CopyOnWriteArrayList<>();
                 b.subscribe(m -> threads.add(Thread.currentThread().getName()));
                 RedisSubscription second = b.subscribe(got::add);
-                List<String> all = IntStream.range(0, 100).mapToObj(i -> "m" + i).toList();
+                List<String> all =
+                        IntStream.range(0, 100).mapToObj(i -> "m" + i).toList();
                 b.publishAll(all);
 
                 await().atMost(WAIT).until(() -> got.size() == 100 && threads.size() == 100);
@@ -222,11 +228,14 @@ class RedisBroadcasterTest {
         void patternSubscription_receivesFromMatchingChannels_withTheirNames() {
             String prefix = Channels.unique("p");
             try (RedisBroadcaster<String> eur = RedisBroadcaster.builder(client, "prices.eur", Codec.utf8())
-                         .keyPrefix(prefix).build();
-                 RedisBroadcaster<String> usd = RedisBroadcaster.builder(client, "prices.usd", Codec.utf8())
-                         .keyPrefix(prefix).build();
-                 RedisBroadcaster<String> orders = RedisBroadcaster.builder(client, "orders", Codec.utf8())
-                         .keyPrefix(prefix).build()) {
+                            .keyPrefix(prefix)
+                            .build();
+                    RedisBroadcaster<String> usd = RedisBroadcaster.builder(client, "prices.usd", Codec.utf8())
+                            .keyPrefix(prefix)
+                            .build();
+                    RedisBroadcaster<String> orders = RedisBroadcaster.builder(client, "orders", Codec.utf8())
+                            .keyPrefix(prefix)
+                            .build()) {
                 List<String> got = new CopyOnWriteArrayList<>();
                 RedisSubscription s = eur.subscribePattern("prices.*", (channel, m) -> got.add(channel + "=" + m));
                 assertThat(s.isPattern()).isTrue();
@@ -246,9 +255,11 @@ class RedisBroadcasterTest {
         void patternSubscription_glob() {
             String prefix = Channels.unique("g");
             try (RedisBroadcaster<String> a = RedisBroadcaster.builder(client, "shard-1", Codec.utf8())
-                         .keyPrefix(prefix).build();
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "shard-7", Codec.utf8())
-                         .keyPrefix(prefix).build()) {
+                            .keyPrefix(prefix)
+                            .build();
+                    RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "shard-7", Codec.utf8())
+                            .keyPrefix(prefix)
+                            .build()) {
                 List<String> got = new CopyOnWriteArrayList<>();
                 a.subscribePattern("shard-[^7]", (channel, m) -> got.add(channel));
                 assertThat(b.publish("x")).isZero();
@@ -286,15 +297,19 @@ class RedisBroadcasterTest {
         void aChannelTheGlobMatches_butNoBroadcasterCouldHave_isNotDelivered() {
             String prefix = Channels.unique("ns");
             try (RedisBroadcaster<String> a1 = RedisBroadcaster.builder(client, "a1", Codec.utf8())
-                    .keyPrefix(prefix).build()) {
+                    .keyPrefix(prefix)
+                    .build()) {
                 List<String> got = new CopyOnWriteArrayList<>();
                 a1.subscribePattern("a*", (channel, m) -> got.add(channel + "=" + m));
 
                 // other clients' channels that "<prefix>:{a*}" matches, none of them a broadcaster's
-                assertThat(client.publish(prefix + ":{a}b}", "brace in the name")).isEqualTo(1);
-                assertThat(client.publish(prefix + ":{a b}", "space in the name")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a}b}", "brace in the name"))
+                        .isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a b}", "space in the name"))
+                        .isEqualTo(1);
                 assertThat(client.publish(prefix + ":{a}:{b}", "two hash tags")).isEqualTo(1);
-                assertThat(client.publish(prefix + ":{a" + "x".repeat(100) + "}", "name too long")).isEqualTo(1);
+                assertThat(client.publish(prefix + ":{a" + "x".repeat(100) + "}", "name too long"))
+                        .isEqualTo(1);
                 assertThat(a1.publish("mine")).isEqualTo(1);
 
                 await().atMost(WAIT).until(() -> got.contains("a1=mine"));
@@ -310,21 +325,25 @@ class RedisBroadcasterTest {
         @Test
         void nulls_areRefused() {
             try (RedisBroadcaster<String> b = strings(Channels.unique("nulls"))) {
-                assertThatThrownBy(() -> b.publish(null)).isInstanceOf(NullPointerException.class)
+                assertThatThrownBy(() -> b.publish(null))
+                        .isInstanceOf(NullPointerException.class)
                         .hasMessageContaining("message");
                 assertThatThrownBy(() -> b.subscribe(null)).isInstanceOf(NullPointerException.class);
                 assertThatThrownBy(() -> b.subscribePattern("a*", null)).isInstanceOf(NullPointerException.class);
                 assertThatThrownBy(() -> b.subscribePattern(null, (c, m) -> {}))
                         .isInstanceOf(NullPointerException.class);
                 assertThatThrownBy(() -> b.publishAll(Arrays.asList("a", null)))
-                        .isInstanceOf(NullPointerException.class).hasMessageContaining("index 1");
+                        .isInstanceOf(NullPointerException.class)
+                        .hasMessageContaining("index 1");
             }
             assertThatThrownBy(() -> RedisBroadcaster.builder(null, "c", Codec.utf8()))
-                    .isInstanceOf(NullPointerException.class).hasMessageContaining("client");
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessageContaining("client");
             assertThatThrownBy(() -> RedisBroadcaster.builder(client, null, Codec.utf8()))
                     .isInstanceOf(NullPointerException.class);
             assertThatThrownBy(() -> RedisBroadcaster.builder(client, "c", null))
-                    .isInstanceOf(NullPointerException.class).hasMessageContaining("codec");
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessageContaining("codec");
         }
 
         @Test
@@ -344,10 +363,13 @@ class RedisBroadcasterTest {
                 await().atMost(WAIT).until(() -> got.size() == 1);
                 assertThat(got.get(0)).hasSize(1 << 20);
             }
-            try (RedisBroadcaster<String> small = RedisBroadcaster.builder(client, Channels.unique("small"),
-                    Codec.utf8()).maxPayloadBytes(4).build()) {
+            try (RedisBroadcaster<String> small = RedisBroadcaster.builder(
+                            client, Channels.unique("small"), Codec.utf8())
+                    .maxPayloadBytes(4)
+                    .build()) {
                 assertThat(small.publish("four")).isZero();
-                assertThatThrownBy(() -> small.publish("five!")).isInstanceOf(IllegalArgumentException.class)
+                assertThatThrownBy(() -> small.publish("five!"))
+                        .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining("limit of 4");
             }
         }
@@ -363,15 +385,20 @@ class RedisBroadcasterTest {
         @Test
         void tooLongChannelName_isRefused() {
             assertThatThrownBy(() -> RedisBroadcaster.builder(client, "x".repeat(101), Codec.utf8()))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 100");
-            assertThat(RedisBroadcaster.builder(client, "x".repeat(100), Codec.utf8()).build().name()).hasSize(100);
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("1 to 100");
+            assertThat(RedisBroadcaster.builder(client, "x".repeat(100), Codec.utf8())
+                            .build()
+                            .name())
+                    .hasSize(100);
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"", "a{b", "a}", "a b", "a\\*", "a/b"})
         void invalidPatterns_areRefused(String pattern) {
             assertThatThrownBy(() -> io.queuekit.redis.pubsub.Patterns.checkPattern("x".repeat(101)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 100");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("1 to 100");
             try (RedisBroadcaster<String> b = strings(Channels.unique("patterns"))) {
                 assertThatThrownBy(() -> b.subscribePattern(pattern, (c, m) -> {}))
                         .isInstanceOf(IllegalArgumentException.class)
@@ -382,18 +409,25 @@ class RedisBroadcasterTest {
         @Test
         void builderSettings_areValidatedEagerly() {
             RedisBroadcaster.Builder<String> b = RedisBroadcaster.builder(client, "c", Codec.utf8());
-            assertThatThrownBy(() -> b.keyPrefix("a{b}")).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> b.keyPrefix("a{b}"))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("keyPrefix");
-            assertThatThrownBy(() -> b.maxPayloadBytes(0)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> b.maxPayloadBytes(0))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("maxPayloadBytes");
-            assertThatThrownBy(() -> b.maxPayloadBytes((256 << 20) + 1)).as("the queues' ceiling, 256 MiB")
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("256 MiB");
-            assertThatThrownBy(() -> b.subscribeTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> b.maxPayloadBytes((256 << 20) + 1))
+                    .as("the queues' ceiling, 256 MiB")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("256 MiB");
+            assertThatThrownBy(() -> b.subscribeTimeout(Duration.ZERO))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("subscribeTimeout must be 1 ms to 1 h: PT0S");
             assertThatThrownBy(() -> b.reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max reconnect backoff");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("max reconnect backoff");
             assertThatThrownBy(() -> b.bufferCapacity(0)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> b.bufferBytes(0)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> b.bufferBytes(0))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("bufferBytes must be 1 to 1073741824: 0");
             assertThatThrownBy(() -> b.keepAliveInterval(Duration.ofSeconds(-1)))
                     .isInstanceOf(IllegalArgumentException.class);
@@ -408,16 +442,23 @@ class RedisBroadcasterTest {
         @Test
         void semantics_areAtMostOnceFanOutInPublishOrder() {
             try (RedisBroadcaster<String> b = strings(Channels.unique("semantics"))) {
-                assertThat(b.semantics()).isEqualTo(new Semantics("redis-pubsub", Semantics.Guarantee.AT_MOST_ONCE,
-                        Semantics.Ordering.PUBLISH_ORDER, false, true, false));
+                assertThat(b.semantics())
+                        .isEqualTo(new Semantics(
+                                "redis-pubsub",
+                                Semantics.Guarantee.AT_MOST_ONCE,
+                                Semantics.Ordering.PUBLISH_ORDER,
+                                false,
+                                true,
+                                false));
             }
         }
 
         @Test
         void channelKey_putsTheNameInAHashTag() {
             try (RedisBroadcaster<String> b = strings("orders");
-                 RedisBroadcaster<String> c = RedisBroadcaster.builder(client, "orders", Codec.utf8())
-                         .keyPrefix("app").build()) {
+                    RedisBroadcaster<String> c = RedisBroadcaster.builder(client, "orders", Codec.utf8())
+                            .keyPrefix("app")
+                            .build()) {
                 assertThat(b.channelKey()).isEqualTo("queuekit:{orders}");
                 assertThat(c.channelKey()).isEqualTo("app:{orders}");
             }
@@ -439,7 +480,8 @@ class RedisBroadcasterTest {
             assertThat(s1.isConnected()).isFalse();
             assertThat(threadAlive("queuekit-" + channel + "-")).isFalse();
             assertThat(client.publish(b.channelKey(), "nobody left")).isZero();
-            assertThatThrownBy(() -> b.publish("y")).isInstanceOf(QueueClosedException.class)
+            assertThatThrownBy(() -> b.publish("y"))
+                    .isInstanceOf(QueueClosedException.class)
                     .hasMessageContaining(channel);
             assertThatThrownBy(() -> b.subscribe(m -> {})).isInstanceOf(QueueClosedException.class);
             assertThatThrownBy(() -> b.subscribePattern("a*", (c, m) -> {})).isInstanceOf(QueueClosedException.class);
@@ -468,15 +510,19 @@ class RedisBroadcasterTest {
             ConnectionPoolConfig one = new ConnectionPoolConfig();
             one.setMaxTotal(1);
             one.setMaxWait(Duration.ofSeconds(5));
-            try (RedisClient small = RedisClients.builder(server).timeouts(Duration.ofMillis(700)).build();
-                 RedisClient single = RedisClients.builder(server).pool(one).build();
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(small, Channels.unique("lent"),
-                         Codec.utf8()).build();
-                 RedisBroadcaster<String> c = RedisBroadcaster.builder(single, Channels.unique("lent"),
-                         Codec.utf8()).build()) {
+            try (RedisClient small = RedisClients.builder(server)
+                            .timeouts(Duration.ofMillis(700))
+                            .build();
+                    RedisClient single = RedisClients.builder(server).pool(one).build();
+                    RedisBroadcaster<String> b = RedisBroadcaster.builder(small, Channels.unique("lent"), Codec.utf8())
+                            .build();
+                    RedisBroadcaster<String> c = RedisBroadcaster.builder(single, Channels.unique("lent"), Codec.utf8())
+                            .build()) {
                 b.subscribe(m -> {}).close();
                 try (Connection lent = small.getPool().getResource()) {
-                    assertThat(lent.getSoTimeout()).as("the socket timeout it was lent with").isEqualTo(700);
+                    assertThat(lent.getSoTimeout())
+                            .as("the socket timeout it was lent with")
+                            .isEqualTo(700);
                     assertThat(lent.ping()).isTrue();
                 }
                 // with a pool of one, the same connection serves a subscription, a publish, another subscription
@@ -495,7 +541,8 @@ class RedisBroadcasterTest {
                 List<String> got = Collections.synchronizedList(new ArrayList<>());
                 b.subscribe(got::add);
                 b.subscribe(m -> {});
-                List<String> all = IntStream.range(0, 500).mapToObj(i -> "m" + i).toList();
+                List<String> all =
+                        IntStream.range(0, 500).mapToObj(i -> "m" + i).toList();
                 long[] receivers = b.publishAll(all);
                 assertThat(receivers).hasSize(500).containsOnly(2L);
                 assertThat(b.publishAll(List.of())).isEmpty();

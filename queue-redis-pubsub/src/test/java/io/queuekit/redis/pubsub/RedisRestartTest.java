@@ -54,9 +54,10 @@ class RedisRestartTest {
                     timeline.add("gap:" + gap.subscription());
                 })
                 .build()) {
-            RedisSubscription plain = b.subscribe(m -> timeline.add(Thread.currentThread().getName() + ":" + m));
-            RedisSubscription pattern = b.subscribePattern("rest*",
-                    (channel, m) -> timeline.add(Thread.currentThread().getName() + ":" + channel + "=" + m));
+            RedisSubscription plain =
+                    b.subscribe(m -> timeline.add(Thread.currentThread().getName() + ":" + m));
+            RedisSubscription pattern = b.subscribePattern(
+                    "rest*", (channel, m) -> timeline.add(Thread.currentThread().getName() + ":" + channel + "=" + m));
             String p = plain.name();
             String q = pattern.name();
 
@@ -69,7 +70,8 @@ class RedisRestartTest {
             server.restart();
 
             // the first publishes may meet pooled connections the crash broke; the subscriptions need nothing
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> publishQuietly(b, "after") == 2);
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> timeline.contains(p + ":after") && timeline.contains(q + ":restart=after"));
@@ -116,7 +118,8 @@ class RedisRestartTest {
     @EnumSource(RedisProtocol.class)
     void afterARestart_theFirstSubscribe_doesNotFailOnStalePooledConnections(RedisProtocol protocol) {
         client = RedisClients.builder(server).protocol(protocol).build();
-        try (RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "stale", Codec.utf8()).build()) {
+        try (RedisBroadcaster<String> b =
+                RedisBroadcaster.builder(client, "stale", Codec.utf8()).build()) {
             assertThat(b.publish("fills the pool")).isZero();
             client.getPool().addObjects(3);
             assertThat(client.getPool().getNumIdle()).isGreaterThanOrEqualTo(3);

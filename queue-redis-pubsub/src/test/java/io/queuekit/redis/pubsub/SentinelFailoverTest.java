@@ -27,11 +27,12 @@ class SentinelFailoverTest {
 
     @Test
     void afterKillPrimary_theSubscriptionReceivesFromThePromotedReplica() {
-        try (RedisSentinelGroup group = RedisSentinelGroup.builder().masterName("pubsub-kill").start();
-             RedisSentinelClient client = group.client();
-             RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "kill", Codec.utf8())
-                     .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
-                     .build()) {
+        try (RedisSentinelGroup group =
+                        RedisSentinelGroup.builder().masterName("pubsub-kill").start();
+                RedisSentinelClient client = group.client();
+                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "kill", Codec.utf8())
+                        .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
+                        .build()) {
             List<String> received = new CopyOnWriteArrayList<>();
             RedisSubscription s = b.subscribe(received::add);
             assertThat(b.publish("before")).isEqualTo(1);
@@ -39,7 +40,8 @@ class SentinelFailoverTest {
             group.killPrimary();
             group.awaitPrimaryWritable(Duration.ofSeconds(20));
 
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> publishQuietly(b, "after") == 1);
             await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("after"));
             assertThat(s.reconnects()).isEqualTo(1);
@@ -49,19 +51,22 @@ class SentinelFailoverTest {
     @Test
     void afterFailover_theSubscriptionMovesToTheNewPrimary_soPublishCountsIt() {
         List<GapEvent> gaps = new CopyOnWriteArrayList<>();
-        try (RedisSentinelGroup group = RedisSentinelGroup.builder().masterName("pubsub-failover").start();
-             RedisSentinelClient client = group.client();
-             RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "failover", Codec.utf8())
-                     .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
-                     .onGap(gaps::add)
-                     .build()) {
+        try (RedisSentinelGroup group = RedisSentinelGroup.builder()
+                        .masterName("pubsub-failover")
+                        .start();
+                RedisSentinelClient client = group.client();
+                RedisBroadcaster<String> b = RedisBroadcaster.builder(client, "failover", Codec.utf8())
+                        .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
+                        .onGap(gaps::add)
+                        .build()) {
             List<String> received = new CopyOnWriteArrayList<>();
             RedisSubscription s = b.subscribe(received::add);
             assertThat(b.publish("before")).isEqualTo(1);
 
             group.failover();
 
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> publishQuietly(b, "after") == 1);
             await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("after"));
             assertThat(s.isConnected()).isTrue();

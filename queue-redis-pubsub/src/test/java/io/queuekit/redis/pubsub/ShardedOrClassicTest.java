@@ -45,21 +45,27 @@ class ShardedOrClassicTest {
                 admin.aclLogReset();
             }
         }
-        try (RedisClusterClient client = cluster.client(s -> s.configure(c -> c.user(user).password("secret")));
-             RedisClusterClient other = cluster.client();
-             RedisBroadcaster<String> restricted = RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
-             RedisBroadcaster<String> unrestricted = RedisBroadcaster.builder(other, channel, Codec.utf8()).build()) {
+        try (RedisClusterClient client =
+                        cluster.client(s -> s.configure(c -> c.user(user).password("secret")));
+                RedisClusterClient other = cluster.client();
+                RedisBroadcaster<String> restricted =
+                        RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
+                RedisBroadcaster<String> unrestricted =
+                        RedisBroadcaster.builder(other, channel, Codec.utf8()).build()) {
             BlockingQueue<String> got = new LinkedBlockingQueue<>();
             restricted.subscribe(got::add);
             unrestricted.subscribe(got::add);
 
-            assertThat(restricted.publish("hello")).as("sharded: every subscription counted").isEqualTo(2);
+            assertThat(restricted.publish("hello"))
+                    .as("sharded: every subscription counted")
+                    .isEqualTo(2);
             assertThat(unrestricted.publish("back")).isEqualTo(2);
             await().atMost(WAIT).until(() -> got.size() == 4);
             assertThat(got).containsExactlyInAnyOrder("hello", "hello", "back", "back");
             for (RedisServer node : cluster.nodes()) {
                 try (Jedis admin = new Jedis(node.host(), node.port())) {
-                    assertThat(admin.aclLog()).as("commands Redis refused to the user on %s", node)
+                    assertThat(admin.aclLog())
+                            .as("commands Redis refused to the user on %s", node)
                             .noneMatch(entry -> user.equals(entry.getUsername()));
                 }
             }
@@ -78,8 +84,9 @@ class ShardedOrClassicTest {
         RedisServer upgraded = null;
         Set<HostAndPort> address = Set.of(new HostAndPort(old.host(), old.port()));
         try (RedisClusterClient before = clusterClient(old, address);
-             RedisBroadcaster<String> a = RedisBroadcaster.builder(before, "upgrade", Codec.utf8())
-                     .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500)).build()) {
+                RedisBroadcaster<String> a = RedisBroadcaster.builder(before, "upgrade", Codec.utf8())
+                        .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
+                        .build()) {
             assertThat(old.version()).startsWith("6.2");
             BlockingQueue<String> gotA = new LinkedBlockingQueue<>();
             a.subscribe(gotA::add);
@@ -93,7 +100,8 @@ class ShardedOrClassicTest {
             assumeRedis7(upgraded);
 
             try (RedisClusterClient after = clusterClient(upgraded, address);
-                 RedisBroadcaster<String> b = RedisBroadcaster.builder(after, "upgrade", Codec.utf8()).build()) {
+                    RedisBroadcaster<String> b = RedisBroadcaster.builder(after, "upgrade", Codec.utf8())
+                            .build()) {
                 BlockingQueue<String> gotB = new LinkedBlockingQueue<>();
                 b.subscribe(gotB::add);
                 await().atMost(WAIT).until(() -> a.reconnects() == 1);
@@ -110,7 +118,8 @@ class ShardedOrClassicTest {
                 for (int i = 0; i < 200; i++) {
                     b.publish("m" + i);
                 }
-                assertThat(helloCalls(upgraded) - asked).as("HELLOs for 200 publishes on a pool of 8")
+                assertThat(helloCalls(upgraded) - asked)
+                        .as("HELLOs for 200 publishes on a pool of 8")
                         .isLessThanOrEqualTo(8);
             }
         } finally {
@@ -126,7 +135,8 @@ class ShardedOrClassicTest {
         if (port != 0) {
             builder.port(port);
         }
-        RedisServer node = builder.config("cluster-enabled", "yes").config("cluster-config-file", "nodes.conf")
+        RedisServer node = builder.config("cluster-enabled", "yes")
+                .config("cluster-config-file", "nodes.conf")
                 .start();
         try (Jedis admin = new Jedis(node.host(), node.port())) {
             admin.clusterAddSlots(IntStream.range(0, RedisCluster.SLOTS).toArray());
@@ -147,7 +157,8 @@ class ShardedOrClassicTest {
     }
 
     private static RedisClusterClient clusterClient(RedisServer node, Set<HostAndPort> address) {
-        return RedisClusterClient.builder().nodes(address)
+        return RedisClusterClient.builder()
+                .nodes(address)
                 .clientConfig(RedisClients.builder(node).clientConfig())
                 .poolConfig(RedisClients.poolConfig(8))
                 .maxTotalRetriesDuration(Duration.ofSeconds(5))
@@ -155,7 +166,8 @@ class ShardedOrClassicTest {
     }
 
     private static void assumeRedis7(RedisServer server) {
-        Assumptions.assumeTrue(List.of("6.", "5.", "unknown").stream().noneMatch(server.version()::startsWith),
+        Assumptions.assumeTrue(
+                List.of("6.", "5.", "unknown").stream().noneMatch(server.version()::startsWith),
                 "sharded pub/sub needs Redis 7 or later; this server runs " + server.version());
     }
 }

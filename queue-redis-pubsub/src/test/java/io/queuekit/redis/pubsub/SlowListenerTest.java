@@ -55,14 +55,14 @@ class SlowListenerTest {
         List<Integer> got = new CopyOnWriteArrayList<>();
         List<GapEvent> gaps = new CopyOnWriteArrayList<>();
         try (RedisServer server = RedisServer.builder()
-                     .config("client-output-buffer-limit", "pubsub 256kb 128kb 1")
-                     .start();
-             RedisClient client = RedisClients.create(server);
-             RedisBroadcaster<Integer> b = RedisBroadcaster.builder(client, "slow", PADDED)
-                     .bufferCapacity(8)
-                     .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
-                     .onGap(gaps::add)
-                     .build()) {
+                        .config("client-output-buffer-limit", "pubsub 256kb 128kb 1")
+                        .start();
+                RedisClient client = RedisClients.create(server);
+                RedisBroadcaster<Integer> b = RedisBroadcaster.builder(client, "slow", PADDED)
+                        .bufferCapacity(8)
+                        .reconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
+                        .onGap(gaps::add)
+                        .build()) {
             CountDownLatch release = new CountDownLatch(1);
             RedisSubscription s = b.subscribe(seq -> {
                 release.await();
@@ -80,7 +80,9 @@ class SlowListenerTest {
                 long[] counts = b.publishAll(batch);
                 receivers = counts[counts.length - 1];
             }
-            assertThat(receivers).as("Redis cut the slow subscriber after %d messages", seq).isZero();
+            assertThat(receivers)
+                    .as("Redis cut the slow subscriber after %d messages", seq)
+                    .isZero();
             int published = seq;
 
             release.countDown();
@@ -97,7 +99,8 @@ class SlowListenerTest {
             assertThat(beforeGap.size()).isLessThan(published);
             assertThat(s.isActive()).isTrue();
             assertThat(b.reconnects()).isEqualTo(1);
-            System.out.printf("slow listener: cut after %,d of %,d messages of %d bytes were read; gap of %s%n",
+            System.out.printf(
+                    "slow listener: cut after %,d of %,d messages of %d bytes were read; gap of %s%n",
                     beforeGap.size(), published, MESSAGE_BYTES, gaps.get(0).duration());
         }
     }
@@ -114,10 +117,11 @@ class SlowListenerTest {
         long byteBound = 8L * mib; // RedisBroadcaster's default bufferBytes
         int count = 40;
         try (RedisServer server = RedisServer.builder()
-                     .config("client-output-buffer-limit", "pubsub 0 0 0") // Redis holds any backlog
-                     .start();
-             RedisClient client = RedisClients.create(server);
-             RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, "heavy", Codec.bytes()).build()) {
+                        .config("client-output-buffer-limit", "pubsub 0 0 0") // Redis holds any backlog
+                        .start();
+                RedisClient client = RedisClients.create(server);
+                RedisBroadcaster<byte[]> b =
+                        RedisBroadcaster.builder(client, "heavy", Codec.bytes()).build()) {
             CountDownLatch release = new CountDownLatch(1);
             List<Integer> got = new CopyOnWriteArrayList<>();
             RedisSubscription s = b.subscribe(m -> {
@@ -125,12 +129,14 @@ class SlowListenerTest {
                 got.add(ByteBuffer.wrap(m).getInt());
             });
             for (int i = 0; i < count; i++) {
-                assertThat(b.publish(ByteBuffer.allocate(mib).putInt(i).array())).isEqualTo(1);
+                assertThat(b.publish(ByteBuffer.allocate(mib).putInt(i).array()))
+                        .isEqualTo(1);
             }
 
             try {
                 await().atMost(Duration.ofSeconds(10)).until(() -> s.bufferedBytes() >= byteBound / 2);
-                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10))
+                await().during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(10))
                         .until(() -> s.bufferedBytes() <= byteBound);
             } finally {
                 release.countDown();
@@ -156,16 +162,19 @@ class SlowListenerTest {
         int bound = 64 * mib;
         long kernel = kernelSocketBufferBytes();
         // before the bound counted them, the batch taken out added up to bound - message more
-        Assumptions.assumeTrue(kernel < bound - 2L * message,
+        Assumptions.assumeTrue(
+                kernel < bound - 2L * message,
                 "the kernel's socket buffers (" + kernel + " bytes) would hide what this test measures");
         int count = bound / message * 3;
         try (RedisServer server = RedisServer.builder()
-                     .config("client-output-buffer-limit", "pubsub 0 0 0") // Redis holds any backlog
-                     .start();
-             RedisClient client = RedisClients.create(server);
-             Jedis admin = new Jedis(server.host(), server.port());
-             RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, "held", Codec.bytes())
-                     .maxPayloadBytes(message).bufferBytes(bound).build()) {
+                        .config("client-output-buffer-limit", "pubsub 0 0 0") // Redis holds any backlog
+                        .start();
+                RedisClient client = RedisClients.create(server);
+                Jedis admin = new Jedis(server.host(), server.port());
+                RedisBroadcaster<byte[]> b = RedisBroadcaster.builder(client, "held", Codec.bytes())
+                        .maxPayloadBytes(message)
+                        .bufferBytes(bound)
+                        .build()) {
             AtomicReference<RedisSubscription> sub = new AtomicReference<>();
             CountDownLatch holding = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
@@ -192,10 +201,12 @@ class SlowListenerTest {
                 // Redis stops writing once the subscription stopped reading and the kernel's buffers are
                 // full; each look adds the INFO reply to what it wrote
                 AtomicLong last = new AtomicLong(-mib);
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                    long now = netOutputBytes(admin);
-                    return now - last.getAndSet(now) < 64 << 10;
-                });
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(500))
+                        .until(() -> {
+                            long now = netOutputBytes(admin);
+                            return now - last.getAndSet(now) < 64 << 10;
+                        });
                 written = last.get() - writtenBefore;
             } finally {
                 release.countDown();
@@ -206,9 +217,10 @@ class SlowListenerTest {
             // may hold: the bound, and besides it the message handled, the one in the listener's hands and
             // the one the reading thread waits to put in the buffer
             long mayHold = bound + 3L * message;
-            System.out.printf("slow listener with bufferBytes %d MiB: Redis wrote %d MiB, so the JVM read at least "
-                    + "%d MiB (kernel socket buffers up to %d MiB)%n", bound / mib, written / mib, readAtLeast / mib,
-                    kernel / mib);
+            System.out.printf(
+                    "slow listener with bufferBytes %d MiB: Redis wrote %d MiB, so the JVM read at least "
+                            + "%d MiB (kernel socket buffers up to %d MiB)%n",
+                    bound / mib, written / mib, readAtLeast / mib, kernel / mib);
             assertThat(readAtLeast).as("bytes read from Redis, at least").isLessThanOrEqualTo(mayHold);
             await().atMost(Duration.ofSeconds(60)).until(() -> got.size() == count);
             assertThat(got).isEqualTo(IntStream.range(0, count).boxed().toList());

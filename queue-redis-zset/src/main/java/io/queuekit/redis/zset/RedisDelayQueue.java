@@ -1,6 +1,5 @@
 package io.queuekit.redis.zset;
 
-import java.time.temporal.ChronoUnit;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
@@ -20,6 +19,7 @@ import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisContext;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -67,15 +67,22 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private RedisDelayQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
         UnifiedJedis jedis = setup.client();
-        this.queue = new RedisContext<>(jedis, setup.settings(), setup.codec(), TRANSPORT, RedisDelayQueue.class,
-                ZsetScripts.INCLUDES, setup.shards());
+        this.queue = new RedisContext<>(
+                jedis,
+                setup.settings(),
+                setup.codec(),
+                TRANSPORT,
+                RedisDelayQueue.class,
+                ZsetScripts.INCLUDES,
+                setup.shards());
         List<ZsetStore<T>> stores = new ArrayList<>();
         for (RedisContext<T> shard : queue.shards()) {
             stores.add(new ZsetStore<>(shard));
         }
         this.shards = setup.shards();
         this.store = setup.sharded() ? new ZsetShards<>(queue, stores, setup.sharding()) : stores.get(0);
-        Semantics.Ordering ordering = !setup.sharded() ? Semantics.Ordering.DUE_TIME
+        Semantics.Ordering ordering = !setup.sharded()
+                ? Semantics.Ordering.DUE_TIME
                 : setup.shardBy() != null ? Semantics.Ordering.PER_KEY : Semantics.Ordering.NONE;
         this.semantics = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE, ordering, true, false, true);
         queue.runtime().attach(store);

@@ -31,8 +31,8 @@ final class SignalList {
 
     /** Blocks up to {@code millis} (at least {@link RedisCalls#MIN_BLOCK_MILLIS}) for a wake-up. */
     long block(long millis) {
-        KeyValue<String, String> popped = RedisCalls.call(waitLabel,
-                () -> jedis.blpop(RedisCalls.blockSeconds(millis), key));
+        KeyValue<String, String> popped =
+                RedisCalls.call(waitLabel, () -> jedis.blpop(RedisCalls.blockSeconds(millis), key));
         return popped == null ? WakeUps.NONE : signalTime(popped.getValue());
     }
 

@@ -34,7 +34,18 @@ final class ZsetScripts {
         private final byte[] suffix;
 
         Send(RedisContext<?> queue) {
-            script = script(queue, "send", "send.lua", "layout", "ready", "claiming", "delayed", "seq", "body", "signal").replicated();
+            script = script(
+                            queue,
+                            "send",
+                            "send.lua",
+                            "layout",
+                            "ready",
+                            "claiming",
+                            "delayed",
+                            "seq",
+                            "body",
+                            "signal")
+                    .replicated();
             suffix = text(queue.idSuffix());
         }
 
@@ -71,7 +82,9 @@ final class ZsetScripts {
 
         /** Stores an encoded payload under {@code id} unless that id is stored; true if stored. */
         boolean storeWithId(MessageId id, byte[] payload, boolean absolute, long millis) {
-            return integer(array(script.run(text("ids"), due(absolute), num(millis), suffix, text(id.value()), payload)).get(0)) == 1;
+            return integer(array(script.run(text("ids"), due(absolute), num(millis), suffix, text(id.value()), payload))
+                            .get(0))
+                    == 1;
         }
 
         private static byte[] due(boolean absolute) {
@@ -93,8 +106,22 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Claim(RedisContext<?> queue) {
-            script = script(queue, "claim", "claim.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
-                    "body", "att", "dead", "reason", "seq", "signal");
+            script = script(
+                    queue,
+                    "claim",
+                    "claim.lua",
+                    "layout",
+                    "ready",
+                    "claiming",
+                    "delayed",
+                    "inflight",
+                    "lease",
+                    "body",
+                    "att",
+                    "dead",
+                    "reason",
+                    "seq",
+                    "signal");
         }
 
         /** One message taken into flight, under the lease of fencing token {@code token}. */
@@ -109,8 +136,8 @@ final class ZsetScripts {
          * @param buried expired leases dead-lettered at their last attempt
          * @param acked messages deleted for the acks sent with the claim
          */
-        record Result(long nowMillis, long nextEventMillis, long reaped, long buried, int acked,
-                List<Claimed> claimed) {}
+        record Result(
+                long nowMillis, long nextEventMillis, long reaped, long buried, int acked, List<Claimed> claimed) {}
 
         /** @param acks {@link Ack#args} of deliveries to ack before claiming; empty for none */
         List<byte[]> args(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention, List<byte[]> acks) {
@@ -133,11 +160,17 @@ final class ZsetScripts {
             List<?> r = array(reply);
             List<Claimed> claimed = new ArrayList<>((r.size() - 5) / 4);
             for (int i = 5; i < r.size(); i += 4) {
-                claimed.add(new Claimed(MessageId.of(str(r.get(i))), (int) integer(r.get(i + 1)), integer(r.get(i + 2)),
-                        (byte[]) r.get(i + 3)));
+                claimed.add(new Claimed(
+                        MessageId.of(str(r.get(i))), (int) integer(r.get(i + 1)), integer(r.get(i + 2)), (byte[])
+                                r.get(i + 3)));
             }
-            return new Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)),
-                    (int) integer(r.get(4)), claimed);
+            return new Result(
+                    integer(r.get(0)),
+                    integer(r.get(1)),
+                    integer(r.get(2)),
+                    integer(r.get(3)),
+                    (int) integer(r.get(4)),
+                    claimed);
         }
     }
 
@@ -149,8 +182,19 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Ack(RedisContext<?> queue) {
-            script = script(queue, "ack", "ack.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease", "body",
-                    "att").replicated();
+            script = script(
+                            queue,
+                            "ack",
+                            "ack.lua",
+                            "layout",
+                            "ready",
+                            "claiming",
+                            "delayed",
+                            "inflight",
+                            "lease",
+                            "body",
+                            "att")
+                    .replicated();
         }
 
         /** Returns how many were deleted; one whose hand-out no longer holds the lease is skipped. */
@@ -178,8 +222,18 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Retry(RedisContext<?> queue) {
-            script = script(queue, "retry", "retry.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
-                    "signal").replicated();
+            script = script(
+                            queue,
+                            "retry",
+                            "retry.lua",
+                            "layout",
+                            "ready",
+                            "claiming",
+                            "delayed",
+                            "inflight",
+                            "lease",
+                            "signal")
+                    .replicated();
         }
 
         /** False if that hand-out no longer holds the lease. */
@@ -193,8 +247,7 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Renew(RedisContext<?> queue) {
-            script = script(queue, "renew", "renew.lua", "layout", "ready", "claiming", "delayed", "inflight",
-                    "lease");
+            script = script(queue, "renew", "renew.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease");
         }
 
         /** Makes the lease end {@code millis} from the server's now; false if no longer held. */
@@ -208,8 +261,21 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Bury(RedisContext<?> queue) {
-            script = script(queue, "bury", "bury.lua", "layout", "ready", "claiming", "delayed", "inflight",
-                    "lease", "dead", "reason", "body", "att").replicated();
+            script = script(
+                            queue,
+                            "bury",
+                            "bury.lua",
+                            "layout",
+                            "ready",
+                            "claiming",
+                            "delayed",
+                            "inflight",
+                            "lease",
+                            "dead",
+                            "reason",
+                            "body",
+                            "att")
+                    .replicated();
         }
 
         /** False if that hand-out no longer holds the lease. */
@@ -237,8 +303,22 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Cancel(RedisContext<?> queue) {
-            script = script(queue, "cancel", "cancel.lua", "layout", "ready", "claiming", "delayed", "inflight", "lease",
-                    "body", "att", "dead", "reason", "signal").replicated();
+            script = script(
+                            queue,
+                            "cancel",
+                            "cancel.lua",
+                            "layout",
+                            "ready",
+                            "claiming",
+                            "delayed",
+                            "inflight",
+                            "lease",
+                            "body",
+                            "att",
+                            "dead",
+                            "reason",
+                            "signal")
+                    .replicated();
         }
 
         /** True if it waited and is deleted. */
@@ -283,8 +363,8 @@ final class ZsetScripts {
             List<?> r = array(script.run(num(max)));
             List<Waiting> out = new ArrayList<>(r.size() / 4);
             for (int i = 0; i < r.size(); i += 4) {
-                out.add(new Waiting(str(r.get(i)), integer(r.get(i + 1)), (int) integer(r.get(i + 2)),
-                        (byte[]) r.get(i + 3)));
+                out.add(new Waiting(
+                        str(r.get(i)), integer(r.get(i + 1)), (int) integer(r.get(i + 2)), (byte[]) r.get(i + 3)));
             }
             return out;
         }

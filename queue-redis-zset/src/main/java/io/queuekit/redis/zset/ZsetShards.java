@@ -12,9 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A delay queue stored in shards, each a {@link ZsetStore} of its own under its hash tag (its own
@@ -129,8 +127,8 @@ final class ZsetShards<T> extends ShardedStore<T, ZsetStore<T>> implements Delay
     @Override
     protected Taken<T> take(int index, int max) {
         List<Delivery<T>> got = new ArrayList<>();
-        ZsetScripts.Claim.Result r = shard(index).claim(Math.min(Checks.batchSize(max),
-                queue().settings().claimBatch()), got);
+        ZsetScripts.Claim.Result r = shard(index)
+                .claim(Math.min(Checks.batchSize(max), queue().settings().claimBatch()), got);
         long next = r.nextEventMillis() < 0 ? -1 : Math.max(0, r.nextEventMillis() - r.nowMillis());
         return new Taken<>(got, next);
     }
@@ -143,7 +141,9 @@ final class ZsetShards<T> extends ShardedStore<T, ZsetStore<T>> implements Delay
     /** Acks each shard's deliveries in one script per shard, others one by one ({@link AckAll#byShard}). */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
-        return AckAll.byShard(deliveries, shards(),
+        return AckAll.byShard(
+                deliveries,
+                shards(),
                 d -> d instanceof ZsetDelivery<T> z && shards().contains(z.store()) ? z.store() : null,
                 ZsetStore::ackAll);
     }

@@ -59,8 +59,12 @@ final class ZsetStore<T> implements DelayStorage<T> {
         long leaseMillis = queue.settings().visibilityTimeout().toMillis();
         this.lease = QueueScript.num(leaseMillis);
         long blockMillis = queue.settings().blockTimeout().toMillis();
-        this.wakeUps = new WakeUps(System::nanoTime, blockMillis, Math.min(leaseMillis, 10 * blockMillis),
-                SignalList.TICK_MILLIS, RedisCalls.MIN_BLOCK_MILLIS);
+        this.wakeUps = new WakeUps(
+                System::nanoTime,
+                blockMillis,
+                Math.min(leaseMillis, 10 * blockMillis),
+                SignalList.TICK_MILLIS,
+                RedisCalls.MIN_BLOCK_MILLIS);
         this.receiver = new Receiver<>(queue.runtime(), new Waits(), wakeUps);
         this.maxAttempts = QueueScript.num(queue.settings().maxAttempts());
         this.retention = QueueScript.num(queue.settings().deadLetterRetention());
@@ -330,13 +334,11 @@ final class ZsetStore<T> implements DelayStorage<T> {
 
     /** Nothing to wake: a waiting consumer notices within its block timeout. */
     @Override
-    public void receivingStopped() {
-    }
+    public void receivingStopped() {}
 
     /** Nothing held outside Redis, which keeps everything. */
     @Override
-    public void closed() {
-    }
+    public void closed() {}
 
     @Override
     public List<WaitingMessage<T>> peek(int max) {
@@ -353,8 +355,12 @@ final class ZsetStore<T> implements DelayStorage<T> {
             }
             byte[] body = w.body();
             long enqueued = body == null ? -1 : StoredBody.checkedEnqueuedMillis(body);
-            out.add(new WaitingMessage<>(id, w.deliveries() + 1, enqueued < 0 ? null : Instant.ofEpochMilli(enqueued),
-                    due, body == null ? null : decodeOrNull(enqueued < 0 ? body : StoredBody.payload(body))));
+            out.add(new WaitingMessage<>(
+                    id,
+                    w.deliveries() + 1,
+                    enqueued < 0 ? null : Instant.ofEpochMilli(enqueued),
+                    due,
+                    body == null ? null : decodeOrNull(enqueued < 0 ? body : StoredBody.payload(body))));
         }
         return out;
     }

@@ -59,7 +59,9 @@ class RedisDelayQueueBlockingTest {
     /** Blocking reads bounded, as the Javadoc asks, a little above the longest block timeout used here. */
     @BeforeAll
     static void connect(RedisServer server) {
-        client = RedisClients.builder(server).blockingSocketTimeout(LONG_BLOCK.plusSeconds(5)).build();
+        client = RedisClients.builder(server)
+                .blockingSocketTimeout(LONG_BLOCK.plusSeconds(5))
+                .build();
     }
 
     @AfterAll
@@ -79,15 +81,19 @@ class RedisDelayQueueBlockingTest {
             }
             return null;
         });
-        await().atMost(LONG_BLOCK.plusSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            unblockAll();
-            return closing.isDone() && blockedClients() == 0;
-        });
+        await().atMost(LONG_BLOCK.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    unblockAll();
+                    return closing.isDone() && blockedClients() == 0;
+                });
         threads.shutdownNow();
     }
 
     private static void unblockAll() {
-        String list = new String((byte[]) client.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")), StandardCharsets.UTF_8);
+        String list = new String(
+                (byte[]) client.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")),
+                StandardCharsets.UTF_8);
         for (String line : list.split("\n")) {
             if (line.contains(" cmd=blpop ")) {
                 String id = line.substring(3, line.indexOf(' '));
@@ -145,7 +151,8 @@ class RedisDelayQueueBlockingTest {
         assertThat(d.payload()).isEqualTo("soon");
         assertThat(received).as("never before it is due").isAfterOrEqualTo(due);
         assertThat(q.stats().delayed()).as("the hour-ahead message still waits").isEqualTo(1);
-        System.out.printf("due-in-50-ms message behind one due in an hour: received %d ms after due%n",
+        System.out.printf(
+                "due-in-50-ms message behind one due in an hour: received %d ms after due%n",
                 Duration.between(due, received).toMillis());
     }
 
@@ -168,8 +175,10 @@ class RedisDelayQueueBlockingTest {
         // not at the consumer's next claim ten block timeouts after its last, 7.5 s late; the bound
         // leaves room for a stalled host (once 1.24 s late on Redis 6.2 beside other test JVMs, where
         // reruns took 4-18 ms)
-        assertThat(received).as("within three block timeouts of its due time, not at the consumer's next claim "
-                + "ten block timeouts after its last").isBefore(due.plusSeconds(3));
+        assertThat(received)
+                .as("within three block timeouts of its due time, not at the consumer's next claim "
+                        + "ten block timeouts after its last")
+                .isBefore(due.plusSeconds(3));
     }
 
     @Test
@@ -186,7 +195,8 @@ class RedisDelayQueueBlockingTest {
 
         Instant at = received.get(15, SECONDS);
         assertThat(at).as("never before it is due").isAfterOrEqualTo(due);
-        assertThat(at).as("within three block timeouts of its due time, not ten (as in the test above)")
+        assertThat(at)
+                .as("within three block timeouts of its due time, not ten (as in the test above)")
                 .isBefore(due.plusSeconds(3));
     }
 
@@ -198,7 +208,8 @@ class RedisDelayQueueBlockingTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
 
         Instant due = Instant.now().plusMillis(50);
-        q.scheduleEach(List.of(Scheduled.at("in a minute", due.plus(Duration.ofMinutes(1))), Scheduled.at("soon", due)));
+        q.scheduleEach(
+                List.of(Scheduled.at("in a minute", due.plus(Duration.ofMinutes(1))), Scheduled.at("soon", due)));
 
         Delivery<String> d = taken.get(5, SECONDS);
         assertThat(d.payload()).isEqualTo("soon");
@@ -211,7 +222,8 @@ class RedisDelayQueueBlockingTest {
         RedisDelayQueue<String> q = queue(LONG_BLOCK);
         Instant base = Instant.now().plus(Duration.ofHours(1));
         List<Scheduled<String>> batch = IntStream.range(0, 10_000)
-                .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i % 1000))).toList();
+                .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i % 1000)))
+                .toList();
         q.stats(); // the object's first call checks its number of shards, once
 
         long before = scriptCalls();
@@ -278,7 +290,8 @@ class RedisDelayQueueBlockingTest {
         Instant received = Instant.now();
         assertThat(got).containsExactlyInAnyOrder("earlier", "later");
         assertThat(received).isAfterOrEqualTo(laterDue);
-        System.out.printf("message never the earliest, behind a busy consumer: received %d ms after due%n",
+        System.out.printf(
+                "message never the earliest, behind a busy consumer: received %d ms after due%n",
                 Duration.between(laterDue, received).toMillis());
     }
 
@@ -286,16 +299,21 @@ class RedisDelayQueueBlockingTest {
     void managedConsumers_shareABacklog() {
         RedisDelayQueue<String> q = queue(LONG_BLOCK);
         Map<String, Set<String>> byThread = new ConcurrentHashMap<>();
-        q.consume(d -> byThread.computeIfAbsent(Thread.currentThread().getName(),
-                k -> ConcurrentHashMap.newKeySet()).add(d.payload()),
-                ConsumeOptions.builder().concurrency(10).pollTimeout(Duration.ofSeconds(30)).build());
+        q.consume(
+                d -> byThread.computeIfAbsent(Thread.currentThread().getName(), k -> ConcurrentHashMap.newKeySet())
+                        .add(d.payload()),
+                ConsumeOptions.builder()
+                        .concurrency(10)
+                        .pollTimeout(Duration.ofSeconds(30))
+                        .build());
         await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 10);
 
         q.sendAll(IntStream.range(0, 2000).mapToObj(i -> "m" + i).toList());
 
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> byThread.values().stream().mapToInt(Set::size).sum() == 2000);
-        System.out.printf("2000 messages over 10 consumers: %s%n",
+        System.out.printf(
+                "2000 messages over 10 consumers: %s%n",
                 byThread.values().stream().map(Set::size).sorted().toList());
         assertThat(byThread).as("consumers that took part").hasSizeGreaterThanOrEqualTo(5);
     }
@@ -305,7 +323,12 @@ class RedisDelayQueueBlockingTest {
         Duration blockTimeout = Duration.ofMillis(500);
         RedisDelayQueue<String> q = queue(blockTimeout);
         q.schedule("in an hour", Duration.ofHours(1));
-        q.consume(d -> { }, ConsumeOptions.builder().concurrency(10).pollTimeout(Duration.ofSeconds(30)).build());
+        q.consume(
+                d -> {},
+                ConsumeOptions.builder()
+                        .concurrency(10)
+                        .pollTimeout(Duration.ofSeconds(30))
+                        .build());
         await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 10);
 
         long before = scriptCalls();
@@ -317,7 +340,8 @@ class RedisDelayQueueBlockingTest {
         // between them, about one claim per ten block timeouts: the latest claim vouches that nothing
         // is claimable for that long, and each consumer's block timeout ends in another wait
         long bound = idleMillis / (10 * blockTimeout.toMillis()) + 2;
-        System.out.printf("10 idle consumers, block timeout %d ms, %d ms: %d script calls (bound %d)%n",
+        System.out.printf(
+                "10 idle consumers, block timeout %d ms, %d ms: %d script calls (bound %d)%n",
                 blockTimeout.toMillis(), idleMillis, after - before, bound);
         assertThat(after - before).isLessThanOrEqualTo(bound);
         assertThat(q.stats().delayed()).isEqualTo(1);
@@ -327,8 +351,12 @@ class RedisDelayQueueBlockingTest {
     void messagesFallingDueOneByOne_costAFewClaimsEach_notOnePerWaitingConsumer() throws Exception {
         RedisDelayQueue<String> q = queue(LONG_BLOCK);
         Set<String> got = ConcurrentHashMap.newKeySet();
-        q.consume(d -> got.add(d.payload()),
-                ConsumeOptions.builder().concurrency(10).pollTimeout(Duration.ofSeconds(30)).build());
+        q.consume(
+                d -> got.add(d.payload()),
+                ConsumeOptions.builder()
+                        .concurrency(10)
+                        .pollTimeout(Duration.ofSeconds(30))
+                        .build());
         await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 10);
 
         int messages = 20;

@@ -36,7 +36,10 @@ class RedisDelayQueueCrashTest {
     @Test
     @Timeout(value = 90, unit = SECONDS)
     void killAndRestartWithAof_everyScheduledMessageIsStillDelivered_neverEarly() throws Exception {
-        try (RedisServer server = RedisServer.builder().appendOnly(true).requireProcessControl().start();
+        try (RedisServer server = RedisServer.builder()
+                        .appendOnly(true)
+                        .requireProcessControl()
+                        .start();
                 RedisClient client = RedisClients.create(server);
                 RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "crash", Codec.utf8())
                         .visibilityTimeout(Duration.ofSeconds(1))
@@ -55,13 +58,19 @@ class RedisDelayQueueCrashTest {
             }
             Map<String, Instant> firstReceipt = new ConcurrentHashMap<>();
             List<String> early = new CopyOnWriteArrayList<>();
-            q.consume(d -> {
-                Instant now = Instant.now();
-                if (now.isBefore(due.get(d.payload()))) {
-                    early.add(d.payload());
-                }
-                firstReceipt.putIfAbsent(d.payload(), now);
-            }, ConsumeOptions.builder().concurrency(4).batchSize(20).pollTimeout(Duration.ofMillis(500)).build());
+            q.consume(
+                    d -> {
+                        Instant now = Instant.now();
+                        if (now.isBefore(due.get(d.payload()))) {
+                            early.add(d.payload());
+                        }
+                        firstReceipt.putIfAbsent(d.payload(), now);
+                    },
+                    ConsumeOptions.builder()
+                            .concurrency(4)
+                            .batchSize(20)
+                            .pollTimeout(Duration.ofMillis(500))
+                            .build());
 
             await().atMost(Duration.ofSeconds(20)).until(() -> firstReceipt.size() >= MESSAGES / 6);
             Instant killedAt = Instant.now();
@@ -73,8 +82,11 @@ class RedisDelayQueueCrashTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> firstReceipt.size() == MESSAGES);
 
             assertThat(early).as("delivered before due").isEmpty();
-            long firstAfterRestart = firstReceipt.values().stream().filter(t -> t.isAfter(restartedAt))
-                    .mapToLong(t -> Duration.between(restartedAt, t).toMillis()).min().orElseThrow();
+            long firstAfterRestart = firstReceipt.values().stream()
+                    .filter(t -> t.isAfter(restartedAt))
+                    .mapToLong(t -> Duration.between(restartedAt, t).toMillis())
+                    .min()
+                    .orElseThrow();
             List<Long> dueDuringOutage = new ArrayList<>();
             List<Long> dueAfterRestart = new ArrayList<>();
             for (Map.Entry<String, Instant> e : due.entrySet()) {
@@ -85,15 +97,22 @@ class RedisDelayQueueCrashTest {
                     dueAfterRestart.add(Duration.between(e.getValue(), got).toMillis());
                 }
             }
-            assertThat(dueDuringOutage).as("messages that fell due during the outage").isNotEmpty();
+            assertThat(dueDuringOutage)
+                    .as("messages that fell due during the outage")
+                    .isNotEmpty();
             assertThat(dueAfterRestart).as("messages due after the restart").isNotEmpty();
-            System.out.printf("SIGKILL + restart with AOF: all %d delivered, none early; outage %d ms; "
+            System.out.printf(
+                    "SIGKILL + restart with AOF: all %d delivered, none early; outage %d ms; "
                             + "first delivery %d ms after the restart; "
                             + "%d fell due meanwhile, delivered at most %d ms after the restart; "
                             + "%d due after it, at most %d ms late (median %d ms)%n",
-                    MESSAGES, Duration.between(killedAt, restartedAt).toMillis(), firstAfterRestart,
-                    dueDuringOutage.size(), dueDuringOutage.stream().mapToLong(Long::longValue).max().orElse(0),
-                    dueAfterRestart.size(), dueAfterRestart.stream().mapToLong(Long::longValue).max().orElse(0),
+                    MESSAGES,
+                    Duration.between(killedAt, restartedAt).toMillis(),
+                    firstAfterRestart,
+                    dueDuringOutage.size(),
+                    dueDuringOutage.stream().mapToLong(Long::longValue).max().orElse(0),
+                    dueAfterRestart.size(),
+                    dueAfterRestart.stream().mapToLong(Long::longValue).max().orElse(0),
                     dueAfterRestart.stream().sorted().toList().get(dueAfterRestart.size() / 2));
         }
     }

@@ -31,7 +31,8 @@ class RedisDelayQueueIdTest {
     @Timeout(30)
     void aCounterStartedOver_neverGivesAnIdStillStored_oneOrManyPerCall() throws InterruptedException {
         String name = "ids-" + UUID.randomUUID();
-        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
+        try (RedisDelayQueue<String> q =
+                RedisDelayQueue.builder(client, name, Codec.utf8()).build()) {
             String counter = "queuekit:{" + name + "}:seq";
             List<MessageId> ids = new ArrayList<>(q.sendAll(List.of("a", "b", "c")));
             client.del(counter);
@@ -49,8 +50,9 @@ class RedisDelayQueueIdTest {
                 got.add(d.payload());
                 d.ack();
             }
-            assertThat(got).as("every message kept its own body").containsExactlyInAnyOrder("a", "b", "c", "d", "e",
-                    "f", "g", "h", "i");
+            assertThat(got)
+                    .as("every message kept its own body")
+                    .containsExactlyInAnyOrder("a", "b", "c", "d", "e", "f", "g", "h", "i");
         }
     }
 }

@@ -41,7 +41,8 @@ class RedisDelayQueueLoadTest {
 
     @Test
     @Timeout(value = 120, unit = SECONDS)
-    void hundredThousandMessagesDueOverThreeSeconds_tenConsumers_noneEarlyLostOrTwice(RedisClient client) throws Exception {
+    void hundredThousandMessagesDueOverThreeSeconds_tenConsumers_noneEarlyLostOrTwice(RedisClient client)
+            throws Exception {
         try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "load-" + UUID.randomUUID(), Codec.utf8())
                 .build()) {
             SplittableRandom random = new SplittableRandom(42);
@@ -73,7 +74,8 @@ class RedisDelayQueueLoadTest {
             producer.get(60, SECONDS);
             long produceMillis = (System.nanoTime() - produceStart) / 1_000_000;
 
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> q.stats().total() == 0);
             q.close();
             int batches = 0;
@@ -100,13 +102,21 @@ class RedisDelayQueueLoadTest {
                 lateness[i] = receivedMicros.get(i) - Math.max(dueMillis[i], storedMillis.get(i)) * 1_000;
             }
             Arrays.sort(lateness);
-            System.out.printf("%,d messages due over %d ms, %d consumers, produced in %d ms (%d round trips), "
+            System.out.printf(
+                    "%,d messages due over %d ms, %d consumers, produced in %d ms (%d round trips), "
                             + "%,d stored after their due time, received in %,d batches; "
                             + "the last received %d ms after the first was due; "
                             + "lateness p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-                    MESSAGES, SPREAD_MILLIS, CONSUMERS, produceMillis, byDue.size(), storedLate, batches,
+                    MESSAGES,
+                    SPREAD_MILLIS,
+                    CONSUMERS,
+                    produceMillis,
+                    byDue.size(),
+                    storedLate,
+                    batches,
                     lastReceived / 1_000 - byDue.firstKey(),
-                    lateness[MESSAGES / 2] / 1000.0, lateness[MESSAGES * 99 / 100] / 1000.0,
+                    lateness[MESSAGES / 2] / 1000.0,
+                    lateness[MESSAGES * 99 / 100] / 1000.0,
                     lateness[MESSAGES - 1] / 1000.0);
 
             assertThat(lost).as("lost").isZero();
@@ -116,8 +126,12 @@ class RedisDelayQueueLoadTest {
     }
 
     /** One consumer: fetches batches, notes when each message arrived, acks it. */
-    private static int consume(RedisDelayQueue<String> q, AtomicIntegerArray deliveries,
-            AtomicLongArray receivedMicros, AtomicLongArray storedMillis) throws InterruptedException {
+    private static int consume(
+            RedisDelayQueue<String> q,
+            AtomicIntegerArray deliveries,
+            AtomicLongArray receivedMicros,
+            AtomicLongArray storedMillis)
+            throws InterruptedException {
         int batches = 0;
         try {
             while (true) {

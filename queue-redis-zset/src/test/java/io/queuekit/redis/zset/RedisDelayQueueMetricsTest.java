@@ -30,14 +30,20 @@ class RedisDelayQueueMetricsTest {
     }
 
     private double count(String meter) {
-        return registry.get(meter).tag("queue", name).tag("transport", "redis-zset").counter().count();
+        return registry.get(meter)
+                .tag("queue", name)
+                .tag("transport", "redis-zset")
+                .counter()
+                .count();
     }
 
     @Test
     void everyEvent_isRecorded_taggedByQueue() throws Exception {
         try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
-                .visibilityTimeout(Duration.ofMillis(300)).maxAttempts(1)
-                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+                .visibilityTimeout(Duration.ofMillis(300))
+                .maxAttempts(1)
+                .metrics(MicrometerQueueMetrics.of(registry))
+                .build()) {
             q.sendAll(List.of("ack", "retry", "dead", "expire"));
             q.poll(5, TimeUnit.SECONDS).ack();
             q.poll(5, TimeUnit.SECONDS).retry(Duration.ofHours(1));
@@ -54,8 +60,16 @@ class RedisDelayQueueMetricsTest {
             assertThat(count("queuekit.delivered")).isEqualTo(4);
             assertThat(count("queuekit.acked")).isEqualTo(1);
             assertThat(count("queuekit.retried")).isEqualTo(1);
-            assertThat(registry.get("queuekit.latency").tag("queue", name).timer().count()).isEqualTo(4);
-            assertThat(registry.get("queuekit.delayed").tag("queue", name).gauge().value()).isEqualTo(1);
+            assertThat(registry.get("queuekit.latency")
+                            .tag("queue", name)
+                            .timer()
+                            .count())
+                    .isEqualTo(4);
+            assertThat(registry.get("queuekit.delayed")
+                            .tag("queue", name)
+                            .gauge()
+                            .value())
+                    .isEqualTo(1);
         }
     }
 
@@ -63,14 +77,19 @@ class RedisDelayQueueMetricsTest {
     void leaseExpiry_countsAsRedelivered_andConsumersTimeTheHandler() {
         try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
                 .visibilityTimeout(Duration.ofMillis(300))
-                .metrics(MicrometerQueueMetrics.of(registry)).build()) {
+                .metrics(MicrometerQueueMetrics.of(registry))
+                .build()) {
             q.send("forgotten");
             assertThat(q.poll()).isNotNull();
-            try (Subscription s = q.consume(d -> { }, ConsumeOptions.defaults())) {
+            try (Subscription s = q.consume(d -> {}, ConsumeOptions.defaults())) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> count("queuekit.acked") == 1);
             }
             assertThat(count("queuekit.redelivered")).isEqualTo(1);
-            assertThat(registry.get("queuekit.handler").tag("outcome", "success").timer().count()).isEqualTo(1);
+            assertThat(registry.get("queuekit.handler")
+                            .tag("outcome", "success")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
         }
     }
 }

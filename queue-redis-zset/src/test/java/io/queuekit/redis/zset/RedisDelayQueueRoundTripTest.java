@@ -41,7 +41,8 @@ class RedisDelayQueueRoundTripTest {
             long before = RedisClients.readsProcessed(client);
             long scriptsBefore = RedisClients.commandCalls(client, "evalsha");
 
-            Subscription consumer = q.consume(d -> handled.incrementAndGet(),
+            Subscription consumer = q.consume(
+                    d -> handled.incrementAndGet(),
                     ConsumeOptions.builder().concurrency(1).build());
             await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
             consumer.close();
@@ -50,7 +51,8 @@ class RedisDelayQueueRoundTripTest {
 
             assertThat(q.stats().total()).as("every message acked").isZero();
             // an ack of its own would make it two reads per message, one with the claim one
-            assertThat(reads).as("commands read by the server, one read per round trip")
+            assertThat(reads)
+                    .as("commands read by the server, one read per round trip")
                     .isLessThan(COUNT * 5 / 4);
             // the claim's script makes the ack: a script of its own would make it two calls per message
             assertThat(scripts).as("script calls").isLessThan(COUNT * 5 / 4);
@@ -63,11 +65,14 @@ class RedisDelayQueueRoundTripTest {
         try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "flushed-" + UUID.randomUUID(), Codec.utf8())
                 .build()) {
             AtomicInteger handled = new AtomicInteger();
-            Subscription consumer = q.consume(d -> {
-                if (handled.incrementAndGet() == 1) {
-                    client.scriptFlush(); // this message's ack and the next claim are sent as EVALSHA of scripts now gone
-                }
-            }, ConsumeOptions.builder().concurrency(1).build());
+            Subscription consumer = q.consume(
+                    d -> {
+                        if (handled.incrementAndGet() == 1) {
+                            client.scriptFlush(); // this message's ack and the next claim are sent as EVALSHA of
+                            // scripts now gone
+                        }
+                    },
+                    ConsumeOptions.builder().concurrency(1).build());
 
             q.send("first");
             await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 1);
@@ -75,7 +80,9 @@ class RedisDelayQueueRoundTripTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> handled.get() == 2);
             consumer.close();
 
-            assertThat(q.stats().total()).as("both acked, none waits for its lease").isZero();
+            assertThat(q.stats().total())
+                    .as("both acked, none waits for its lease")
+                    .isZero();
             assertThat(handled).hasValue(2);
         }
     }

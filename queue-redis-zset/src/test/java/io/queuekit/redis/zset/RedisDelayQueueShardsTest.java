@@ -71,8 +71,10 @@ class RedisDelayQueueShardsTest {
     }
 
     private static RedisDelayQueue.Builder<String> sharded(String name, int shards) {
-        return RedisDelayQueue.builder(CLIENT, name, Codec.utf8()).shards(shards)
-                .visibilityTimeout(Duration.ofSeconds(1)).blockTimeout(Duration.ofMillis(200));
+        return RedisDelayQueue.builder(CLIENT, name, Codec.utf8())
+                .shards(shards)
+                .visibilityTimeout(Duration.ofSeconds(1))
+                .blockTimeout(Duration.ofMillis(200));
     }
 
     /** A key that {@code shardBy(identity)} sends to {@code shard} of {@code count}. */
@@ -91,13 +93,16 @@ class RedisDelayQueueShardsTest {
     }
 
     private static String clientList() {
-        return new String((byte[]) CLIENT.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")), StandardCharsets.UTF_8);
+        return new String(
+                (byte[]) CLIENT.executeCommand(new CommandArguments(Protocol.Command.CLIENT).addObjects("LIST")),
+                StandardCharsets.UTF_8);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -3, 257})
     void shards_outOfRange_isRefused_namingShards(int shards) {
-        assertThatThrownBy(() -> RedisDelayQueue.builder(CLIENT, "refused", Codec.utf8()).shards(shards))
+        assertThatThrownBy(() ->
+                        RedisDelayQueue.builder(CLIENT, "refused", Codec.utf8()).shards(shards))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("shards must be 1 to 256: " + shards);
     }
@@ -106,18 +111,27 @@ class RedisDelayQueueShardsTest {
     void semantics_andKeys_ofAShardedDelayQueue() {
         String name = unique("keys");
         try (RedisDelayQueue<String> q = sharded(name, 3).build();
-                RedisDelayQueue<String> keyed = sharded(name, 3).shardBy(Function.identity()).build();
+                RedisDelayQueue<String> keyed =
+                        sharded(name, 3).shardBy(Function.identity()).build();
                 RedisDelayQueue<String> one = sharded(unique("one"), 1).build()) {
             List<MessageId> ids = List.of(q.send("a"), q.send("b"), q.send("c"));
 
             assertThat(ids).extracting(RedisDelayQueueShardsTest::shardOf).containsExactly(0, 1, 2);
             for (int i = 0; i < 3; i++) {
-                assertThat(CLIENT.zcard(RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).key("ready")))
+                assertThat(CLIENT.zcard(RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name)
+                                .shard(i, 3)
+                                .key("ready")))
                         .isEqualTo(1);
             }
             assertThat(CLIENT.exists("queuekit:{" + name + "}:ready")).isFalse();
-            assertThat(q.semantics()).isEqualTo(new Semantics("redis-zset", Semantics.Guarantee.AT_LEAST_ONCE,
-                    Semantics.Ordering.NONE, true, false, true));
+            assertThat(q.semantics())
+                    .isEqualTo(new Semantics(
+                            "redis-zset",
+                            Semantics.Guarantee.AT_LEAST_ONCE,
+                            Semantics.Ordering.NONE,
+                            true,
+                            false,
+                            true));
             assertThat(keyed.semantics().ordering()).isEqualTo(Semantics.Ordering.PER_KEY);
             assertThat(one.semantics().ordering()).isEqualTo(Semantics.Ordering.DUE_TIME);
             assertThat(one.send("x").value()).doesNotContain("~");
@@ -136,7 +150,9 @@ class RedisDelayQueueShardsTest {
             }
 
             for (MessageId id : ids) {
-                assertThat(q.schedule(id, "second", Duration.ofMinutes(1))).as("%s again", id).isFalse();
+                assertThat(q.schedule(id, "second", Duration.ofMinutes(1)))
+                        .as("%s again", id)
+                        .isFalse();
             }
             assertThat(q.stats().delayed()).isEqualTo(20);
             assertThat(q.peek(100)).extracting(WaitingMessage::payload).noneMatch("second"::equals);
@@ -150,14 +166,23 @@ class RedisDelayQueueShardsTest {
     @Test
     void byKey_aChosenId_goesToItsKeysShard_andCancelLooksInEveryShard() throws Exception {
         String name = unique("chosen-keyed");
-        try (RedisDelayQueue<String> q = sharded(name, 3).shardBy(p -> p.substring(0, 2)).build()) {
+        try (RedisDelayQueue<String> q =
+                sharded(name, 3).shardBy(p -> p.substring(0, 2)).build()) {
             MessageId id = MessageId.of("reminder-7");
             int shard = new Sharding<String>(3, Function.identity()).of("k1");
 
-            assertThat(q.scheduleAt(id, "k1 remind", Instant.now().plusSeconds(300))).isTrue();
-            assertThat(q.scheduleAt(id, "k1 again", Instant.now().plusSeconds(300))).as("same key, same shard").isFalse();
-            assertThat(CLIENT.zscore(RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(shard, 3).key("ready"), id.value()))
-                    .as("in the shard of its key").isNotNull();
+            assertThat(q.scheduleAt(id, "k1 remind", Instant.now().plusSeconds(300)))
+                    .isTrue();
+            assertThat(q.scheduleAt(id, "k1 again", Instant.now().plusSeconds(300)))
+                    .as("same key, same shard")
+                    .isFalse();
+            assertThat(CLIENT.zscore(
+                            RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name)
+                                    .shard(shard, 3)
+                                    .key("ready"),
+                            id.value()))
+                    .as("in the shard of its key")
+                    .isNotNull();
 
             assertThat(q.cancel(id)).isTrue();
             assertThat(q.cancel(id)).isFalse();
@@ -169,15 +194,23 @@ class RedisDelayQueueShardsTest {
     @Test
     void generatedIds_nameTheirShard_forCancelAndDeadLetters() throws Exception {
         try (RedisDelayQueue<String> q = sharded(unique("generated"), 3).build()) {
-            List<MessageId> ids = q.scheduleEach(List.of(Scheduled.at("a", Instant.now().plusSeconds(60)),
+            List<MessageId> ids = q.scheduleEach(List.of(
+                    Scheduled.at("a", Instant.now().plusSeconds(60)),
                     Scheduled.at("b", Instant.now().plusSeconds(61))));
             MessageId other = q.schedule("c", Duration.ofMinutes(1));
 
-            assertThat(ids).extracting(RedisDelayQueueShardsTest::shardOf).as("a batch in one shard").containsOnly(shardOf(ids.get(0)));
+            assertThat(ids)
+                    .extracting(RedisDelayQueueShardsTest::shardOf)
+                    .as("a batch in one shard")
+                    .containsOnly(shardOf(ids.get(0)));
             assertThat(shardOf(other)).isNotEqualTo(shardOf(ids.get(0)));
             assertThat(q.cancel(ids.get(1))).isTrue();
-            assertThat(q.cancel(MessageId.of(ids.get(0).value().replaceAll("~\\d+$", "~9")))).as("no shard 9").isFalse();
-            assertThat(q.cancel(MessageId.of(ids.get(0).value()))).as("read back from text").isTrue();
+            assertThat(q.cancel(MessageId.of(ids.get(0).value().replaceAll("~\\d+$", "~9"))))
+                    .as("no shard 9")
+                    .isFalse();
+            assertThat(q.cancel(MessageId.of(ids.get(0).value())))
+                    .as("read back from text")
+                    .isTrue();
             assertThat(q.stats().delayed()).isEqualTo(1);
         }
     }
@@ -186,10 +219,14 @@ class RedisDelayQueueShardsTest {
     void anIdleConsumerWaitingOnOneShard_getsAMessageDueOnAnother_withinAboutOneBlockTimeout() throws Exception {
         String name = unique("idle");
         Duration block = Duration.ofSeconds(2);
-        try (RedisDelayQueue<String> receiver = RedisDelayQueue.builder(CLIENT, name, Codec.utf8()).shards(3)
-                .blockTimeout(block).build();
-                RedisDelayQueue<String> sender = RedisDelayQueue.builder(CLIENT, name, Codec.utf8()).shards(3)
-                        .shardBy(Function.identity()).build()) {
+        try (RedisDelayQueue<String> receiver = RedisDelayQueue.builder(CLIENT, name, Codec.utf8())
+                        .shards(3)
+                        .blockTimeout(block)
+                        .build();
+                RedisDelayQueue<String> sender = RedisDelayQueue.builder(CLIENT, name, Codec.utf8())
+                        .shards(3)
+                        .shardBy(Function.identity())
+                        .build()) {
             // a new queue object's first receive goes round from shard 0, then waits on shard 0
             CompletableFuture<Delivery<String>> polled = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -214,8 +251,11 @@ class RedisDelayQueueShardsTest {
     void aWaitingConsumer_waitsOnTheShardWhoseMessageFallsDueFirst_soItIsNotABlockTimeoutLate() throws Exception {
         String name = unique("soonest");
         Duration block = Duration.ofSeconds(2); // the client reads a blocking reply for 2.5 s
-        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(CLIENT, name, Codec.utf8()).shards(3)
-                .shardBy(Function.identity()).blockTimeout(block).build()) {
+        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(CLIENT, name, Codec.utf8())
+                .shards(3)
+                .shardBy(Function.identity())
+                .blockTimeout(block)
+                .build()) {
             // due soon on shard 2, while a new queue object's receive would otherwise wait on shard 0
             Instant start = Instant.now();
             MessageId id = q.schedule(keyOfShard(2, 3), Duration.ofMillis(200));
@@ -226,7 +266,8 @@ class RedisDelayQueueShardsTest {
             assertThat(d.id()).isEqualTo(id);
             Duration took = Duration.between(start, Instant.now());
             assertThat(took).as("never early").isGreaterThanOrEqualTo(Duration.ofMillis(200));
-            assertThat(took).as("not held for the %s block timeout on another shard", block)
+            assertThat(took)
+                    .as("not held for the %s block timeout on another shard", block)
                     .isLessThan(Duration.ofMillis(1200));
         }
     }
@@ -245,7 +286,9 @@ class RedisDelayQueueShardsTest {
             while (got.size() < 24) {
                 for (Delivery<String> d : q.pollBatch(5, 5, SECONDS)) {
                     Instant now = Instant.now();
-                    assertThat(now).as("message %s", d.payload()).isAfterOrEqualTo(due.get(Integer.parseInt(d.payload())));
+                    assertThat(now)
+                            .as("message %s", d.payload())
+                            .isAfterOrEqualTo(due.get(Integer.parseInt(d.payload())));
                     got.add(d.payload());
                     d.ack();
                 }
@@ -265,7 +308,8 @@ class RedisDelayQueueShardsTest {
 
             assertThat(q.stats()).isEqualTo(new QueueStats(1, 0, 6, 0));
             List<WaitingMessage<String>> peeked = q.peek(10);
-            assertThat(peeked).extracting(WaitingMessage::payload)
+            assertThat(peeked)
+                    .extracting(WaitingMessage::payload)
                     .containsExactly("now", "m5", "m4", "m3", "m2", "m1", "m0");
             assertThat(q.peek(3)).extracting(WaitingMessage::payload).containsExactly("now", "m5", "m4");
 
@@ -320,7 +364,8 @@ class RedisDelayQueueShardsTest {
         try (RedisDelayQueue<String> q = sharded(name, stored).build()) {
             for (int i = 0; i < 6; i++) {
                 chosen.add(MessageId.of("order-" + i));
-                assertThat(q.schedule(chosen.get(i), "chosen " + i, Duration.ofMinutes(5))).isTrue();
+                assertThat(q.schedule(chosen.get(i), "chosen " + i, Duration.ofMinutes(5)))
+                        .isTrue();
                 generated.add(q.schedule("generated " + i, Duration.ofMinutes(5)));
             }
             dead = q.send("dies");
@@ -333,24 +378,41 @@ class RedisDelayQueueShardsTest {
 
         try (RedisDelayQueue<String> wrong = sharded(name, built).build()) {
             Instant later = Instant.now().plusSeconds(300);
-            List<ThrowingCallable> calls = List.of(() -> wrong.schedule(chosen.get(0), "again", Duration.ofMinutes(1)),
-                    () -> wrong.scheduleAt(chosen.get(1), "again", later), () -> wrong.cancel(chosen.get(2)),
-                    () -> wrong.cancel(generated.get(0)), () -> wrong.send("x"), () -> wrong.sendAll(List.of("x", "y")),
-                    () -> wrong.schedule("x", Duration.ofMinutes(1)), () -> wrong.scheduleAt("x", later),
+            List<ThrowingCallable> calls = List.of(
+                    () -> wrong.schedule(chosen.get(0), "again", Duration.ofMinutes(1)),
+                    () -> wrong.scheduleAt(chosen.get(1), "again", later),
+                    () -> wrong.cancel(chosen.get(2)),
+                    () -> wrong.cancel(generated.get(0)),
+                    () -> wrong.send("x"),
+                    () -> wrong.sendAll(List.of("x", "y")),
+                    () -> wrong.schedule("x", Duration.ofMinutes(1)),
+                    () -> wrong.scheduleAt("x", later),
                     () -> wrong.scheduleAll(List.of("x", "y"), Duration.ofMinutes(1)),
-                    () -> wrong.scheduleEach(List.of(Scheduled.at("x", later))), wrong::poll,
-                    () -> wrong.poll(100, MILLISECONDS), () -> wrong.pollBatch(10, 100, MILLISECONDS), wrong::stats,
-                    () -> wrong.peek(10), () -> wrong.deadLetters().list(10), () -> wrong.deadLetters().find(dead),
-                    () -> wrong.deadLetters().requeue(dead), () -> wrong.deadLetters().purge());
+                    () -> wrong.scheduleEach(List.of(Scheduled.at("x", later))),
+                    wrong::poll,
+                    () -> wrong.poll(100, MILLISECONDS),
+                    () -> wrong.pollBatch(10, 100, MILLISECONDS),
+                    wrong::stats,
+                    () -> wrong.peek(10),
+                    () -> wrong.deadLetters().list(10),
+                    () -> wrong.deadLetters().find(dead),
+                    () -> wrong.deadLetters().requeue(dead),
+                    () -> wrong.deadLetters().purge());
             for (ThrowingCallable call : calls) {
-                assertThatThrownBy(call).isInstanceOf(QueueException.class).isNotInstanceOf(TransportException.class)
+                assertThatThrownBy(call)
+                        .isInstanceOf(QueueException.class)
+                        .isNotInstanceOf(TransportException.class)
                         .hasMessageStartingWith(refusal(name, stored, built));
             }
         }
 
-        assertThat(RedisClients.dumpKeys(CLIENT, everyKey)).as("every key as it was").isEqualTo(before);
+        assertThat(RedisClients.dumpKeys(CLIENT, everyKey))
+                .as("every key as it was")
+                .isEqualTo(before);
         try (RedisDelayQueue<String> q = sharded(name, stored).build()) {
-            assertThat(q.schedule(chosen.get(0), "again", Duration.ofMinutes(1))).as("stored already").isFalse();
+            assertThat(q.schedule(chosen.get(0), "again", Duration.ofMinutes(1)))
+                    .as("stored already")
+                    .isFalse();
             for (MessageId id : chosen) {
                 assertThat(q.cancel(id)).as("cancel %s", id).isTrue();
             }
@@ -370,12 +432,15 @@ class RedisDelayQueueShardsTest {
                 RedisDelayQueue<String> one = sharded(name, 1).build()) {
             MessageId id = MessageId.of("invoice-1");
             assertThat(three.schedule(id, "a", Duration.ofMinutes(5))).isTrue();
-            assertThatThrownBy(() -> one.schedule(id, "a", Duration.ofMinutes(5))).hasMessageStartingWith(refusal(name, 3, 1));
+            assertThatThrownBy(() -> one.schedule(id, "a", Duration.ofMinutes(5)))
+                    .hasMessageStartingWith(refusal(name, 3, 1));
 
             assertThat(three.cancel(id)).isTrue();
             CLIENT.del(record);
 
-            assertThat(one.schedule(id, "a", Duration.ofMinutes(5))).as("checked again, after its failure").isTrue();
+            assertThat(one.schedule(id, "a", Duration.ofMinutes(5)))
+                    .as("checked again, after its failure")
+                    .isTrue();
             assertThat(CLIENT.get(record)).isEqualTo("1");
             assertThat(one.cancel(id)).isTrue();
         }
@@ -410,12 +475,18 @@ class RedisDelayQueueShardsTest {
                     boolean byTwo = schedules.get(1).get(10, SECONDS);
 
                     int winner = Integer.parseInt(CLIENT.get("queuekit:{" + name + "}:shards"));
-                    assertThat(winner == 1 ? byOne : byTwo).as("the winner's schedule").isTrue();
-                    assertThat(winner == 1 ? byTwo : byOne).as("the other's schedule").isFalse();
+                    assertThat(winner == 1 ? byOne : byTwo)
+                            .as("the winner's schedule")
+                            .isTrue();
+                    assertThat(winner == 1 ? byTwo : byOne)
+                            .as("the other's schedule")
+                            .isFalse();
                     assertThat(refused).containsOnlyKeys(3 - winner);
                     assertThat(refused.get(3 - winner)).hasMessageStartingWith(refusal(name, winner, 3 - winner));
-                    assertThat((winner == 1 ? one : two).peek(10)).extracting(WaitingMessage::payload)
-                            .as("stored once").containsExactly("by " + winner);
+                    assertThat((winner == 1 ? one : two).peek(10))
+                            .extracting(WaitingMessage::payload)
+                            .as("stored once")
+                            .containsExactly("by " + winner);
                 }
             }
         } finally {
@@ -428,14 +499,17 @@ class RedisDelayQueueShardsTest {
         RedisCluster cluster = RedisCluster.shared();
         String name = unique("spread");
         try (RedisClusterClient client = cluster.client();
-                RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8()).shards(3).build()) {
+                RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
+                        .shards(3)
+                        .build()) {
             for (int i = 0; i < 3; i++) {
                 q.schedule("m" + i, Duration.ofMinutes(1));
             }
 
             Set<Integer> ports = new HashSet<>();
             for (int i = 0; i < 3; i++) {
-                String ready = RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).key("ready");
+                String ready =
+                        RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(i, 3).key("ready");
                 assertThat(client.zcard(ready)).as("shard %s", i).isEqualTo(1);
                 ports.add(cluster.masterFor(ready).port());
             }

@@ -69,8 +69,14 @@ class RedisDelayQueueTest {
 
     @Test
     void semantics_areThoseOfTheZsetTransport() {
-        assertThat(queue().semantics()).isEqualTo(new Semantics("redis-zset", Semantics.Guarantee.AT_LEAST_ONCE,
-                Semantics.Ordering.DUE_TIME, true, false, true));
+        assertThat(queue().semantics())
+                .isEqualTo(new Semantics(
+                        "redis-zset",
+                        Semantics.Guarantee.AT_LEAST_ONCE,
+                        Semantics.Ordering.DUE_TIME,
+                        true,
+                        false,
+                        true));
     }
 
     @Nested
@@ -81,17 +87,29 @@ class RedisDelayQueueTest {
         void nulls_areRefused() {
             RedisDelayQueue<String> q = queue();
             MessageId id = MessageId.of("x");
-            assertThatNullPointerException().isThrownBy(() -> q.schedule(null, Duration.ZERO)).withMessage("payload");
-            assertThatNullPointerException().isThrownBy(() -> q.schedule("x", null)).withMessage("delay");
-            assertThatNullPointerException().isThrownBy(() -> q.scheduleAt("x", null)).withMessage("dueAt");
-            assertThatNullPointerException().isThrownBy(() -> q.schedule(null, "x", Duration.ZERO)).withMessage("id");
-            assertThatNullPointerException().isThrownBy(() -> q.scheduleAt(id, null, Instant.now()))
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.schedule(null, Duration.ZERO))
+                    .withMessage("payload");
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.schedule("x", null))
+                    .withMessage("delay");
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.scheduleAt("x", null))
+                    .withMessage("dueAt");
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.schedule(null, "x", Duration.ZERO))
+                    .withMessage("id");
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.scheduleAt(id, null, Instant.now()))
                     .withMessage("payload");
             assertThatNullPointerException().isThrownBy(() -> q.scheduleAll(null, Duration.ZERO));
-            assertThatNullPointerException().isThrownBy(() -> q.scheduleAll(Arrays.asList("a", null), Duration.ZERO))
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.scheduleAll(Arrays.asList("a", null), Duration.ZERO))
                     .withMessageContaining("index 1");
             assertThatNullPointerException().isThrownBy(() -> q.scheduleAllAt(List.of("a"), null));
-            assertThatNullPointerException().isThrownBy(() -> q.scheduleEach(null)).withMessage("messages");
+            assertThatNullPointerException()
+                    .isThrownBy(() -> q.scheduleEach(null))
+                    .withMessage("messages");
             assertThatNullPointerException()
                     .isThrownBy(() -> q.scheduleEach(Arrays.asList(Scheduled.at("a", Instant.now()), null)))
                     .withMessageContaining("index 1");
@@ -105,13 +123,16 @@ class RedisDelayQueueTest {
             Duration tooLong = DelayQueue.MAX_DELAY.plusNanos(1);
 
             assertThatThrownBy(() -> q.schedule("x", Duration.ofMillis(-5)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-0.005S");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("PT-0.005S");
             assertThatThrownBy(() -> q.schedule("x", tooLong))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(tooLong.toString());
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(tooLong.toString());
             assertThatThrownBy(() -> q.scheduleAll(List.of("a", "b"), tooLong))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> q.schedule(MessageId.of("long"), "x", Duration.ofDays(100_000)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT2400000H");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("PT2400000H");
             assertThat(q.stats().total()).isZero();
         }
 
@@ -121,14 +142,18 @@ class RedisDelayQueueTest {
             Instant tooFar = Instant.now().plus(DelayQueue.MAX_DELAY).plusSeconds(60);
 
             assertThatThrownBy(() -> q.scheduleAt("x", tooFar))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(tooFar.toString());
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(tooFar.toString());
             assertThatThrownBy(() -> q.scheduleAt("x", Instant.MAX))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(Instant.MAX.toString());
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(Instant.MAX.toString());
             assertThatThrownBy(() -> q.scheduleAllAt(List.of("a"), Instant.MAX))
                     .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("a", Instant.now()), Scheduled.at("b", tooFar))))
+            assertThatThrownBy(
+                            () -> q.scheduleEach(List.of(Scheduled.at("a", Instant.now()), Scheduled.at("b", tooFar))))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("index 1").hasMessageContaining(tooFar.toString());
+                    .hasMessageContaining("index 1")
+                    .hasMessageContaining(tooFar.toString());
             assertThat(q.stats().total()).isZero();
         }
 
@@ -141,28 +166,35 @@ class RedisDelayQueueTest {
             q.scheduleAllAt(List.of("yesterday"), Instant.now().minus(Duration.ofDays(1)));
 
             assertThat(q.stats()).isEqualTo(new QueueStats(4, 0, 0, 0));
-            List<String> got = q.pollBatch(10, 5, SECONDS).stream().map(Delivery::payload).toList();
+            List<String> got =
+                    q.pollBatch(10, 5, SECONDS).stream().map(Delivery::payload).toList();
             assertThat(got).as("all due now, so in send order").containsExactly("min", "1900", "epoch", "yesterday");
         }
 
         @Test
         void oversizePayload_isRefused_withBothSizes() {
             RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
-                    .maxPayloadBytes(1024).build());
+                    .maxPayloadBytes(1024)
+                    .build());
             String big = "x".repeat(1025);
 
             assertThatThrownBy(() -> q.schedule(big, Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("1025 bytes").hasMessageContaining("limit of 1024");
+                    .hasMessageContaining("1025 bytes")
+                    .hasMessageContaining("limit of 1024");
             assertThatThrownBy(() -> q.scheduleAll(List.of("small", big), Duration.ZERO))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("index 1");
-            assertThatThrownBy(() -> q.scheduleEach(List.of(Scheduled.at("small", Instant.now()),
-                    Scheduled.at(big, Instant.now())))).isInstanceOf(IllegalArgumentException.class)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("index 1");
+            assertThatThrownBy(() -> q.scheduleEach(
+                            List.of(Scheduled.at("small", Instant.now()), Scheduled.at(big, Instant.now()))))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("index 1");
             assertThatThrownBy(() -> q.schedule(MessageId.of("big"), big, Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThat(q.stats().total()).isZero();
-            assertThat(q.schedule(MessageId.of("big"), "fits", Duration.ZERO)).as("the id was not taken").isTrue();
+            assertThat(q.schedule(MessageId.of("big"), "fits", Duration.ZERO))
+                    .as("the id was not taken")
+                    .isTrue();
         }
 
         @Test
@@ -173,7 +205,8 @@ class RedisDelayQueueTest {
 
             assertThat(q.scheduleAt(id, "first", due)).isTrue();
             assertThat(q.schedule(id, "second", Duration.ZERO)).isFalse();
-            assertThat(q.scheduleAt(id, "third", Instant.now().plus(Duration.ofDays(1)))).isFalse();
+            assertThat(q.scheduleAt(id, "third", Instant.now().plus(Duration.ofDays(1))))
+                    .isFalse();
             assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 1, 0));
 
             Delivery<String> d = q.poll(5, SECONDS);
@@ -208,13 +241,15 @@ class RedisDelayQueueTest {
             assertThat(RedisDelayQueue.delayMillis(Duration.ZERO)).isZero();
             assertThat(RedisDelayQueue.delayMillis(Duration.ofNanos(1))).isEqualTo(2);
             assertThat(RedisDelayQueue.delayMillis(Duration.ofMillis(50))).isEqualTo(51);
-            assertThat(RedisDelayQueue.delayMillis(Duration.ofMillis(50).plusNanos(1))).isEqualTo(52);
+            assertThat(RedisDelayQueue.delayMillis(Duration.ofMillis(50).plusNanos(1)))
+                    .isEqualTo(52);
         }
 
         @Test
         void instants_roundUp() {
             assertThat(RedisDelayQueue.dueMillis(Instant.ofEpochMilli(1_000))).isEqualTo(1_000);
-            assertThat(RedisDelayQueue.dueMillis(Instant.ofEpochMilli(1_000).plusNanos(1))).isEqualTo(1_001);
+            assertThat(RedisDelayQueue.dueMillis(Instant.ofEpochMilli(1_000).plusNanos(1)))
+                    .isEqualTo(1_001);
             assertThat(RedisDelayQueue.dueMillis(Instant.MIN)).isZero();
         }
     }
@@ -265,15 +300,21 @@ class RedisDelayQueueTest {
         void scheduleEach_ofTenThousand_isDeliveredByEachDueTime_thenInCollectionOrder() throws Exception {
             // one script stores, and one claims, all 10,000: give them longer than the usual 1 s read
             // timeout, which a loaded 2-core CI machine running three test JVMs has exceeded
-            RedisClient patient = RedisClients.builder(server).socketTimeout(Duration.ofSeconds(10)).build();
+            RedisClient patient = RedisClients.builder(server)
+                    .socketTimeout(Duration.ofSeconds(10))
+                    .build();
             RedisDelayQueue<String> q = track(builder(patient, "zset-test-" + UUID.randomUUID())
-                    .claimBatch(10_000).build());
+                    .claimBatch(10_000)
+                    .build());
             closeAfter.add(patient); // after the queue
             Instant base = Instant.now().plusSeconds(1);
             List<Scheduled<String>> batch = IntStream.range(0, 10_000)
-                    .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i * 37L % 100))).toList();
-            List<String> expected = batch.stream().sorted(Comparator.comparing(Scheduled::dueAt))
-                    .map(Scheduled::payload).toList(); // a stable sort: equal due times keep the batch's order
+                    .mapToObj(i -> Scheduled.at("m" + i, base.plusMillis(i * 37L % 100)))
+                    .toList();
+            List<String> expected = batch.stream()
+                    .sorted(Comparator.comparing(Scheduled::dueAt))
+                    .map(Scheduled::payload)
+                    .toList(); // a stable sort: equal due times keep the batch's order
 
             List<MessageId> ids = q.scheduleEach(batch);
 
@@ -287,8 +328,11 @@ class RedisDelayQueueTest {
                 List<Delivery<String>> some = q.pollBatch(10_000, 5, SECONDS);
                 Instant received = Instant.now();
                 for (Delivery<String> d : some) {
-                    Instant due = batch.get(Integer.parseInt(d.payload().substring(1))).dueAt();
-                    assertThat(received).as("%s handed out before it was due", d.payload()).isAfterOrEqualTo(due);
+                    Instant due = batch.get(Integer.parseInt(d.payload().substring(1)))
+                            .dueAt();
+                    assertThat(received)
+                            .as("%s handed out before it was due", d.payload())
+                            .isAfterOrEqualTo(due);
                     got.add(d.payload());
                 }
                 assertThat(q.ackAll(some)).isEqualTo(some.size());
@@ -299,7 +343,9 @@ class RedisDelayQueueTest {
 
         @Test
         void claimBatch_capsHowManyOneFetchTakes() throws Exception {
-            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID()).claimBatch(5).build());
+            RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
+                    .claimBatch(5)
+                    .build());
             q.sendAll(IntStream.range(0, 12).mapToObj(i -> "m" + i).toList());
 
             assertThat(q.pollBatch(100, 5, SECONDS)).hasSize(5);
@@ -310,7 +356,8 @@ class RedisDelayQueueTest {
         @Test
         void theLargestClaimBatch_takesTenThousandInOneFetch() throws Exception {
             RedisDelayQueue<String> q = track(builder(client, "zset-test-" + UUID.randomUUID())
-                    .claimBatch(10_000).build());
+                    .claimBatch(10_000)
+                    .build());
             q.sendAll(IntStream.range(0, 10_000).mapToObj(i -> "m" + i).toList());
 
             List<Delivery<String>> got = q.pollBatch(10_000, 5, SECONDS);
@@ -362,11 +409,15 @@ class RedisDelayQueueTest {
             assertThat(all).extracting(WaitingMessage::payload).containsExactly("first", "second", "chosen", "later");
             assertThat(all).allSatisfy(m -> {
                 assertThat(m.attempt()).isEqualTo(1);
-                assertThat(m.enqueuedAt()).isAfter(before).isBefore(Instant.now().plusSeconds(1));
+                assertThat(m.enqueuedAt())
+                        .isAfter(before)
+                        .isBefore(Instant.now().plusSeconds(1));
                 assertThat(m.dueAt()).isAfterOrEqualTo(m.enqueuedAt());
             });
-            assertThat(all.get(3).dueAt()).isBetween(before.plus(Duration.ofHours(1)),
-                    Instant.now().plus(Duration.ofHours(1)).plusSeconds(1));
+            assertThat(all.get(3).dueAt())
+                    .isBetween(
+                            before.plus(Duration.ofHours(1)),
+                            Instant.now().plus(Duration.ofHours(1)).plusSeconds(1));
             assertThat(q.peek(2)).extracting(WaitingMessage::id).containsExactly(first, second);
             assertThat(q.stats()).isEqualTo(new QueueStats(2, 0, 2, 0));
             assertThat(q.poll().id()).isEqualTo(first);
@@ -385,7 +436,8 @@ class RedisDelayQueueTest {
             assertThat(m.id()).isEqualTo(id);
             assertThat(m.attempt()).isEqualTo(2);
             assertThat(m.enqueuedAt()).isEqualTo(d.enqueuedAt());
-            assertThat(m.dueAt()).isAfterOrEqualTo(retried.plus(Duration.ofMinutes(5)).minusMillis(1000));
+            assertThat(m.dueAt())
+                    .isAfterOrEqualTo(retried.plus(Duration.ofMinutes(5)).minusMillis(1000));
             assertThat(q.peek(10)).hasSize(1);
         }
 
@@ -406,7 +458,9 @@ class RedisDelayQueueTest {
         void peek_refusesABadCount_andAClosedQueue() {
             RedisDelayQueue<String> q = queue();
             assertThat(q.peek(10)).isEmpty();
-            assertThatThrownBy(() -> q.peek(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
+            assertThatThrownBy(() -> q.peek(0))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("0");
             assertThatThrownBy(() -> q.peek(10_001)).isInstanceOf(IllegalArgumentException.class);
             q.close();
             assertThatThrownBy(() -> q.peek(1)).isInstanceOf(QueueClosedException.class);
@@ -421,11 +475,13 @@ class RedisDelayQueueTest {
         void messagesOfAConsumerThatClaimedAndVanished_comeBackAfterTheLease() throws Exception {
             String name = "zset-test-" + UUID.randomUUID();
             Duration lease = Duration.ofSeconds(1);
-            RedisDelayQueue<String> survivor = track(builder(client, name).visibilityTimeout(lease).build());
+            RedisDelayQueue<String> survivor =
+                    track(builder(client, name).visibilityTimeout(lease).build());
             survivor.sendAll(List.of("a", "b", "c"));
 
             try (RedisClient doomedClient = RedisClients.create(server)) {
-                RedisDelayQueue<String> doomed = builder(doomedClient, name).visibilityTimeout(lease).build();
+                RedisDelayQueue<String> doomed =
+                        builder(doomedClient, name).visibilityTimeout(lease).build();
                 assertThat(doomed.pollBatch(10, 5, SECONDS)).hasSize(3);
                 doomed.close();
             }

@@ -54,8 +54,11 @@ class RedisDelayQueueWakeUpTest {
     static void start() {
         server = RedisServer.builder().config("hz", "100").start();
         // 4 MiB payloads on a busy host: reads get time enough
-        client = RedisClients.builder(server).poolSize(16).socketTimeout(Duration.ofSeconds(10))
-                .blockingSocketTimeout(Duration.ofSeconds(15)).build();
+        client = RedisClients.builder(server)
+                .poolSize(16)
+                .socketTimeout(Duration.ofSeconds(10))
+                .blockingSocketTimeout(Duration.ofSeconds(15))
+                .build();
     }
 
     @AfterAll
@@ -73,7 +76,9 @@ class RedisDelayQueueWakeUpTest {
     }
 
     private RedisDelayQueue<String> queue(String name) {
-        RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8()).maxPayloadBytes(8 << 20).build();
+        RedisDelayQueue<String> q = RedisDelayQueue.builder(client, name, Codec.utf8())
+                .maxPayloadBytes(8 << 20)
+                .build();
         closeAfter.add(q);
         return q;
     }
@@ -86,9 +91,13 @@ class RedisDelayQueueWakeUpTest {
     void twoConsumersOfOneObject_racingAWakeUp_deliverOnTime() throws Exception {
         RedisDelayQueue<String> q = queue("race-" + UUID.randomUUID());
         Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
-        closeAfter.add(q.consume(d -> deliveredAt.put(d.payload().substring(0, Math.min(8, d.payload().length())),
-                System.currentTimeMillis()), ConsumeOptions.builder().concurrency(2)
-                .pollTimeout(Duration.ofMillis(300)).build()));
+        closeAfter.add(q.consume(
+                d -> deliveredAt.put(
+                        d.payload().substring(0, Math.min(8, d.payload().length())), System.currentTimeMillis()),
+                ConsumeOptions.builder()
+                        .concurrency(2)
+                        .pollTimeout(Duration.ofMillis(300))
+                        .build()));
         String big = "b".repeat(4 << 20); // its claim's reply is slow to come back
         List<Long> lateness = new ArrayList<>();
         for (int trial = 0; trial < 6; trial++) {
@@ -99,7 +108,9 @@ class RedisDelayQueueWakeUpTest {
             await().atMost(Duration.ofSeconds(15)).until(() -> deliveredAt.containsKey(tag));
             lateness.add(lateMillis(due, deliveredAt.get(tag)));
         }
-        assertThat(lateness).as("ms late, each trial").allSatisfy(ms -> assertThat(ms).isLessThan(ON_TIME.toMillis()));
+        assertThat(lateness)
+                .as("ms late, each trial")
+                .allSatisfy(ms -> assertThat(ms).isLessThan(ON_TIME.toMillis()));
     }
 
     @Test
@@ -113,14 +124,17 @@ class RedisDelayQueueWakeUpTest {
         Future<Delivery<String>> xPoll = threads.submit(() -> x.poll(3_000, MILLISECONDS));
         awaitBlocked(1);
         Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
-        closeAfter.add(y.consume(d -> deliveredAt.put(d.payload(), System.currentTimeMillis()),
+        closeAfter.add(y.consume(
+                d -> deliveredAt.put(d.payload(), System.currentTimeMillis()),
                 ConsumeOptions.builder().concurrency(1).build()));
         awaitBlocked(2); // x blocked first: the server hands it the wake-up
 
         Instant due = Instant.now().plusMillis(3_500 - (System.nanoTime() - pollStart) / 1_000_000);
         y.scheduleAt("m", due); // due half a second after x's poll ends
 
-        assertThat(xPoll.get(5, SECONDS)).as("x's poll ended before the message was due").isNull();
+        assertThat(xPoll.get(5, SECONDS))
+                .as("x's poll ended before the message was due")
+                .isNull();
         await().atMost(Duration.ofSeconds(15)).until(() -> deliveredAt.containsKey("m"));
         assertThat(lateMillis(due, deliveredAt.get("m"))).as("ms late").isLessThan(ON_TIME.toMillis());
     }
@@ -132,10 +146,13 @@ class RedisDelayQueueWakeUpTest {
         RedisDelayQueue<String> y = queue(name);
         y.poll();
         List<String> xGot = new CopyOnWriteArrayList<>();
-        closeAfter.add(x.consume(d -> xGot.add(d.payload()), ConsumeOptions.builder().concurrency(1).build()));
+        closeAfter.add(x.consume(
+                d -> xGot.add(d.payload()),
+                ConsumeOptions.builder().concurrency(1).build()));
         awaitBlocked(1);
         Map<String, Long> deliveredAt = new ConcurrentHashMap<>();
-        closeAfter.add(y.consume(d -> deliveredAt.put(d.payload(), System.currentTimeMillis()),
+        closeAfter.add(y.consume(
+                d -> deliveredAt.put(d.payload(), System.currentTimeMillis()),
                 ConsumeOptions.builder().concurrency(1).build()));
         awaitBlocked(2);
 
@@ -156,7 +173,8 @@ class RedisDelayQueueWakeUpTest {
             long start = System.nanoTime();
             Future<Delivery<String>> poll = threads.submit(() -> q.poll(600, MILLISECONDS));
             // the poll blocks until 100 ms before its end, then sleeps that tick in the JVM
-            await().pollInterval(Duration.ofMillis(1)).until(() -> System.nanoTime() - start > MILLISECONDS.toNanos(540));
+            await().pollInterval(Duration.ofMillis(1))
+                    .until(() -> System.nanoTime() - start > MILLISECONDS.toNanos(540));
             MessageId sent = q.send("late-" + trial);
             Delivery<String> got = poll.get(5, SECONDS);
             assertThat(got).as("trial " + trial + ": the poll's answer").isNotNull();

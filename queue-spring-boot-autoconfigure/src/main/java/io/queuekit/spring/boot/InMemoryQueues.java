@@ -16,27 +16,30 @@ import java.time.Clock;
  * Only this class names the in-memory transport, which is an optional dependency.
  */
 final class InMemoryQueues {
-    private InMemoryQueues() {
-    }
+    private InMemoryQueues() {}
 
     static boolean available() {
-        return org.springframework.util.ClassUtils.isPresent("io.queuekit.inmemory.InMemoryMessageQueue",
-                InMemoryQueues.class.getClassLoader());
+        return org.springframework.util.ClassUtils.isPresent(
+                "io.queuekit.inmemory.InMemoryMessageQueue", InMemoryQueues.class.getClassLoader());
     }
 
     static <T> Object create(Definition queue, Codec<T> codec, QueueMetrics metrics, Clock clock) {
         if (!available()) {
-            throw new QueueConfigurationException("queuekit.transport=in-memory, but io.queuekit:queue-inmemory is not "
-                    + "on the classpath", "Add the dependency io.queuekit:queue-inmemory (at test scope for tests).");
+            throw new QueueConfigurationException(
+                    "queuekit.transport=in-memory, but io.queuekit:queue-inmemory is not " + "on the classpath",
+                    "Add the dependency io.queuekit:queue-inmemory (at test scope for tests).");
         }
         Queue s = queue.settings();
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
-            InMemoryBroadcaster.Builder<T> b = InMemoryBroadcaster.<T>builder(queue.name()).codec(codec).metrics(metrics);
+            InMemoryBroadcaster.Builder<T> b =
+                    InMemoryBroadcaster.<T>builder(queue.name()).codec(codec).metrics(metrics);
             QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             return b.build();
         }
         if (queue.type() == QueuekitProperties.Type.DELAY) {
-            InMemoryDelayQueue.Builder<T> b = InMemoryDelayQueue.<T>builder(queue.name()).codec(codec).metrics(metrics)
+            InMemoryDelayQueue.Builder<T> b = InMemoryDelayQueue.<T>builder(queue.name())
+                    .codec(codec)
+                    .metrics(metrics)
                     .clock(clock);
             QueueFactory.set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
             QueueFactory.set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
@@ -44,7 +47,9 @@ final class InMemoryQueues {
             QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             return b.build();
         }
-        InMemoryMessageQueue.Builder<T> b = InMemoryMessageQueue.<T>builder(queue.name()).codec(codec).metrics(metrics)
+        InMemoryMessageQueue.Builder<T> b = InMemoryMessageQueue.<T>builder(queue.name())
+                .codec(codec)
+                .metrics(metrics)
                 .clock(clock);
         QueueFactory.set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
         QueueFactory.set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);

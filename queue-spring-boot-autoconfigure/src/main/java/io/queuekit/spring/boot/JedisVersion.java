@@ -18,15 +18,16 @@ final class JedisVersion {
     /** A class Jedis 8 has and Jedis 7 lacks. */
     private static final String JEDIS_8_CLASS = "redis.clients.jedis.RedisClient";
 
-    private JedisVersion() {
-    }
+    private JedisVersion() {}
 
     static void check(ClassLoader loader) {
         if (!ClassUtils.isPresent(JEDIS_8_CLASS, loader)) {
-            throw new QueueConfigurationException("queuekit needs Jedis 8 or later, but Jedis " + found(loader)
-                    + " is on the classpath (Spring Boot 4.0's dependency management sets jedis.version=7.0.0)",
-                    "Set the Jedis version: in Maven <properties><jedis.version>" + REQUIRED + "</jedis.version></properties>, "
-                            + "in Gradle ext['jedis.version'] = '" + REQUIRED + "'.");
+            throw new QueueConfigurationException(
+                    "queuekit needs Jedis 8 or later, but Jedis " + found(loader)
+                            + " is on the classpath (Spring Boot 4.0's dependency management sets jedis.version=7.0.0)",
+                    "Set the Jedis version: in Maven <properties><jedis.version>" + REQUIRED
+                            + "</jedis.version></properties>, " + "in Gradle ext['jedis.version'] = '" + REQUIRED
+                            + "'.");
         }
     }
 

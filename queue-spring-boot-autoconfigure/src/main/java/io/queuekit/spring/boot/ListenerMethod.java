@@ -23,38 +23,61 @@ import org.springframework.core.env.Environment;
  * @param takesDelivery true when the parameter is a {@link Delivery}
  * @param payloadType the payload class the parameter asks for
  */
-record ListenerMethod(String beanName, Method method, String queue, boolean broadcast, int concurrency,
-        List<Class<? extends Throwable>> noRetryFor, boolean takesDelivery, Class<?> payloadType) {
+record ListenerMethod(
+        String beanName,
+        Method method,
+        String queue,
+        boolean broadcast,
+        int concurrency,
+        List<Class<? extends Throwable>> noRetryFor,
+        boolean takesDelivery,
+        Class<?> payloadType) {
 
     /** The listener methods of {@code type}, checked; {@code env} resolves placeholders in concurrency. */
     static List<ListenerMethod> find(String beanName, Class<?> type, Environment env) {
         List<ListenerMethod> found = new ArrayList<>();
-        Map<Method, QueueListener> queues = MethodIntrospector.selectMethods(type,
-                (MethodIntrospector.MetadataLookup<QueueListener>) m -> AnnotatedElementUtils.findMergedAnnotation(m, QueueListener.class));
-        queues.forEach((method, a) -> found.add(of(beanName, method, a.queue(), false,
-                concurrency(method, a.concurrency(), env), List.of(a.noRetryFor()))));
-        Map<Method, BroadcastListener> channels = MethodIntrospector.selectMethods(type,
-                (MethodIntrospector.MetadataLookup<BroadcastListener>) m -> AnnotatedElementUtils.findMergedAnnotation(m, BroadcastListener.class));
+        Map<Method, QueueListener> queues =
+                MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<QueueListener>)
+                        m -> AnnotatedElementUtils.findMergedAnnotation(m, QueueListener.class));
+        queues.forEach((method, a) -> found.add(of(
+                beanName,
+                method,
+                a.queue(),
+                false,
+                concurrency(method, a.concurrency(), env),
+                List.of(a.noRetryFor()))));
+        Map<Method, BroadcastListener> channels =
+                MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<BroadcastListener>)
+                        m -> AnnotatedElementUtils.findMergedAnnotation(m, BroadcastListener.class));
         channels.forEach((method, a) -> found.add(of(beanName, method, a.channel(), true, 1, List.of())));
         return found;
     }
 
-    private static ListenerMethod of(String beanName, Method method, String queue, boolean broadcast, int concurrency,
+    private static ListenerMethod of(
+            String beanName,
+            Method method,
+            String queue,
+            boolean broadcast,
+            int concurrency,
             List<Class<? extends Throwable>> noRetryFor) {
         if (method.getParameterCount() != 1) {
-            throw new QueueConfigurationException(describe(method) + " takes " + method.getParameterCount()
-                    + " parameters; a listener method takes one: the payload" + (broadcast ? "" : " or a Delivery<T>"),
+            throw new QueueConfigurationException(
+                    describe(method) + " takes " + method.getParameterCount()
+                            + " parameters; a listener method takes one: the payload"
+                            + (broadcast ? "" : " or a Delivery<T>"),
                     "Give " + describe(method) + " one parameter.");
         }
         ResolvableType parameter = ResolvableType.forMethodParameter(method, 0);
         boolean takesDelivery = Delivery.class.isAssignableFrom(parameter.toClass());
         if (takesDelivery && broadcast) {
-            throw new QueueConfigurationException(describe(method) + " takes a Delivery, but a broadcast message is "
-                    + "not settled", "Make the parameter the payload type.");
+            throw new QueueConfigurationException(
+                    describe(method) + " takes a Delivery, but a broadcast message is " + "not settled",
+                    "Make the parameter the payload type.");
         }
-        Class<?> payload = takesDelivery ? parameter.as(Delivery.class).getGeneric(0).resolve(Object.class) : parameter.toClass();
-        return new ListenerMethod(beanName, method, queue, broadcast, concurrency, List.copyOf(noRetryFor), takesDelivery,
-                payload);
+        Class<?> payload =
+                takesDelivery ? parameter.as(Delivery.class).getGeneric(0).resolve(Object.class) : parameter.toClass();
+        return new ListenerMethod(
+                beanName, method, queue, broadcast, concurrency, List.copyOf(noRetryFor), takesDelivery, payload);
     }
 
     private static int concurrency(Method method, String text, Environment env) {
@@ -67,15 +90,18 @@ record ListenerMethod(String beanName, Method method, String queue, boolean broa
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new QueueConfigurationException("@QueueListener(concurrency = \"" + text + "\") on " + describe(method)
-                + " is " + (text.equals(resolved) ? "" : "\"" + resolved + "\", ") + "not a number from 1 to 1024",
+        throw new QueueConfigurationException(
+                "@QueueListener(concurrency = \"" + text + "\") on " + describe(method) + " is "
+                        + (text.equals(resolved) ? "" : "\"" + resolved + "\", ") + "not a number from 1 to 1024",
                 "Set concurrency to a number of worker threads from 1 to 1024.");
     }
 
     /** {@code OrderHandler.handle(Order)}, for messages. */
     static String describe(Method method) {
-        StringBuilder s = new StringBuilder(method.getDeclaringClass().getSimpleName()).append('.')
-                .append(method.getName()).append('(');
+        StringBuilder s = new StringBuilder(method.getDeclaringClass().getSimpleName())
+                .append('.')
+                .append(method.getName())
+                .append('(');
         Class<?>[] types = method.getParameterTypes();
         for (int i = 0; i < types.length; i++) {
             s.append(i == 0 ? "" : ", ").append(types[i].getSimpleName());

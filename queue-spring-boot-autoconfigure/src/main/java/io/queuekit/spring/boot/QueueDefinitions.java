@@ -39,8 +39,10 @@ final class QueueDefinitions {
         this.properties = properties;
         this.listeners = List.copyOf(listeners);
         Map<String, Definition> defined = new LinkedHashMap<>();
-        properties.getQueues().forEach((name, settings) -> defined.put(name,
-                new Definition(name, settings, payloadType(name, settings, listeners))));
+        properties
+                .getQueues()
+                .forEach((name, settings) ->
+                        defined.put(name, new Definition(name, settings, payloadType(name, settings, listeners))));
         this.queues = Map.copyOf(defined);
         listeners.forEach(this::check);
     }
@@ -52,8 +54,9 @@ final class QueueDefinitions {
         Set<Class<?>> asked = new LinkedHashSet<>();
         listeners.stream().filter(l -> l.queue().equals(name)).forEach(l -> asked.add(l.payloadType()));
         if (asked.size() > 1 || asked.contains(Object.class)) {
-            throw new QueueConfigurationException("The listener methods of queue '" + name + "' take different or "
-                    + "untyped payloads " + asked + ", so queuekit.queues." + name + ".payload-type cannot be inferred",
+            throw new QueueConfigurationException(
+                    "The listener methods of queue '" + name + "' take different or " + "untyped payloads " + asked
+                            + ", so queuekit.queues." + name + ".payload-type cannot be inferred",
                     "Set queuekit.queues." + name + ".payload-type to the class of the queue's payloads.");
         }
         return asked.isEmpty() ? String.class : asked.iterator().next();
@@ -62,20 +65,25 @@ final class QueueDefinitions {
     private void check(ListenerMethod listener) {
         Definition queue = queues.get(listener.queue());
         if (queue == null) {
-            throw new QueueConfigurationException(listener.describe() + " names '" + listener.queue()
-                    + "', which no property declares (declared: " + new ArrayList<>(queues.keySet()) + ")",
+            throw new QueueConfigurationException(
+                    listener.describe() + " names '" + listener.queue() + "', which no property declares (declared: "
+                            + new ArrayList<>(queues.keySet()) + ")",
                     "Declare it, e.g. queuekit.queues." + listener.queue() + ".type="
                             + (listener.broadcast() ? "broadcast" : "list") + ", or fix the name.");
         }
         if (listener.broadcast() != (queue.type() == QueuekitProperties.Type.BROADCAST)) {
-            throw new QueueConfigurationException(listener.describe() + " names '" + listener.queue() + "', which is "
-                    + "declared as " + queue.property("type") + "=" + lower(queue.type()),
-                    listener.broadcast() ? "Use @QueueListener for a list or delay queue."
+            throw new QueueConfigurationException(
+                    listener.describe() + " names '" + listener.queue() + "', which is " + "declared as "
+                            + queue.property("type") + "=" + lower(queue.type()),
+                    listener.broadcast()
+                            ? "Use @QueueListener for a list or delay queue."
                             : "Use @BroadcastListener for a broadcast channel.");
         }
         if (!listener.payloadType().isAssignableFrom(queue.payloadType())) {
-            throw new QueueConfigurationException(listener.describe() + " takes " + listener.payloadType().getName()
-                    + ", but " + queue.property("payload-type") + " is " + queue.payloadType().getName(),
+            throw new QueueConfigurationException(
+                    listener.describe() + " takes " + listener.payloadType().getName() + ", but "
+                            + queue.property("payload-type") + " is "
+                            + queue.payloadType().getName(),
                     "Make the parameter " + queue.payloadType().getSimpleName() + " or change "
                             + queue.property("payload-type") + ".");
         }
@@ -92,8 +100,11 @@ final class QueueDefinitions {
 
     /** The longest block timeout of any queue, which the client's blocking read timeout must exceed. */
     Duration longestBlockTimeout() {
-        return queues.values().stream().map(d -> d.settings().getBlockTimeout()).filter(t -> t != null)
-                .max(Duration::compareTo).filter(t -> t.compareTo(DEFAULT_BLOCK_TIMEOUT) > 0)
+        return queues.values().stream()
+                .map(d -> d.settings().getBlockTimeout())
+                .filter(t -> t != null)
+                .max(Duration::compareTo)
+                .filter(t -> t.compareTo(DEFAULT_BLOCK_TIMEOUT) > 0)
                 .orElse(DEFAULT_BLOCK_TIMEOUT);
     }
 }

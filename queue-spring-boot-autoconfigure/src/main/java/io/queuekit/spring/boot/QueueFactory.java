@@ -25,12 +25,17 @@ final class QueueFactory {
     private final Transport transport;
     /** Null with the in-memory transport. */
     private final UnifiedJedis client;
+
     private final JsonMapper mapper;
     private final QueueMetrics metrics;
     private final java.util.function.Supplier<Clock> clock;
 
-    QueueFactory(Transport transport, UnifiedJedis client, JsonMapper mapper,
-            QueueMetrics metrics, java.util.function.Supplier<Clock> clock) {
+    QueueFactory(
+            Transport transport,
+            UnifiedJedis client,
+            JsonMapper mapper,
+            QueueMetrics metrics,
+            java.util.function.Supplier<Clock> clock) {
         this.transport = transport;
         this.client = client;
         this.mapper = mapper;
@@ -44,7 +49,8 @@ final class QueueFactory {
         if (queue.type() != QueuekitProperties.Type.BROADCAST) {
             consumeOptions(queue);
         }
-        return transport == Transport.IN_MEMORY ? InMemoryQueues.create(queue, codec(queue.payloadType()), metrics, clock.get())
+        return transport == Transport.IN_MEMORY
+                ? InMemoryQueues.create(queue, codec(queue.payloadType()), metrics, clock.get())
                 : redis(queue, codec(queue.payloadType()));
     }
 
@@ -54,9 +60,13 @@ final class QueueFactory {
         try {
             return ConsumeOptions.builder().backoff(retry.getInitialBackoff(), retry.getMaxBackoff());
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new QueueConfigurationException(queue.property("retry.initial-backoff") + "=" + retry.getInitialBackoff()
-                    + " and " + queue.property("retry.max-backoff") + "=" + retry.getMaxBackoff() + " are refused: "
-                    + e.getMessage(), "Correct " + queue.property("retry.*") + ".", e);
+            throw new QueueConfigurationException(
+                    queue.property("retry.initial-backoff") + "=" + retry.getInitialBackoff()
+                            + " and " + queue.property("retry.max-backoff") + "=" + retry.getMaxBackoff()
+                            + " are refused: "
+                            + e.getMessage(),
+                    "Correct " + queue.property("retry.*") + ".",
+                    e);
         }
     }
 
@@ -74,7 +84,8 @@ final class QueueFactory {
     private <T> Object redis(Definition queue, Codec<T> codec) {
         Queue s = queue.settings();
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
-            RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(client, queue.name(), codec).metrics(metrics);
+            RedisBroadcaster.Builder<T> b =
+                    RedisBroadcaster.builder(client, queue.name(), codec).metrics(metrics);
             set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "sharded", s.getSharded(), b::sharded);
@@ -111,8 +122,10 @@ final class QueueFactory {
         try {
             setter.accept(value);
         } catch (IllegalArgumentException e) {
-            throw new QueueConfigurationException(queue.property(setting) + "=" + value + " is refused: " + e.getMessage(),
-                    "Correct " + queue.property(setting) + ".", e);
+            throw new QueueConfigurationException(
+                    queue.property(setting) + "=" + value + " is refused: " + e.getMessage(),
+                    "Correct " + queue.property(setting) + ".",
+                    e);
         }
     }
 
@@ -136,8 +149,9 @@ final class QueueFactory {
 
     private static void refuse(Definition queue, String setting, Object value, String appliesTo) {
         if (value != null) {
-            throw new QueueConfigurationException(queue.property(setting) + " is set, but it applies to " + appliesTo
-                    + ", and " + queue.property("type") + " is " + QueueDefinitions.lower(queue.type()),
+            throw new QueueConfigurationException(
+                    queue.property(setting) + " is set, but it applies to " + appliesTo + ", and "
+                            + queue.property("type") + " is " + QueueDefinitions.lower(queue.type()),
                     "Remove " + queue.property(setting) + " or change the queue's type.");
         }
     }

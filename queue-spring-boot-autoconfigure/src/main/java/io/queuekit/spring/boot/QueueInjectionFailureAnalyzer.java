@@ -30,11 +30,14 @@ class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, NoSuchBeanDefinitionException cause) {
         ResolvableType wanted = cause.getResolvableType();
-        if (wanted == null || !(MessageQueue.class.isAssignableFrom(wanted.toClass())
-                || Broadcaster.class.isAssignableFrom(wanted.toClass())) || beans == null) {
+        if (wanted == null
+                || !(MessageQueue.class.isAssignableFrom(wanted.toClass())
+                        || Broadcaster.class.isAssignableFrom(wanted.toClass()))
+                || beans == null) {
             return null;
         }
-        QueueDefinitions definitions = beans.getBeanProvider(QueueDefinitions.class).getIfAvailable();
+        QueueDefinitions definitions =
+                beans.getBeanProvider(QueueDefinitions.class).getIfAvailable();
         if (definitions == null) {
             return null;
         }
@@ -42,11 +45,13 @@ class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
         new TreeMap<>(definitions.queues).forEach((name, d) -> declared.add(name + ": " + describe(d, definitions)));
         Class<?> payload = wanted.getGeneric(0).resolve();
         String payloadName = payload == null ? "<the payload class>" : payload.getName();
-        return new FailureAnalysis("No declared queue is a bean of type " + wanted + ". The queues declared are "
-                + (definitions.queues.isEmpty() ? "none" : declared.toString()) + ".",
+        return new FailureAnalysis(
+                "No declared queue is a bean of type " + wanted + ". The queues declared are "
+                        + (definitions.queues.isEmpty() ? "none" : declared.toString()) + ".",
                 "Set queuekit.queues.<name>.payload-type=" + payloadName + " for the queue meant: a queue that no "
                         + "@QueueListener method names holds Strings unless payload-type says otherwise. Or declare "
-                        + "the queue with queuekit.queues.<name>.type.", cause);
+                        + "the queue with queuekit.queues.<name>.type.",
+                cause);
     }
 
     private static String describe(Definition d, QueueDefinitions definitions) {
@@ -55,9 +60,11 @@ class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
             case DELAY -> "DelayQueue";
             case BROADCAST -> "Broadcaster";
         };
-        String from = d.settings().getPayloadType() != null ? "payload-type"
-                : definitions.listeners.stream().anyMatch(l -> l.queue().equals(d.name())) ? "from its listener"
-                : "no payload-type and no listener";
+        String from = d.settings().getPayloadType() != null
+                ? "payload-type"
+                : definitions.listeners.stream().anyMatch(l -> l.queue().equals(d.name()))
+                        ? "from its listener"
+                        : "no payload-type and no listener";
         return api + "<" + d.payloadType().getSimpleName() + "> (" + from + ")";
     }
 }

@@ -34,14 +34,15 @@ final class QueueListenerContainer implements SmartLifecycle {
     private final List<Running> running = new ArrayList<>();
     private volatile boolean started;
 
-    private record Running(String queue, Subscription subscription) {
-    }
+    private record Running(String queue, Subscription subscription) {}
 
-    QueueListenerContainer(QueueDefinitions definitions, QueueCatalog catalog, BeanFactory beans, Duration phaseTimeout) {
+    QueueListenerContainer(
+            QueueDefinitions definitions, QueueCatalog catalog, BeanFactory beans, Duration phaseTimeout) {
         this.definitions = definitions;
         this.catalog = catalog;
         this.beans = beans;
-        Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0 ? phaseTimeout.dividedBy(10)
+        Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0
+                ? phaseTimeout.dividedBy(10)
                 : Duration.ofSeconds(1);
         this.shutdownTimeout = phaseTimeout.minus(margin);
     }
@@ -77,7 +78,9 @@ final class QueueListenerContainer implements SmartLifecycle {
 
     private ConsumeOptions options(ListenerMethod listener) {
         return QueueFactory.consumeOptions(definitions.queues.get(listener.queue()))
-                .concurrency(listener.concurrency()).shutdownTimeout(shutdownTimeout).build();
+                .concurrency(listener.concurrency())
+                .shutdownTimeout(shutdownTimeout)
+                .build();
     }
 
     private static void handle(ListenerMethod listener, Object bean, Method method, Delivery<Object> delivery)

@@ -18,11 +18,11 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProce
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
-import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
-import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -56,8 +56,13 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
     @Override
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
         QueueDefinitions definitions = new QueueDefinitions(bind(environment), findListeners(registry));
-        register(registry, DEFINITIONS, QueueDefinitions.class, ResolvableType.forClass(QueueDefinitions.class),
-                () -> definitions, null);
+        register(
+                registry,
+                DEFINITIONS,
+                QueueDefinitions.class,
+                ResolvableType.forClass(QueueDefinitions.class),
+                () -> definitions,
+                null);
         for (Definition queue : definitions.queues.values()) {
             registerQueue(registry, queue);
         }
@@ -87,9 +92,20 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
     }
 
     /** The settings a queue has, after {@code queuekit.queues.<name>.}, to suggest for a misspelt one. */
-    private static final List<String> QUEUE_SETTINGS = List.of("type", "payload-type", "key-prefix",
-            "visibility-timeout", "max-attempts", "dead-letter-retention", "max-payload-bytes", "block-timeout",
-            "guarantee", "shards", "sharded", "retry.initial-backoff", "retry.max-backoff");
+    private static final List<String> QUEUE_SETTINGS = List.of(
+            "type",
+            "payload-type",
+            "key-prefix",
+            "visibility-timeout",
+            "max-attempts",
+            "dead-letter-retention",
+            "max-payload-bytes",
+            "block-timeout",
+            "guarantee",
+            "shards",
+            "sharded",
+            "retry.initial-backoff",
+            "retry.max-backoff");
 
     /**
      * A name no setting has becomes a message with the closest name there is; any other binding
@@ -98,14 +114,18 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
     private static RuntimeException unknownNames(BindException e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (c instanceof UnboundConfigurationPropertiesException unbound) {
-                ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+                ConfigurationProperty first =
+                        unbound.getUnboundProperties().iterator().next();
                 String name = first.getName().toString();
                 String origin = first.getOrigin() == null ? "" : " (" + first.getOrigin() + ")";
                 String suggestion = suggest(first.getName());
-                return new QueueConfigurationException("Unknown property " + name + origin
-                        + (suggestion == null ? "" : "; did you mean " + suggestion + "?"),
-                        suggestion == null ? "Remove " + name + " or correct its name."
-                                : "Rename it to " + suggestion + ", or remove it.", e);
+                return new QueueConfigurationException(
+                        "Unknown property " + name + origin
+                                + (suggestion == null ? "" : "; did you mean " + suggestion + "?"),
+                        suggestion == null
+                                ? "Remove " + name + " or correct its name."
+                                : "Rename it to " + suggestion + ", or remove it.",
+                        e);
             }
         }
         return e;
@@ -168,8 +188,9 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
                         .filter(name -> !TOP_LEVEL.contains(name.getElement(1, Form.UNIFORM)))
                         .findFirst()
                         .ifPresent(name -> {
-                            throw new QueueConfigurationException("Unknown property " + name + ": queuekit has "
-                                    + "queuekit.transport, queuekit.queues.*, queuekit.in-memory.* and queuekit.health.*",
+                            throw new QueueConfigurationException(
+                                    "Unknown property " + name + ": queuekit has "
+                                            + "queuekit.transport, queuekit.queues.*, queuekit.in-memory.* and queuekit.health.*",
                                     "Remove " + name + " or correct its name.");
                         });
             }
@@ -208,13 +229,19 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
         };
         String beanName = beanName(queue.name(), queue.type());
         if (registry.containsBeanDefinition(beanName)) {
-            throw new QueueConfigurationException("queuekit.queues." + queue.name() + " would be the bean '" + beanName
-                    + "', but the application already has a bean of that name",
+            throw new QueueConfigurationException(
+                    "queuekit.queues." + queue.name() + " would be the bean '" + beanName
+                            + "', but the application already has a bean of that name",
                     "Rename the queue or the other bean.");
         }
         ConfigurableListableBeanFactory beanFactory = (ConfigurableListableBeanFactory) registry;
-        register(registry, beanName, api, ResolvableType.forClassWithGenerics(api, queue.payloadType()),
-                () -> beanFactory.getBean(FACTORY, QueueFactory.class).create(queue), queue.name());
+        register(
+                registry,
+                beanName,
+                api,
+                ResolvableType.forClassWithGenerics(api, queue.payloadType()),
+                () -> beanFactory.getBean(FACTORY, QueueFactory.class).create(queue),
+                queue.name());
         // so that a field or parameter named like the queue picks it where several queues share a
         // payload type (a DelayQueue<Order> is a MessageQueue<Order> too)
         if (!registry.containsBeanDefinition(queue.name()) && !registry.isAlias(queue.name())) {
@@ -230,8 +257,13 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
         return queue + (type == QueuekitProperties.Type.BROADCAST ? "Broadcaster" : "Queue");
     }
 
-    private static void register(BeanDefinitionRegistry registry, String name, Class<?> type, ResolvableType target,
-            java.util.function.Supplier<?> supplier, String qualifier) {
+    private static void register(
+            BeanDefinitionRegistry registry,
+            String name,
+            Class<?> type,
+            ResolvableType target,
+            java.util.function.Supplier<?> supplier,
+            String qualifier) {
         RootBeanDefinition definition = new RootBeanDefinition(type);
         definition.setTargetType(target);
         definition.setInstanceSupplier(supplier);

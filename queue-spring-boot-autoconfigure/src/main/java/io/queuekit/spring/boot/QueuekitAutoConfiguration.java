@@ -48,19 +48,28 @@ public class QueuekitAutoConfiguration {
     }
 
     @Bean(QueueRegistrar.FACTORY)
-    QueueFactory queuekitQueueFactory(QueueDefinitions definitions, ObjectProvider<UnifiedJedis> redis,
-            ObjectProvider<JsonMapper> mapper, ObjectProvider<QueueMetrics> metrics, ConfigurableListableBeanFactory beans) {
+    QueueFactory queuekitQueueFactory(
+            QueueDefinitions definitions,
+            ObjectProvider<UnifiedJedis> redis,
+            ObjectProvider<JsonMapper> mapper,
+            ObjectProvider<QueueMetrics> metrics,
+            ConfigurableListableBeanFactory beans) {
         // checked in memory too, so that an application's tests on in-memory queues fail as it would
         JedisVersion.check(beans.getBeanClassLoader());
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
-        return new QueueFactory(transport, client, mapper.getIfAvailable(() -> JsonMapper.builder().build()),
-                metrics.getIfAvailable(() -> QueueMetrics.NONE), () -> clock(definitions, beans));
+        return new QueueFactory(
+                transport,
+                client,
+                mapper.getIfAvailable(() -> JsonMapper.builder().build()),
+                metrics.getIfAvailable(() -> QueueMetrics.NONE),
+                () -> clock(definitions, beans));
     }
 
     private static Clock clock(QueueDefinitions definitions, BeanFactory beans) {
         return definitions.properties.getInMemory().getClock() == QueuekitProperties.ClockMode.MANUAL
-                ? beans.getBean(InMemoryConfiguration.MANUAL_CLOCK, Clock.class) : Clock.systemUTC();
+                ? beans.getBean(InMemoryConfiguration.MANUAL_CLOCK, Clock.class)
+                : Clock.systemUTC();
     }
 
     /**
@@ -70,15 +79,18 @@ public class QueuekitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnProperty(name = TRANSPORT, havingValue = "redis", matchIfMissing = true)
-    UnifiedJedis queuekitRedisClient(Environment environment, QueueDefinitions definitions,
-            ObjectProvider<SslBundles> sslBundles, ConfigurableListableBeanFactory beans) {
+    UnifiedJedis queuekitRedisClient(
+            Environment environment,
+            QueueDefinitions definitions,
+            ObjectProvider<SslBundles> sslBundles,
+            ConfigurableListableBeanFactory beans) {
         JedisVersion.check(beans.getBeanClassLoader());
         return RedisClientFactory.create(RedisSettings.of(environment), definitions, sslBundles.getIfAvailable());
     }
 
     @Bean
-    static UnseenListenerCheck queuekitUnseenListenerCheck(ObjectProvider<QueueDefinitions> definitions,
-            Environment environment) {
+    static UnseenListenerCheck queuekitUnseenListenerCheck(
+            ObjectProvider<QueueDefinitions> definitions, Environment environment) {
         return new UnseenListenerCheck(definitions, environment);
     }
 
@@ -88,9 +100,10 @@ public class QueuekitAutoConfiguration {
     }
 
     @Bean
-    QueueListenerContainer queuekitListenerContainer(QueueDefinitions definitions, QueueCatalog catalog,
-            BeanFactory beans, Environment environment) {
-        Duration phaseTimeout = Binder.get(environment).bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+    QueueListenerContainer queuekitListenerContainer(
+            QueueDefinitions definitions, QueueCatalog catalog, BeanFactory beans, Environment environment) {
+        Duration phaseTimeout = Binder.get(environment)
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
         return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout);
     }
@@ -128,10 +141,12 @@ public class QueuekitAutoConfiguration {
     static class HealthConfiguration {
 
         @Bean
-        QueuesHealthIndicator queuekitHealthIndicator(QueueCatalog catalog, QueueDefinitions definitions,
-                ObjectProvider<UnifiedJedis> redis) {
-            UnifiedJedis client = definitions.properties.getTransport() == Transport.REDIS ? redis.getIfAvailable() : null;
-            return new QueuesHealthIndicator(catalog, client, definitions.properties.getHealth().getDeadLetterThreshold());
+        QueuesHealthIndicator queuekitHealthIndicator(
+                QueueCatalog catalog, QueueDefinitions definitions, ObjectProvider<UnifiedJedis> redis) {
+            UnifiedJedis client =
+                    definitions.properties.getTransport() == Transport.REDIS ? redis.getIfAvailable() : null;
+            return new QueuesHealthIndicator(
+                    catalog, client, definitions.properties.getHealth().getDeadLetterThreshold());
         }
     }
 

@@ -33,6 +33,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 public final class QueuesEndpoint {
     /** The most messages one read returns. */
     static final int MAX_LIMIT = 1000;
+
     private static final int DEFAULT_LIMIT = 20;
 
     private final QueueCatalog catalog;
@@ -42,16 +43,22 @@ public final class QueuesEndpoint {
     }
 
     /** One queue or broadcast channel as the endpoint shows it. */
-    public record QueueView(String name, String type, String transport, @Nullable QueueStats stats) {
-    }
+    public record QueueView(
+            String name,
+            String type,
+            String transport,
+            @Nullable QueueStats stats) {}
 
     /** A message waiting in a queue, with the field names of the command line's {@code peek}. */
-    public record WaitingView(String id, int attempt, Instant sentAt, @Nullable Instant dueAt, Object payload) {
-    }
+    public record WaitingView(
+            String id,
+            int attempt,
+            Instant sentAt,
+            @Nullable Instant dueAt,
+            Object payload) {}
 
     /** A dead letter. */
-    public record DeadLetterView(String id, int attempts, String reason, Instant deadAt, Object payload) {
-    }
+    public record DeadLetterView(String id, int attempts, String reason, Instant deadAt, Object payload) {}
 
     /** Every queue with its counts. */
     @ReadOperation
@@ -89,11 +96,15 @@ public final class QueuesEndpoint {
         }
         int n = limit(limit);
         return switch (part) {
-            case "peek" -> peek(queue, n).stream()
-                    .map(m -> new WaitingView(m.id().value(), m.attempt(), m.enqueuedAt(), m.dueAt(), m.payload())).toList();
-            case "dead-letters" -> queue.deadLetters().list(n).stream().map(QueuesEndpoint::view).toList();
-            default -> throw new InvalidEndpointRequestException("no part '" + part + "': use peek or dead-letters",
-                    "Unknown part '" + part + "'");
+            case "peek" ->
+                peek(queue, n).stream()
+                        .map(m -> new WaitingView(m.id().value(), m.attempt(), m.enqueuedAt(), m.dueAt(), m.payload()))
+                        .toList();
+            case "dead-letters" ->
+                queue.deadLetters().list(n).stream().map(QueuesEndpoint::view).toList();
+            default ->
+                throw new InvalidEndpointRequestException(
+                        "no part '" + part + "': use peek or dead-letters", "Unknown part '" + part + "'");
         };
     }
 
@@ -104,8 +115,8 @@ public final class QueuesEndpoint {
         if (queue instanceof RedisDelayQueue<?> delay) {
             return delay.peek(n);
         }
-        throw new InvalidEndpointRequestException(queue.name() + " is an in-memory queue, which cannot be peeked",
-                "Peek needs a Redis queue");
+        throw new InvalidEndpointRequestException(
+                queue.name() + " is an in-memory queue, which cannot be peeked", "Peek needs a Redis queue");
     }
 
     private static DeadLetterView view(DeadLetter<?> d) {
@@ -117,19 +128,21 @@ public final class QueuesEndpoint {
      * one named by {@code id}, or all of them with {@code all=true}. Returns how many it changed.
      */
     @WriteOperation
-    public @Nullable Map<String, Object> deadLetters(@Selector String name, @Selector String action,
-            @Nullable String id, @Nullable Boolean all) {
+    public @Nullable Map<String, Object> deadLetters(
+            @Selector String name, @Selector String action, @Nullable String id, @Nullable Boolean all) {
         MessageQueue<?> queue = catalog.queue(name);
         if (queue == null) {
             return null;
         }
         if (!action.equals("requeue") && !action.equals("purge")) {
-            throw new InvalidEndpointRequestException("no action '" + action + "': use requeue or purge",
-                    "Unknown action '" + action + "'");
+            throw new InvalidEndpointRequestException(
+                    "no action '" + action + "': use requeue or purge", "Unknown action '" + action + "'");
         }
         if ((id == null) == !Boolean.TRUE.equals(all)) {
-            throw new InvalidEndpointRequestException(action + " needs either \"id\" (one dead letter) or "
-                    + "\"all\": true (every one), not both or neither", "Say which dead letters");
+            throw new InvalidEndpointRequestException(
+                    action + " needs either \"id\" (one dead letter) or "
+                            + "\"all\": true (every one), not both or neither",
+                    "Say which dead letters");
         }
         DeadLetters<?> dead = queue.deadLetters();
         long changed;
@@ -152,7 +165,8 @@ public final class QueuesEndpoint {
             return DEFAULT_LIMIT;
         }
         if (limit < 1 || limit > MAX_LIMIT) {
-            throw new InvalidEndpointRequestException("limit must be 1 to " + MAX_LIMIT + ": " + limit, "Invalid limit");
+            throw new InvalidEndpointRequestException(
+                    "limit must be 1 to " + MAX_LIMIT + ": " + limit, "Invalid limit");
         }
         return limit;
     }

@@ -36,8 +36,17 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
         for (Map.Entry<String, Object> e : catalog.all().entrySet()) {
             if (e.getValue() instanceof MessageQueue<?> queue) {
                 QueueStats stats = queue.stats();
-                queues.put(e.getKey(), Map.of("ready", stats.ready(), "inFlight", stats.inFlight(),
-                        "delayed", stats.delayed(), "dead", stats.dead()));
+                queues.put(
+                        e.getKey(),
+                        Map.of(
+                                "ready",
+                                stats.ready(),
+                                "inFlight",
+                                stats.inFlight(),
+                                "delayed",
+                                stats.delayed(),
+                                "dead",
+                                stats.dead()));
                 tooManyDead |= deadLetterThreshold != null && stats.dead() > deadLetterThreshold;
             }
         }

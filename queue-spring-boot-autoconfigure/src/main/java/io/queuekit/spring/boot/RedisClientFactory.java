@@ -32,21 +32,23 @@ final class RedisClientFactory {
     private static final Duration JEDIS_DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     /** How far the blocking read timeout stays above the longest block timeout. */
     static final Duration BLOCKING_MARGIN = Duration.ofMillis(1_500);
+
     private static final Duration POOL_MAX_WAIT = Duration.ofSeconds(2);
 
-    private RedisClientFactory() {
-    }
+    private RedisClientFactory() {}
 
     @SuppressWarnings("deprecation") // ssl(boolean): as Jedis' own RedisClient.Builder.fromURI sets it
     static UnifiedJedis create(RedisSettings s, QueueDefinitions queues, SslBundles bundles) {
         URI uri = s.url() == null ? null : URI.create(s.url());
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(millis(s.connectTimeout() != null ? s.connectTimeout() : JEDIS_DEFAULT_TIMEOUT))
+                .connectionTimeoutMillis(
+                        millis(s.connectTimeout() != null ? s.connectTimeout() : JEDIS_DEFAULT_TIMEOUT))
                 .socketTimeoutMillis(millis(s.timeout() != null ? s.timeout() : JEDIS_DEFAULT_TIMEOUT))
                 .blockingSocketTimeoutMillis(millis(queues.longestBlockTimeout().plus(BLOCKING_MARGIN)))
                 .clientName(s.clientName());
         if (uri != null) {
-            config.user(JedisURIHelper.getUser(uri)).password(JedisURIHelper.getPassword(uri))
+            config.user(JedisURIHelper.getUser(uri))
+                    .password(JedisURIHelper.getPassword(uri))
                     .ssl(JedisURIHelper.isRedisSSLScheme(uri));
             if (JedisURIHelper.hasDbIndex(uri)) {
                 config.database(JedisURIHelper.getDBIndex(uri));
@@ -66,43 +68,59 @@ final class RedisClientFactory {
         if (s.sentinelConfigured()) {
             JedisClientConfig sentinelConfig = DefaultJedisClientConfig.builder()
                     .autoNegotiateProtocol(false) // Jedis' own Sentinel connections speak RESP2 and warn otherwise
-                    .user(s.sentinel().username()).password(s.sentinel().password())
+                    .user(s.sentinel().username())
+                    .password(s.sentinel().password())
                     .connectionTimeoutMillis(clientConfig.getConnectionTimeoutMillis())
                     .socketTimeoutMillis(clientConfig.getSocketTimeoutMillis())
-                    .blockingSocketTimeoutMillis(0) // the +switch-master subscription waits as long as no failover comes
+                    .blockingSocketTimeoutMillis(
+                            0) // the +switch-master subscription waits as long as no failover comes
                     .build();
-            return RedisSentinelClient.builder().masterName(s.sentinel().master())
+            return RedisSentinelClient.builder()
+                    .masterName(s.sentinel().master())
                     .sentinels(addresses(s.sentinel().nodes(), "spring.data.redis.sentinel.nodes"))
-                    .clientConfig(clientConfig).sentinelClientConfig(sentinelConfig).poolConfig(pool).build();
+                    .clientConfig(clientConfig)
+                    .sentinelClientConfig(sentinelConfig)
+                    .poolConfig(pool)
+                    .build();
         }
         if (s.clusterConfigured()) {
             var cluster = RedisClusterClient.builder()
                     .nodes(addresses(s.cluster().nodes(), "spring.data.redis.cluster.nodes"))
-                    .clientConfig(clientConfig).poolConfig(pool);
+                    .clientConfig(clientConfig)
+                    .poolConfig(pool);
             if (s.cluster().maxRedirects() != null) {
                 cluster.maxAttempts(s.cluster().maxRedirects());
             }
             return cluster.build();
         }
-        HostAndPort address = uri != null ? JedisURIHelper.getHostAndPort(uri)
+        HostAndPort address = uri != null
+                ? JedisURIHelper.getHostAndPort(uri)
                 : new HostAndPort(s.host() != null ? s.host() : "localhost", s.port() != null ? s.port() : 6379);
-        return RedisClient.builder().hostAndPort(address).clientConfig(clientConfig).poolConfig(pool).build();
+        return RedisClient.builder()
+                .hostAndPort(address)
+                .clientConfig(clientConfig)
+                .poolConfig(pool)
+                .build();
     }
 
     static ConnectionPoolConfig pool(RedisSettings.Pool settings, int needed) {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         int size = settings.maxActive() != null ? settings.maxActive() : needed;
         if (size < needed) {
-            LOG.warn("spring.data.redis.jedis.pool.max-active={} is below the {} connections queuekit's listeners hold "
-                    + "while they wait, plus {} for sending: consumers and producers will wait for connections",
-                    size, needed - QueueDefinitions.SPARE_CONNECTIONS, QueueDefinitions.SPARE_CONNECTIONS);
+            LOG.warn(
+                    "spring.data.redis.jedis.pool.max-active={} is below the {} connections queuekit's listeners hold "
+                            + "while they wait, plus {} for sending: consumers and producers will wait for connections",
+                    size,
+                    needed - QueueDefinitions.SPARE_CONNECTIONS,
+                    QueueDefinitions.SPARE_CONNECTIONS);
         }
         pool.setMaxTotal(size);
         pool.setMaxIdle(settings.maxIdle() != null ? settings.maxIdle() : size);
         if (settings.minIdle() != null) {
             pool.setMinIdle(settings.minIdle());
         }
-        pool.setMaxWait(settings.maxWait() != null && !settings.maxWait().isNegative() ? settings.maxWait() : POOL_MAX_WAIT);
+        pool.setMaxWait(
+                settings.maxWait() != null && !settings.maxWait().isNegative() ? settings.maxWait() : POOL_MAX_WAIT);
         return pool;
     }
 
@@ -112,8 +130,10 @@ final class RedisClientFactory {
             try {
                 addresses.add(HostAndPort.from(node.trim()));
             } catch (RuntimeException e) { // Jedis throws StringIndexOutOfBounds or NumberFormat, not one type
-                throw new QueueConfigurationException(property + " has '" + node + "', which is not host:port",
-                        "Write each node of " + property + " as host:port.", e);
+                throw new QueueConfigurationException(
+                        property + " has '" + node + "', which is not host:port",
+                        "Write each node of " + property + " as host:port.",
+                        e);
             }
         }
         return addresses;

@@ -32,7 +32,8 @@ final class UnseenListenerCheck implements BeanPostProcessor {
     private Set<String> known() {
         Set<String> k = known;
         if (k == null) {
-            k = definitions.getObject().listeners.stream().map(l -> key(l.beanName(), l.method()))
+            k = definitions.getObject().listeners.stream()
+                    .map(l -> key(l.beanName(), l.method()))
                     .collect(Collectors.toSet());
             known = k;
         }
@@ -55,8 +56,9 @@ final class UnseenListenerCheck implements BeanPostProcessor {
         }
         for (ListenerMethod listener : listeners) {
             if (!known().contains(key(beanName, listener.method()))) {
-                throw new QueueConfigurationException(listener.describe() + " on bean '" + beanName + "' was not seen "
-                        + "when the queues were set up: the bean's declared type does not show the method",
+                throw new QueueConfigurationException(
+                        listener.describe() + " on bean '" + beanName + "' was not seen "
+                                + "when the queues were set up: the bean's declared type does not show the method",
                         "Declare the bean with its class (for a @Bean method, make that the return type).");
             }
         }

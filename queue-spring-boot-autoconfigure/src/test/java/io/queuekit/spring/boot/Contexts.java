@@ -8,14 +8,16 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** Application contexts with queuekit's auto-configuration on a real Redis, for the tests. */
 final class Contexts {
-    private Contexts() {
-    }
+    private Contexts() {}
 
     /** A context on {@code server}, with Boot's Jackson, whose queue names get {@code suffix}. */
     static ApplicationContextRunner on(RedisServer server) {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, QueuekitAutoConfiguration.class))
-                .withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
+                .withConfiguration(
+                        AutoConfigurations.of(JacksonAutoConfiguration.class, QueuekitAutoConfiguration.class))
+                .withPropertyValues(
+                        "spring.data.redis.host=" + server.host(),
+                        "spring.data.redis.port=" + server.port(),
                         "spring.lifecycle.timeout-per-shutdown-phase=10s");
     }
 

@@ -39,6 +39,7 @@ class GracefulShutdownTest {
         final CountDownLatch release = new CountDownLatch(1);
         final CountDownLatch closing = new CountDownLatch(1);
         final List<String> finished = new CopyOnWriteArrayList<>();
+
         @Autowired
         MessageQueue<Order> orders;
 
@@ -61,8 +62,10 @@ class GracefulShutdownTest {
         String prefix = Contexts.unique("shutdown");
         Order order = new Order("o-slow", 500, Instant.parse("2026-12-01T10:00:00Z"));
         SlowHandler handler = new SlowHandler();
-        Contexts.on(server).withBean(SlowHandler.class, () -> handler)
-                .withPropertyValues("queuekit.queues.orders.key-prefix=" + prefix,
+        Contexts.on(server)
+                .withBean(SlowHandler.class, () -> handler)
+                .withPropertyValues(
+                        "queuekit.queues.orders.key-prefix=" + prefix,
                         "queuekit.queues.orders.payload-type=" + Order.class.getName())
                 .run(context -> {
                     handler.orders.send(order);
@@ -80,7 +83,8 @@ class GracefulShutdownTest {
         assertThat(handler.finished).containsExactly("o-slow");
         try (RedisClient client = RedisClients.create(server);
                 RedisListQueue<Order> orders = RedisListQueue.builder(client, "orders", Jackson3Codec.of(Order.class))
-                        .keyPrefix(prefix).build()) {
+                        .keyPrefix(prefix)
+                        .build()) {
             // acked before the client closed: nothing in flight to come back after its lease
             await().atMost(WAIT).untilAsserted(() -> assertThat(orders.stats()).isEqualTo(new QueueStats(0, 0, 0, 0)));
         }

@@ -33,35 +33,41 @@ class HealthIndicatorTest {
 
     @Test
     void health_isDown_whileRedisIsKilled_andUpAgain_afterItRestarts() {
-        Contexts.on(server).withPropertyValues("queuekit.queues.orders.type=list").run(context -> {
-            QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
-            MessageQueue<?> orders = context.getBean("orders", MessageQueue.class);
-            @SuppressWarnings("unchecked")
-            MessageQueue<String> queue = (MessageQueue<String>) orders;
-            queue.send("a");
-            queue.send("b");
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.type=list")
+                .run(context -> {
+                    QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
+                    MessageQueue<?> orders = context.getBean("orders", MessageQueue.class);
+                    @SuppressWarnings("unchecked")
+                    MessageQueue<String> queue = (MessageQueue<String>) orders;
+                    queue.send("a");
+                    queue.send("b");
 
-            Health up = health.health(true);
-            assertThat(up.getStatus()).isEqualTo(Status.UP);
-            assertThat(up.getDetails()).containsEntry("redis", "PONG");
-            assertThat(up.getDetails().get("queues")).isEqualTo(
-                    Map.of("orders", Map.of("ready", 2L, "inFlight", 0L, "delayed", 0L, "dead", 0L)));
+                    Health up = health.health(true);
+                    assertThat(up.getStatus()).isEqualTo(Status.UP);
+                    assertThat(up.getDetails()).containsEntry("redis", "PONG");
+                    assertThat(up.getDetails().get("queues"))
+                            .isEqualTo(
+                                    Map.of("orders", Map.of("ready", 2L, "inFlight", 0L, "delayed", 0L, "dead", 0L)));
 
-            server.kill();
-            Health down = health.health(true);
-            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(down.getDetails()).containsKey("error");
+                    server.kill();
+                    Health down = health.health(true);
+                    assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(down.getDetails()).containsKey("error");
 
-            server.restart();
-            await().atMost(WAIT).until(() -> health.health(true).getStatus().equals(Status.UP));
-        });
+                    server.restart();
+                    await().atMost(WAIT)
+                            .until(() -> health.health(true).getStatus().equals(Status.UP));
+                });
     }
 
     @Test
     void health_isDown_whenAQueueHoldsMoreDeadLettersThanTheThreshold() {
         String prefix = Contexts.unique("health");
-        Contexts.on(server).withPropertyValues("queuekit.queues.orders.key-prefix=" + prefix,
-                "queuekit.health.dead-letter-threshold=1").run(context -> {
+        Contexts.on(server)
+                .withPropertyValues(
+                        "queuekit.queues.orders.key-prefix=" + prefix, "queuekit.health.dead-letter-threshold=1")
+                .run(context -> {
                     QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
                     @SuppressWarnings("unchecked")
                     MessageQueue<String> orders = context.getBean("orders", MessageQueue.class);

@@ -49,7 +49,8 @@ class ListenerMethodsTest {
 
         @QueueListener(queue = "orders", concurrency = "${test.concurrency:2}", noRetryFor = InvalidOrder.class)
         void handle(Order order) {
-            int call = calls.computeIfAbsent(order.id(), k -> new AtomicInteger()).incrementAndGet();
+            int call =
+                    calls.computeIfAbsent(order.id(), k -> new AtomicInteger()).incrementAndGet();
             if (order.id().startsWith("invalid")) {
                 throw new InvalidOrder("no such customer");
             }
@@ -85,16 +86,20 @@ class ListenerMethodsTest {
     static class Listeners {
         @Autowired
         MessageQueue<Order> orders;
+
         @Autowired
         MessageQueue<String> audits;
+
         @Autowired
         Broadcaster<String> prices;
     }
 
     private ApplicationContextRunner context() {
         String prefix = Contexts.unique("listeners");
-        return Contexts.on(server).withUserConfiguration(Listeners.class)
-                .withPropertyValues("queuekit.queues.orders.key-prefix=" + prefix,
+        return Contexts.on(server)
+                .withUserConfiguration(Listeners.class)
+                .withPropertyValues(
+                        "queuekit.queues.orders.key-prefix=" + prefix,
                         "queuekit.queues.orders.max-attempts=3",
                         "queuekit.queues.orders.retry.initial-backoff=50ms",
                         "queuekit.queues.orders.retry.max-backoff=100ms",
@@ -159,7 +164,8 @@ class ListenerMethodsTest {
             Listeners app = context.getBean(Listeners.class);
             app.audits.send("login alice");
 
-            await().atMost(WAIT).until(() -> context.getBean(DeliveryHandler.class).attempts.equals(List.of(1)));
+            await().atMost(WAIT)
+                    .until(() -> context.getBean(DeliveryHandler.class).attempts.equals(List.of(1)));
             await().atMost(WAIT).until(() -> app.audits.stats().equals(new QueueStats(0, 0, 0, 0)));
         });
     }
@@ -180,9 +186,11 @@ class ListenerMethodsTest {
         context().withPropertyValues("test.concurrency=3").run(context -> {
             Listeners app = context.getBean(Listeners.class);
             app.orders.send(order("ok-2"));
-            await().atMost(WAIT).until(() -> context.getBean(OrderHandler.class).handled.contains("ok-2"));
+            await().atMost(WAIT)
+                    .until(() -> context.getBean(OrderHandler.class).handled.contains("ok-2"));
             long workers = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().contains("orders") && t.getName().contains("consumer")).count();
+                    .filter(t -> t.getName().contains("orders") && t.getName().contains("consumer"))
+                    .count();
             assertThat(workers).isEqualTo(3);
         });
     }

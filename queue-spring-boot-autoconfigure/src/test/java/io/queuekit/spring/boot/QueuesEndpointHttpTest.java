@@ -27,7 +27,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 @RedisServerTest
 @Timeout(90)
 class QueuesEndpointHttpTest {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final RedisServer server;
 
     QueuesEndpointHttpTest(RedisServer server) {
@@ -36,27 +37,44 @@ class QueuesEndpointHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    static class WebApp {
-    }
+    static class WebApp {}
 
     private ConfigurableApplicationContext start(String... more) {
         String prefix = Contexts.unique("endpoint");
-        String[] properties = {"server.port=0", "spring.data.redis.host=" + server.host(),
-                "spring.data.redis.port=" + server.port(), "management.endpoints.web.exposure.include=health,queues",
-                "management.endpoint.health.show-details=always",
-                "queuekit.queues.orders.payload-type=" + Order.class.getName(), "queuekit.queues.orders.key-prefix=" + prefix,
-                "queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.key-prefix=" + prefix};
-        return new SpringApplicationBuilder(WebApp.class).properties(properties).properties(more).run();
+        String[] properties = {
+            "server.port=0",
+            "spring.data.redis.host=" + server.host(),
+            "spring.data.redis.port=" + server.port(),
+            "management.endpoints.web.exposure.include=health,queues",
+            "management.endpoint.health.show-details=always",
+            "queuekit.queues.orders.payload-type=" + Order.class.getName(),
+            "queuekit.queues.orders.key-prefix=" + prefix,
+            "queuekit.queues.prices.type=broadcast",
+            "queuekit.queues.prices.key-prefix=" + prefix
+        };
+        return new SpringApplicationBuilder(WebApp.class)
+                .properties(properties)
+                .properties(more)
+                .run();
     }
 
     private static HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10)).GET().build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(uri(app, path))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static HttpResponse<String> post(ConfigurableApplicationContext app, String path, String json) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(uri(app, path)).timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+    private static HttpResponse<String> post(ConfigurableApplicationContext app, String path, String json)
+            throws Exception {
+        return HTTP.send(
+                HttpRequest.newBuilder(uri(app, path))
+                        .timeout(Duration.ofSeconds(10))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -90,15 +108,23 @@ class QueuesEndpointHttpTest {
 
             HttpResponse<String> all = get(app, "/actuator/queues");
             assertThat(all.statusCode()).isEqualTo(200);
-            assertThat(all.body()).contains("\"orders\"", "\"type\":\"list\"", "\"transport\":\"redis-list\"",
-                    "\"ready\":1", "\"dead\":1", "\"prices\"", "\"type\":\"broadcast\"");
+            assertThat(all.body())
+                    .contains(
+                            "\"orders\"",
+                            "\"type\":\"list\"",
+                            "\"transport\":\"redis-list\"",
+                            "\"ready\":1",
+                            "\"dead\":1",
+                            "\"prices\"",
+                            "\"type\":\"broadcast\"");
 
             assertThat(get(app, "/actuator/queues/orders").body()).contains("\"ready\":1");
             assertThat(get(app, "/actuator/queues/orders/peek?limit=5").body()).contains("\"id\":\"o-waiting\"");
             assertThat(get(app, "/actuator/queues/orders/dead-letters").body())
                     .contains("\"id\":\"o-dead\"", "\"reason\":\"card declined\"");
             assertThat(get(app, "/actuator/queues/nosuch").statusCode()).isEqualTo(404);
-            assertThat(get(app, "/actuator/queues/orders/peek?limit=0").statusCode()).isEqualTo(400);
+            assertThat(get(app, "/actuator/queues/orders/peek?limit=0").statusCode())
+                    .isEqualTo(400);
 
             HttpResponse<String> health = get(app, "/actuator/health");
             assertThat(health.body()).contains("\"queuekit\"", "\"redis\":\"PONG\"");
@@ -129,7 +155,8 @@ class QueuesEndpointHttpTest {
             assertThat(neither.statusCode()).isEqualTo(400);
             assertThat(orders.stats().dead()).isEqualTo(3);
 
-            HttpResponse<String> one = post(app, "/actuator/queues/orders/requeue", "{\"id\":\"" + first.value() + "\"}");
+            HttpResponse<String> one =
+                    post(app, "/actuator/queues/orders/requeue", "{\"id\":\"" + first.value() + "\"}");
             assertThat(one.statusCode()).isEqualTo(200);
             assertThat(one.body()).contains("\"changed\":1");
             assertThat(orders.stats()).isEqualTo(new QueueStats(1, 0, 0, 2));

@@ -2,6 +2,8 @@ package io.queuekit.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuekit.Broadcaster;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
@@ -15,8 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.TimeUnit;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,10 +39,13 @@ class QueuesFromPropertiesTest {
     static class Injected {
         @Autowired
         MessageQueue<Order> orders;
+
         @Autowired
         DelayQueue<Order> reminders;
+
         @Autowired
         Broadcaster<String> prices;
+
         @Autowired
         @Qualifier("plain")
         MessageQueue<String> plain;
@@ -52,8 +55,10 @@ class QueuesFromPropertiesTest {
     void properties_becomeQueueBeans_ofTheirGenericTypes_onRedis() {
         String orders = Contexts.unique("orders");
         String reminders = Contexts.unique("reminders");
-        Contexts.on(server).withUserConfiguration(Injected.class)
-                .withPropertyValues("queuekit.queues.orders.payload-type=" + Order.class.getName(),
+        Contexts.on(server)
+                .withUserConfiguration(Injected.class)
+                .withPropertyValues(
+                        "queuekit.queues.orders.payload-type=" + Order.class.getName(),
                         "queuekit.queues.orders.key-prefix=" + orders,
                         "queuekit.queues.orders.max-attempts=7",
                         "queuekit.queues.reminders.type=delay",
@@ -91,7 +96,8 @@ class QueuesFromPropertiesTest {
 
     @Test
     void metrics_goToTheApplicationsMeterRegistry() {
-        Contexts.on(server).withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+        Contexts.on(server)
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                 .withPropertyValues("queuekit.queues.orders.key-prefix=" + Contexts.unique("metrics"))
                 .run(context -> {
                     @SuppressWarnings("unchecked")
@@ -99,7 +105,11 @@ class QueuesFromPropertiesTest {
                     orders.send("o-1");
                     orders.send("o-2");
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
-                    assertThat(registry.get("queuekit.sent").tag("queue", "orders").counter().count()).isEqualTo(2.0);
+                    assertThat(registry.get("queuekit.sent")
+                                    .tag("queue", "orders")
+                                    .counter()
+                                    .count())
+                            .isEqualTo(2.0);
                 });
     }
 
@@ -114,8 +124,10 @@ class QueuesFromPropertiesTest {
 
     @Test
     void aBeanNamedLikeTheQueue_doesNotClash_andTheQueueStillInjects() {
-        Contexts.on(server).withBean("orders", Orders.class)
-                .withPropertyValues("queuekit.queues.orders.payload-type=" + Order.class.getName(),
+        Contexts.on(server)
+                .withBean("orders", Orders.class)
+                .withPropertyValues(
+                        "queuekit.queues.orders.payload-type=" + Order.class.getName(),
                         "queuekit.queues.orders.key-prefix=" + Contexts.unique("clash"))
                 .run(context -> {
                     assertThat(context).hasNotFailed();

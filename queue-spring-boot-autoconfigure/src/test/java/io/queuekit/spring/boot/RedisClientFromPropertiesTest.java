@@ -32,8 +32,7 @@ class RedisClientFromPropertiesTest {
 
     static class Workers {
         @QueueListener(queue = "orders", concurrency = "40")
-        void handle(String order) {
-        }
+        void handle(String order) {}
     }
 
     /** Sends and receives one message through the context's "orders" queue. */
@@ -49,7 +48,8 @@ class RedisClientFromPropertiesTest {
 
     @Test
     void hostAndPort_makeAPooledRedisClient_sizedForTheListeners() {
-        Contexts.on(server).withBean(Workers.class)
+        Contexts.on(server)
+                .withBean(Workers.class)
                 .withPropertyValues("queuekit.queues.orders.key-prefix=" + Contexts.unique("client"))
                 .run(context -> {
                     UnifiedJedis client = context.getBean(UnifiedJedis.class);
@@ -63,12 +63,15 @@ class RedisClientFromPropertiesTest {
     @Test
     void aUrlWithADatabase_putsTheQueueInThatDatabase() {
         String prefix = Contexts.unique("db");
-        Contexts.on(server).withPropertyValues("spring.data.redis.url=" + server.uri() + "/3",
-                "queuekit.queues.orders.key-prefix=" + prefix).run(context -> {
+        Contexts.on(server)
+                .withPropertyValues(
+                        "spring.data.redis.url=" + server.uri() + "/3", "queuekit.queues.orders.key-prefix=" + prefix)
+                .run(context -> {
                     @SuppressWarnings("unchecked")
                     MessageQueue<String> orders = context.getBean("orders", MessageQueue.class);
                     orders.send("o-1");
-                    try (RedisClient db3 = RedisClients.builder(server.uri() + "/3").build();
+                    try (RedisClient db3 =
+                                    RedisClients.builder(server.uri() + "/3").build();
                             RedisClient db0 = RedisClients.create(server)) {
                         assertThat(db3.keys(prefix + ":*")).isNotEmpty();
                         assertThat(db0.keys(prefix + ":*")).isEmpty();
@@ -79,7 +82,8 @@ class RedisClientFromPropertiesTest {
     @Test
     void anApplicationsOwnClient_isKept() {
         try (RedisClient own = RedisClients.create(server)) {
-            Contexts.on(server).withBean("myRedis", UnifiedJedis.class, () -> own)
+            Contexts.on(server)
+                    .withBean("myRedis", UnifiedJedis.class, () -> own)
                     .withPropertyValues("queuekit.queues.orders.key-prefix=" + Contexts.unique("own"))
                     .run(context -> {
                         assertThat(context.getBeansOfType(UnifiedJedis.class)).containsOnlyKeys("myRedis");
@@ -90,15 +94,22 @@ class RedisClientFromPropertiesTest {
 
     @Test
     void sentinelProperties_makeASentinelClient() {
-        try (RedisSentinelGroup group = RedisSentinelGroup.builder().masterName("orders-primary").start()) {
-            String sentinels = group.sentinels().stream().map(h -> h.getHost() + ":" + h.getPort())
+        try (RedisSentinelGroup group =
+                RedisSentinelGroup.builder().masterName("orders-primary").start()) {
+            String sentinels = group.sentinels().stream()
+                    .map(h -> h.getHost() + ":" + h.getPort())
                     .collect(Collectors.joining(","));
-            Contexts.on(server).withPropertyValues("spring.data.redis.sentinel.master=orders-primary",
-                    "spring.data.redis.sentinel.nodes=" + sentinels, "queuekit.queues.orders.type=list")
+            Contexts.on(server)
+                    .withPropertyValues(
+                            "spring.data.redis.sentinel.master=orders-primary",
+                            "spring.data.redis.sentinel.nodes=" + sentinels,
+                            "queuekit.queues.orders.type=list")
                     .run(context -> {
                         assertThat(context.getBean(UnifiedJedis.class)).isInstanceOf(RedisSentinelClient.class);
                         roundTrip(context);
-                        assertThat(context.getBean(QueuesHealthIndicator.class).health(true).getStatus())
+                        assertThat(context.getBean(QueuesHealthIndicator.class)
+                                        .health(true)
+                                        .getStatus())
                                 .isEqualTo(Status.UP);
                     });
         }
@@ -107,22 +118,32 @@ class RedisClientFromPropertiesTest {
     @Test
     void clusterProperties_makeAClusterClient() {
         RedisCluster cluster = RedisCluster.shared();
-        String nodes = cluster.addresses().stream().map(h -> h.getHost() + ":" + h.getPort())
+        String nodes = cluster.addresses().stream()
+                .map(h -> h.getHost() + ":" + h.getPort())
                 .collect(Collectors.joining(","));
-        Contexts.on(server).withPropertyValues("spring.data.redis.cluster.nodes=" + nodes,
-                "queuekit.queues.orders.key-prefix=" + Contexts.unique("cluster")).run(context -> {
+        Contexts.on(server)
+                .withPropertyValues(
+                        "spring.data.redis.cluster.nodes=" + nodes,
+                        "queuekit.queues.orders.key-prefix=" + Contexts.unique("cluster"))
+                .run(context -> {
                     assertThat(context.getBean(UnifiedJedis.class)).isInstanceOf(RedisClusterClient.class);
                     roundTrip(context);
-                    assertThat(context.getBean(QueuesHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
+                    assertThat(context.getBean(QueuesHealthIndicator.class)
+                                    .health(true)
+                                    .getStatus())
+                            .isEqualTo(Status.UP);
                 });
     }
 
     @Test
     void aNodeThatIsNotHostAndPort_failsNamingTheProperty() {
-        Contexts.on(server).withPropertyValues("spring.data.redis.cluster.nodes=localhost",
-                "queuekit.queues.orders.type=list").run(context -> {
+        Contexts.on(server)
+                .withPropertyValues("spring.data.redis.cluster.nodes=localhost", "queuekit.queues.orders.type=list")
+                .run(context -> {
                     assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).hasStackTraceContaining("spring.data.redis.cluster.nodes has 'localhost', which is not host:port");
+                    assertThat(context.getStartupFailure())
+                            .hasStackTraceContaining(
+                                    "spring.data.redis.cluster.nodes has 'localhost', which is not host:port");
                 });
     }
 }

@@ -19,11 +19,9 @@ class OrderController {
         this.orders = orders;
     }
 
-    record PlaceOrder(String customer, BigDecimal total) {
-    }
+    record PlaceOrder(String customer, BigDecimal total) {}
 
-    record Accepted(String orderId, String messageId) {
-    }
+    record Accepted(String orderId, String messageId) {}
 
     @PostMapping("/orders")
     ResponseEntity<Accepted> place(@RequestBody PlaceOrder request) {

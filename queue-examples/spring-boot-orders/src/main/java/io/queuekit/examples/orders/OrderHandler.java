@@ -22,7 +22,8 @@ class OrderHandler {
     private final DelayQueue<Reminder> reminders;
     private final Duration reminderDelay;
 
-    OrderHandler(OrderBook book, DelayQueue<Reminder> reminders, @Value("${orders.reminder-delay}") Duration reminderDelay) {
+    OrderHandler(
+            OrderBook book, DelayQueue<Reminder> reminders, @Value("${orders.reminder-delay}") Duration reminderDelay) {
         this.book = book;
         this.reminders = reminders;
         this.reminderDelay = reminderDelay;

@@ -1,5 +1,4 @@
 package io.queuekit.examples.orders;
 
 /** A reminder to follow up on an order, due some time after the order was handled. */
-public record Reminder(String orderId, String customer) {
-}
+public record Reminder(String orderId, String customer) {}

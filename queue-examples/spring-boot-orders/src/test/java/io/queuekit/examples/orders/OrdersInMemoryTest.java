@@ -30,14 +30,19 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 class OrdersInMemoryTest {
     @Autowired
     RestTestClient http;
+
     @Autowired
     OrderBook book;
+
     @Autowired
     MessageQueue<Order> orders;
+
     @Autowired
     DelayQueue<Reminder> reminders;
+
     @Autowired
     ManualClock clock;
+
     @Value("${orders.reminder-delay}")
     Duration reminderDelay;
 
@@ -47,7 +52,9 @@ class OrdersInMemoryTest {
         await("order handled").until(() -> book.isHandled(orderId));
 
         clock.advance(reminderDelay.minusSeconds(1));
-        assertThat(reminders.stats().delayed()).as("reminders still delayed a second before due").isEqualTo(1);
+        assertThat(reminders.stats().delayed())
+                .as("reminders still delayed a second before due")
+                .isEqualTo(1);
         assertThat(book.isReminded(orderId)).isFalse();
 
         clock.advance(Duration.ofSeconds(1));
@@ -56,17 +63,26 @@ class OrdersInMemoryTest {
 
     @Test
     void orderWithoutPositiveTotal_goesToDeadLetters_afterOneAttempt() {
-        MessageId id = MessageId.of(place(new PlaceOrder("bob", BigDecimal.ZERO)).messageId());
+        MessageId id =
+                MessageId.of(place(new PlaceOrder("bob", BigDecimal.ZERO)).messageId());
 
-        DeadLetter<Order> dead = await("order dead-lettered").until(() -> orders.deadLetters().find(id), Optional::isPresent).get();
+        DeadLetter<Order> dead = await("order dead-lettered")
+                .until(() -> orders.deadLetters().find(id), Optional::isPresent)
+                .get();
         assertThat(dead.attempts()).isEqualTo(1);
         assertThat(dead.reason()).contains("InvalidOrderException");
         assertThat(book.isHandled(dead.payload().id())).isFalse();
     }
 
     private Accepted place(PlaceOrder order) {
-        return http.post().uri("/orders").body(order).exchange()
-                .expectStatus().isAccepted()
-                .expectBody(Accepted.class).returnResult().getResponseBody();
+        return http.post()
+                .uri("/orders")
+                .body(order)
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .expectBody(Accepted.class)
+                .returnResult()
+                .getResponseBody();
     }
 }

@@ -36,31 +36,54 @@ class OrdersOnRedisTest {
 
     @Autowired
     RestTestClient http;
+
     @Autowired
     OrderBook book;
 
     @Test
     void postedOrder_isHandled_andHealthAndQueuesEndpointShowTheQueues() {
-        String orderId = http.post().uri("/orders").body(new PlaceOrder("ada", new BigDecimal("42.50"))).exchange()
-                .expectStatus().isAccepted()
-                .expectBody(Accepted.class).returnResult().getResponseBody().orderId();
+        String orderId = http.post()
+                .uri("/orders")
+                .body(new PlaceOrder("ada", new BigDecimal("42.50")))
+                .exchange()
+                .expectStatus()
+                .isAccepted()
+                .expectBody(Accepted.class)
+                .returnResult()
+                .getResponseBody()
+                .orderId();
         await("order handled").until(() -> book.isHandled(orderId));
 
-        http.get().uri("/actuator/health").exchange()
-                .expectStatus().isOk()
+        http.get()
+                .uri("/actuator/health")
+                .exchange()
+                .expectStatus()
+                .isOk()
                 .expectBody()
-                .jsonPath("$.components.queuekit.status").isEqualTo("UP")
-                .jsonPath("$.components.queuekit.details.redis").isEqualTo("PONG")
-                .jsonPath("$.components.queuekit.details.queues.orders.dead").isEqualTo(0)
-                .jsonPath("$.components.queuekit.details.queues.reminders.delayed").isEqualTo(1);
+                .jsonPath("$.components.queuekit.status")
+                .isEqualTo("UP")
+                .jsonPath("$.components.queuekit.details.redis")
+                .isEqualTo("PONG")
+                .jsonPath("$.components.queuekit.details.queues.orders.dead")
+                .isEqualTo(0)
+                .jsonPath("$.components.queuekit.details.queues.reminders.delayed")
+                .isEqualTo(1);
 
-        http.get().uri("/actuator/queues").exchange()
-                .expectStatus().isOk()
+        http.get()
+                .uri("/actuator/queues")
+                .exchange()
+                .expectStatus()
+                .isOk()
                 .expectBody()
-                .jsonPath("$.orders.type").isEqualTo("list")
-                .jsonPath("$.orders.transport").isEqualTo("redis-list")
-                .jsonPath("$.reminders.type").isEqualTo("delay")
-                .jsonPath("$.reminders.transport").isEqualTo("redis-zset")
-                .jsonPath("$.reminders.stats.delayed").isEqualTo(1);
+                .jsonPath("$.orders.type")
+                .isEqualTo("list")
+                .jsonPath("$.orders.transport")
+                .isEqualTo("redis-list")
+                .jsonPath("$.reminders.type")
+                .isEqualTo("delay")
+                .jsonPath("$.reminders.transport")
+                .isEqualTo("redis-zset")
+                .jsonPath("$.reminders.stats.delayed")
+                .isEqualTo(1);
     }
 }

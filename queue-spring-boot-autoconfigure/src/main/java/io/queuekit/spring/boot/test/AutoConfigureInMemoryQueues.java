@@ -34,5 +34,4 @@ import org.springframework.test.context.TestPropertySource;
 @Documented
 @Inherited
 @TestPropertySource(properties = {"queuekit.transport=in-memory", "queuekit.in-memory.clock=manual"})
-public @interface AutoConfigureInMemoryQueues {
-}
+public @interface AutoConfigureInMemoryQueues {}

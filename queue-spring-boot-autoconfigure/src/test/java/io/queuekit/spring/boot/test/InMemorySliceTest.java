@@ -27,8 +27,13 @@ import redis.clients.jedis.UnifiedJedis;
  * declare are in memory, time is advanced by hand, and no Redis is needed (none runs for this class:
  * the properties point at a port nothing listens on).
  */
-@SpringBootTest(properties = {"spring.data.redis.port=1", "queuekit.queues.orders.type=list",
-        "queuekit.queues.reminders.type=delay", "queuekit.queues.reminders.max-attempts=2"})
+@SpringBootTest(
+        properties = {
+            "spring.data.redis.port=1",
+            "queuekit.queues.orders.type=list",
+            "queuekit.queues.reminders.type=delay",
+            "queuekit.queues.reminders.max-attempts=2"
+        })
 @AutoConfigureInMemoryQueues
 @Timeout(30)
 class InMemorySliceTest {
@@ -36,8 +41,7 @@ class InMemorySliceTest {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import(Reminders.class)
-    static class App {
-    }
+    static class App {}
 
     static class Reminders {
         final List<String> sent = new CopyOnWriteArrayList<>();
@@ -50,12 +54,16 @@ class InMemorySliceTest {
 
     @Autowired
     MessageQueue<String> orders;
+
     @Autowired
     DelayQueue<String> reminders;
+
     @Autowired
     ManualClock clock;
+
     @Autowired
     Reminders listener;
+
     @Autowired
     ApplicationContext context;
 
