@@ -17,11 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.RedisClient;
 
 /** Many consumers and a producer at once; correctness only (speed is the benchmark's business). */
+// run alone: its load on the shared server can time out other classes' calls (2 s), and theirs its own
+@Isolated
 @RedisServerTest
 class RedisListQueueLoadTest {
     private static final int TOTAL = 20_000;
