@@ -169,18 +169,35 @@ class RedisDelayQueueWakeUpTest {
     void aPoll_returnsAMessageSentInItsLastTick() throws Exception {
         RedisDelayQueue<String> q = queue("last-tick-" + UUID.randomUUID());
         q.poll();
-        for (int trial = 0; trial < 5; trial++) {
+        int counted = 0;
+        for (int trial = 0; trial < 20 && counted < 5; trial++) {
             long start = System.nanoTime();
             Future<Delivery<String>> poll = threads.submit(() -> q.poll(600, MILLISECONDS));
             // the poll blocks until 100 ms before its end, then sleeps that tick in the JVM
             await().pollInterval(Duration.ofMillis(1))
                     .until(() -> System.nanoTime() - start > MILLISECONDS.toNanos(540));
             MessageId sent = q.send("late-" + trial);
+            boolean sentWhilePolling = !poll.isDone();
             Delivery<String> got = poll.get(5, SECONDS);
+            if (!sentWhilePolling) {
+                // a slow host stored it after the poll had answered: this trial shows nothing
+                if (got == null) {
+                    Delivery<String> d = q.poll(5, SECONDS);
+                    assertThat(d).isNotNull();
+                    d.ack();
+                } else {
+                    got.ack();
+                }
+                continue;
+            }
+            counted++;
             assertThat(got).as("trial " + trial + ": the poll's answer").isNotNull();
             assertThat(got.id()).isEqualTo(sent);
             got.ack();
         }
+        assertThat(counted)
+                .as("trials where the send returned while the poll waited")
+                .isEqualTo(5);
     }
 
     /** Waits until {@code n} clients are blocked on the server. */
