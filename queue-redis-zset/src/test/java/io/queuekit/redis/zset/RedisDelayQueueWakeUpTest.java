@@ -36,8 +36,8 @@ import redis.clients.jedis.RedisClient;
  * that closes) while it holds one, a poll that ends just after a send. Each made a message seconds
  * late, or a poll return empty-handed, before the protocol handed wake-ups on. The server runs at
  * {@code hz 100}, so that a blocking call ends within 10 ms of its timeout and what a test sends in
- * the last tick of a poll is sent while that poll sleeps in the JVM, not while it blocks. Runs
- * alone, as it bounds how late each message comes.
+ * the last tick of a poll is sent while that poll sleeps in the JVM, not while it blocks. It bounds
+ * how late each message comes, so it runs alone: the build gives it a JVM of its own.
  */
 @Isolated
 @Timeout(value = 90, unit = SECONDS)
