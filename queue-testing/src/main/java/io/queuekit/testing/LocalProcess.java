@@ -146,6 +146,30 @@ final class LocalProcess implements Backend {
         }
     }
 
+    /**
+     * Starts the process. A binary this JVM has just extracted can be "Text file busy" for a moment:
+     * a process another thread forked meanwhile holds the write handle until it execs, so that
+     * error is retried for up to a second.
+     */
+    private Process start(ProcessBuilder builder) throws StartFailure {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return builder.start();
+            } catch (IOException e) {
+                String message = String.valueOf(e.getMessage());
+                if (!message.contains("error=26") || attempt == 20) {
+                    throw new StartFailure(StartFailure.Kind.FAILED, "cannot run " + description + ": " + message, e);
+                }
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StartFailure(StartFailure.Kind.FAILED, "interrupted while starting " + description, e);
+            }
+        }
+    }
+
     /** Starts the process and waits for readiness; the caller holds the lock. */
     private void launch() throws StartFailure {
         logOffset = sizeOf(logFile);
@@ -158,11 +182,7 @@ final class LocalProcess implements Backend {
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(outputFile.toFile()));
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new StartFailure(StartFailure.Kind.FAILED, "cannot run " + description + ": " + e.getMessage(), e);
-        }
+        process = start(builder);
         Readiness.Outcome outcome;
         try {
             outcome = Readiness.await(this::connect, process::isAlive, startupTimeout);
