@@ -3,14 +3,12 @@ package io.queuekit.internal;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
 import io.queuekit.MessageHandler;
-import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.SerializationException;
 import io.queuekit.Subscription;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -299,7 +297,7 @@ final class Workers implements Subscription {
      */
     private <T> boolean handleOne(
             Delivery<T> delivery, MessageHandler<T> handler, MessageQueue<T> q, boolean deferAck) {
-        Tracked<T> d = new Tracked<>(delivery);
+        TrackedDelivery<T> d = new TrackedDelivery<>(delivery, q.name(), LOG);
         QueueMetrics.Observer observer = owner.observer();
         boolean timed = observer != QueueMetrics.Observer.NONE; // with no metrics, no clock to read twice a message
         long start = timed ? System.nanoTime() : 0;
@@ -327,19 +325,21 @@ final class Workers implements Subscription {
             settleQuietly(
                     () -> d.deadLetter(DeadLetterDecoding.UNDECODABLE + ": " + failure.getMessage()), d.id().value());
         } else {
-            if (failure instanceof Error) {
-                owner.logs()
-                        .handlerError
-                        .failed(
-                                "queuekit " + q.name() + ": the handler threw an Error on " + d.id()
-                                        + "; the worker carries on and treats it as a failed attempt",
-                                failure);
-            }
             int maxAttempts = owner.maxAttempts();
-            if (d.attempt() >= maxAttempts) {
+            boolean last = d.attempt() >= maxAttempts;
+            Duration backoff = last ? null : options.backoff(d.attempt());
+            owner.logs()
+                    .handlerError
+                    .failed(
+                            "queuekit " + q.name() + ": the handler "
+                                    + (failure instanceof Error ? "threw an Error" : "failed")
+                                    + " on " + d.id() + " (attempt " + d.attempt() + " of " + maxAttempts + "); "
+                                    + (last ? "dead-lettering it" : "retrying in " + backoff),
+                            failure);
+            if (last) {
                 settleQuietly(() -> d.deadLetter(reason(failure, d.attempt())), d.id().value());
             } else {
-                settleQuietly(() -> d.retry(options.backoff(d.attempt())), d.id().value());
+                settleQuietly(() -> d.retry(backoff), d.id().value());
             }
         }
         return false;
@@ -455,66 +455,5 @@ final class Workers implements Subscription {
 
     ConsumeOptions options() {
         return options;
-    }
-
-    /** Remembers whether the handler settled the delivery itself. */
-    private static final class Tracked<T> implements Delivery<T> {
-        private final Delivery<T> d;
-        volatile boolean settled;
-
-        Tracked(Delivery<T> d) {
-            this.d = d;
-        }
-
-        @Override
-        public MessageId id() {
-            return d.id();
-        }
-
-        @Override
-        public T payload() {
-            return d.payload();
-        }
-
-        @Override
-        public int attempt() {
-            return d.attempt();
-        }
-
-        @Override
-        public Instant enqueuedAt() {
-            return d.enqueuedAt();
-        }
-
-        @Override
-        public boolean ack() {
-            boolean done = d.ack();
-            settled = true; // after the call: one refused as bad input leaves the worker to settle
-            return done;
-        }
-
-        @Override
-        public boolean retry(Duration delay) {
-            boolean done = d.retry(delay);
-            settled = true; // after the call: one refused as bad input leaves the worker to settle
-            return done;
-        }
-
-        @Override
-        public boolean deadLetter(String reason) {
-            boolean done = d.deadLetter(reason);
-            settled = true; // after the call: one refused as bad input leaves the worker to settle
-            return done;
-        }
-
-        @Override
-        public boolean extendLease(Duration duration) {
-            return d.extendLease(duration);
-        }
-
-        @Override
-        public String toString() {
-            return d.toString();
-        }
     }
 }

@@ -1,0 +1,71 @@
+package io.queuekit.inmemory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.ConsumeOptions;
+import io.queuekit.testing.LogCapture;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A handler that throws is not silent: its failure is logged at WARN with the exception, and the
+ * dead-lettering that ends its last attempt logs a line of its own; the same for a handler that
+ * dead-letters a message itself.
+ */
+@Timeout(30)
+class InMemoryHandlerFailureLogTest {
+
+    @Test
+    void aThrowingHandler_logsItsExceptionAtWarn_andTheDeadLettering() {
+        String name = "failing-" + UUID.randomUUID().toString().substring(0, 8);
+        try (LogCapture log = new LogCapture();
+                InMemoryMessageQueue<String> q = InMemoryMessageQueue.<String>builder(name)
+                        .maxAttempts(2)
+                        .build()) {
+            q.consume(
+                    d -> {
+                        throw new IllegalStateException("no stock for " + d.payload());
+                    },
+                    ConsumeOptions.builder()
+                            .backoff(Duration.ZERO, Duration.ZERO)
+                            .build());
+            q.send("order-1");
+            await().atMost(Duration.ofSeconds(10)).until(() -> q.deadLetters().size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !log.records(name + ": dead-lettered").isEmpty());
+
+            assertThat(log.records("queuekit " + name + ": the handler failed on"))
+                    .first()
+                    .satisfies(r -> {
+                        assertThat(r.line()).contains(" WARN ").contains("(attempt 1 of 2); retrying in PT0S");
+                        assertThat(r.stackTrace().get(0))
+                                .isEqualTo("java.lang.IllegalStateException: no stock for order-1");
+                    });
+            assertThat(log.records("queuekit " + name + ": dead-lettered"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.line())
+                            .contains(" WARN ")
+                            .contains("on attempt 2")
+                            .contains("java.lang.IllegalStateException: no stock for order-1"));
+        }
+    }
+
+    @Test
+    void aHandlerThatDeadLettersItself_logsTheDeadLettering() {
+        String name = "rejecting-" + UUID.randomUUID().toString().substring(0, 8);
+        try (LogCapture log = new LogCapture();
+                InMemoryMessageQueue<String> q =
+                        InMemoryMessageQueue.<String>builder(name).build()) {
+            q.consume(d -> d.deadLetter("invalid order " + d.payload()));
+            q.send("order-2");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !log.records(name + ": dead-lettered").isEmpty());
+            assertThat(log.records("queuekit " + name + ": dead-lettered"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.line()).contains("on attempt 1: invalid order order-2"));
+        }
+    }
+}
