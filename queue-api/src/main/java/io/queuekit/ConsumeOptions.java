@@ -187,9 +187,9 @@ public final class ConsumeOptions {
             return this;
         }
 
-        /** How long closing waits for running handlers to finish and settle: 0 to 1 h. */
+        /** How long closing waits for running handlers to finish and settle: 0 to 1 day. */
         public Builder shutdownTimeout(Duration timeout) {
-            this.shutdownTimeout = Checks.between(timeout, Duration.ZERO, Duration.ofHours(1), "shutdown timeout");
+            this.shutdownTimeout = Checks.between(timeout, Duration.ZERO, Duration.ofDays(1), "shutdown timeout");
             return this;
         }
 

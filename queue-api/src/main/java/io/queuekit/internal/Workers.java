@@ -447,10 +447,31 @@ final class Workers implements Subscription {
             return;
         }
         stop();
+        int busy = busyWorkers();
+        if (busy > 0) {
+            LOG.info(
+                    "queuekit {}: closing; waiting up to {} for {} running handler(s) to finish",
+                    queue.name(),
+                    options.shutdownTimeout(),
+                    busy);
+        }
         awaitEnd(System.nanoTime() + options.shutdownTimeout().toNanos());
         flushAll();
         terminate();
         owner.removed(this);
+    }
+
+    /** Workers other than the caller that are not waiting in a fetch: running a handler, or about to. */
+    private int busyWorkers() {
+        int busy = 0;
+        for (Worker w : workers) {
+            synchronized (w) {
+                if (w.thread.isAlive() && !w.fetching && w.thread != Thread.currentThread()) {
+                    busy++;
+                }
+            }
+        }
+        return busy;
     }
 
     ConsumeOptions options() {

@@ -8,7 +8,6 @@ import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.redis.internal.Replicas;
-import io.queuekit.redis.internal.Sharding;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
@@ -104,8 +103,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
      * blocked consumer for good.
      */
     public B blockTimeout(Duration blockTimeout) {
-        this.blockTimeout =
-                Checks.between(blockTimeout, Duration.ofMillis(10), Duration.ofSeconds(10), "block timeout");
+        this.blockTimeout = RedisQueueSettings.checkBlockTimeout(blockTimeout);
         return self();
     }
 
@@ -193,7 +191,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
      * @throws IllegalArgumentException if out of range
      */
     public B shards(int shards) {
-        this.shards = Checks.inRange(shards, 1, Sharding.MAX_SHARDS, "shards");
+        this.shards = RedisQueueSettings.checkShards(shards);
         return self();
     }
 

@@ -1,5 +1,6 @@
 package io.queuekit.redis.internal;
 
+import io.queuekit.internal.Checks;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 
@@ -29,6 +30,16 @@ public record RedisQueueSettings(
         int claimBatch,
         QueueMetrics metrics,
         Replicas replicas) {
+
+    /** Longest and shortest block timeout a Redis queue accepts. */
+    public static Duration checkBlockTimeout(Duration blockTimeout) {
+        return Checks.between(blockTimeout, Duration.ofMillis(10), Duration.ofSeconds(10), "block timeout");
+    }
+
+    /** Shard counts a Redis queue accepts: 1 (unsharded) to {@link Sharding#MAX_SHARDS}. */
+    public static int checkShards(int shards) {
+        return Checks.inRange(shards, 1, Sharding.MAX_SHARDS, "shards");
+    }
 
     /** These settings for the keys {@code shardKeys} (one shard of the queue). */
     public RedisQueueSettings withKeys(RedisKeys shardKeys) {

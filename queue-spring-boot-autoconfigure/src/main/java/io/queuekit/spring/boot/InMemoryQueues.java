@@ -4,6 +4,8 @@ import io.queuekit.Codec;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.redis.internal.RedisKeys;
+import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
@@ -12,7 +14,8 @@ import java.time.Clock;
 /**
  * The in-memory queues of {@code queuekit.transport=in-memory}, with the settings that mean the same
  * in memory (visibility timeout, attempts, dead letters, payload limit, guarantee); the Redis-only
- * ones (key prefix, block timeout, shards) are left out, so that one set of properties serves both.
+ * ones (key prefix, block timeout, shards) have no effect, but are checked as on Redis, so that one
+ * set of properties serves both and a test fails where production would.
  * Only this class names the in-memory transport, which is an optional dependency.
  */
 final class InMemoryQueues {
@@ -30,6 +33,7 @@ final class InMemoryQueues {
                     "Add the dependency io.queuekit:queue-inmemory (at test scope for tests).");
         }
         Queue s = queue.settings();
+        checkRedisOnlySettings(queue);
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             InMemoryBroadcaster.Builder<T> b =
                     InMemoryBroadcaster.<T>builder(queue.name()).codec(codec).metrics(metrics);
@@ -57,5 +61,13 @@ final class InMemoryQueues {
         QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
         QueueFactory.set(queue, "guarantee", s.getGuarantee(), b::guarantee);
         return b.build();
+    }
+
+    /** The settings that mean nothing in memory, refused as the Redis builders refuse them. */
+    private static void checkRedisOnlySettings(Definition queue) {
+        Queue s = queue.settings();
+        QueueFactory.set(queue, "key-prefix", s.getKeyPrefix(), prefix -> RedisKeys.of(prefix, queue.name()));
+        QueueFactory.set(queue, "block-timeout", s.getBlockTimeout(), RedisQueueSettings::checkBlockTimeout);
+        QueueFactory.set(queue, "shards", s.getShards(), RedisQueueSettings::checkShards);
     }
 }

@@ -12,6 +12,7 @@ import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
 import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Consumer;
 import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,12 +58,20 @@ final class QueueFactory {
     /** The consumer options of the queue's listeners, from {@code retry.*}; checked when the queue is built. */
     static ConsumeOptions.Builder consumeOptions(Definition queue) {
         QueuekitProperties.Retry retry = queue.settings().getRetry();
+        Duration initial = retry.getInitialBackoff() != null
+                ? retry.getInitialBackoff()
+                : QueuekitProperties.Retry.DEFAULT_INITIAL_BACKOFF;
+        Duration max = retry.getMaxBackoff() != null
+                ? retry.getMaxBackoff()
+                : QueuekitProperties.Retry.DEFAULT_MAX_BACKOFF.compareTo(initial) < 0
+                        ? initial
+                        : QueuekitProperties.Retry.DEFAULT_MAX_BACKOFF;
         try {
-            return ConsumeOptions.builder().backoff(retry.getInitialBackoff(), retry.getMaxBackoff());
+            return ConsumeOptions.builder().backoff(initial, max);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new QueueConfigurationException(
-                    queue.property("retry.initial-backoff") + "=" + retry.getInitialBackoff()
-                            + " and " + queue.property("retry.max-backoff") + "=" + retry.getMaxBackoff()
+                    queue.property("retry.initial-backoff") + "=" + initial
+                            + " and " + queue.property("retry.max-backoff") + "=" + max
                             + " are refused: "
                             + e.getMessage(),
                     "Correct " + queue.property("retry.*") + ".",
@@ -139,6 +148,7 @@ final class QueueFactory {
             refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
             refuse(queue, "shards", s.getShards(), "list and delay queues");
             refuse(queue, "guarantee", s.getGuarantee(), "list queues");
+            refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, "list and delay queues");
         } else {
             refuse(queue, "sharded", s.getSharded(), "broadcasts");
             if (queue.type() == QueuekitProperties.Type.DELAY) {

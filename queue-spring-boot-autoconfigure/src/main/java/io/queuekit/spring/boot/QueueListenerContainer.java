@@ -26,6 +26,8 @@ import org.springframework.util.ReflectionUtils;
 final class QueueListenerContainer implements SmartLifecycle {
     /** Stopped before the web server stops taking requests, started after it. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+    /** The longest shutdown timeout {@code ConsumeOptions} takes. */
+    private static final Duration LONGEST_WAIT = Duration.ofDays(1);
 
     private final QueueDefinitions definitions;
     private final QueueCatalog catalog;
@@ -44,7 +46,8 @@ final class QueueListenerContainer implements SmartLifecycle {
         Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0
                 ? phaseTimeout.dividedBy(10)
                 : Duration.ofSeconds(1);
-        this.shutdownTimeout = phaseTimeout.minus(margin);
+        Duration wait = phaseTimeout.minus(margin);
+        this.shutdownTimeout = wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
     }
 
     @Override
@@ -68,7 +71,9 @@ final class QueueListenerContainer implements SmartLifecycle {
         Method method = AopUtils.selectInvocableMethod(listener.method(), bean.getClass());
         ReflectionUtils.makeAccessible(method);
         if (listener.broadcast()) {
-            return catalog.broadcaster(listener.queue()).subscribe(message -> invoke(bean, method, message));
+            return RetryingSubscription.subscribe(
+                    listener.queue(),
+                    () -> catalog.broadcaster(listener.queue()).subscribe(message -> invoke(bean, method, message)));
         }
         @SuppressWarnings("unchecked")
         MessageQueue<Object> queue = (MessageQueue<Object>) catalog.queue(listener.queue());

@@ -3,6 +3,7 @@ package io.queuekit.spring.boot;
 import io.queuekit.Broadcaster;
 import io.queuekit.DelayQueue;
 import io.queuekit.MessageQueue;
+import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -44,7 +46,8 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
     static final String DEFINITIONS = "queuekitQueueDefinitions";
     static final String FACTORY = "queuekitQueueFactory";
     /** The second part of every {@code queuekit.*} property, in uniform form; {@code redis} is the test fixtures'. */
-    private static final Set<String> TOP_LEVEL = Set.of("transport", "queues", "inmemory", "health", "redis");
+    private static final Set<String> TOP_LEVEL =
+            Set.of("transport", "keyprefix", "queues", "inmemory", "health", "redis");
 
     private Environment environment;
 
@@ -77,7 +80,8 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
     static QueuekitProperties bind(Environment environment) {
         checkTopLevelNames(environment);
         Binder binder = Binder.get(environment);
-        BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
+        BindHandler strict =
+                new NoUnboundElementsBindHandler(BindHandler.DEFAULT, source -> !fromEnvironmentVariables(source));
         QueuekitProperties properties = new QueuekitProperties();
         binder.bind("queuekit.transport", QueuekitProperties.Transport.class).ifBound(properties::setTransport);
         try {
@@ -88,7 +92,26 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
         } catch (BindException e) {
             throw unknownNames(e);
         }
+        binder.bind("queuekit.key-prefix", String.class).ifBound(prefix -> applyKeyPrefix(properties, prefix));
         return properties;
+    }
+
+    /** {@code queuekit.key-prefix}: checked as the queues check theirs, then given to each queue without one. */
+    private static void applyKeyPrefix(QueuekitProperties properties, String prefix) {
+        try {
+            RedisKeys.of(prefix, "queue");
+        } catch (IllegalArgumentException e) {
+            throw new QueueConfigurationException(
+                    "queuekit.key-prefix=" + prefix + " is refused: " + e.getMessage(),
+                    "Correct queuekit.key-prefix.",
+                    e);
+        }
+        properties.setKeyPrefix(prefix);
+        for (Queue queue : properties.getQueues().values()) {
+            if (queue.getKeyPrefix() == null) {
+                queue.setKeyPrefix(prefix);
+            }
+        }
     }
 
     /** The settings a queue has, after {@code queuekit.queues.<name>.}, to suggest for a misspelt one. */
@@ -180,17 +203,27 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
         return previous[b.length()];
     }
 
+    /**
+     * Whether names come from the OS environment, where the platform puts variables of its own:
+     * Kubernetes gives every pod {@code QUEUEKIT_SERVICE_HOST} and {@code QUEUEKIT_PORT} when a
+     * Service is named {@code queuekit}. Such names are bound when they match a setting, and
+     * ignored, not refused, when they match none.
+     */
+    private static boolean fromEnvironmentVariables(ConfigurationPropertySource source) {
+        return source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
+    }
+
     private static void checkTopLevelNames(Environment environment) {
         ConfigurationPropertyName root = ConfigurationPropertyName.of("queuekit");
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-            if (source instanceof IterableConfigurationPropertySource names) {
+            if (source instanceof IterableConfigurationPropertySource names && !fromEnvironmentVariables(source)) {
                 names.filter(root::isAncestorOf).stream()
                         .filter(name -> !TOP_LEVEL.contains(name.getElement(1, Form.UNIFORM)))
                         .findFirst()
                         .ifPresent(name -> {
                             throw new QueueConfigurationException(
                                     "Unknown property " + name + ": queuekit has "
-                                            + "queuekit.transport, queuekit.queues.*, queuekit.in-memory.* and queuekit.health.*",
+                                            + "queuekit.transport, queuekit.key-prefix, queuekit.queues.*, queuekit.in-memory.* and queuekit.health.*",
                                     "Remove " + name + " or correct its name.");
                         });
             }

@@ -54,6 +54,9 @@ public class QueuekitProperties {
     /** Where the queues live. */
     private Transport transport = Transport.REDIS;
 
+    /** The key prefix of every queue that does not set its own; "queuekit" if unset. */
+    private String keyPrefix;
+
     /** The queues, by name. */
     private Map<String, Queue> queues = new LinkedHashMap<>();
 
@@ -67,6 +70,14 @@ public class QueuekitProperties {
 
     public void setTransport(Transport transport) {
         this.transport = transport;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
     }
 
     public Map<String, Queue> getQueues() {
@@ -253,11 +264,14 @@ public class QueuekitProperties {
 
     /** Backoff between attempts of a failed message. */
     public static class Retry {
+        static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
+        static final Duration DEFAULT_MAX_BACKOFF = Duration.ofMinutes(5);
+
         /** The wait before the second attempt; 1 s by default. */
-        private Duration initialBackoff = Duration.ofSeconds(1);
+        private Duration initialBackoff;
 
         /** The longest wait, reached by doubling; 5 min by default. */
-        private Duration maxBackoff = Duration.ofMinutes(5);
+        private Duration maxBackoff;
 
         public Duration getInitialBackoff() {
             return initialBackoff;
@@ -273,6 +287,10 @@ public class QueuekitProperties {
 
         public void setMaxBackoff(Duration maxBackoff) {
             this.maxBackoff = maxBackoff;
+        }
+
+        boolean isSet() {
+            return initialBackoff != null || maxBackoff != null;
         }
     }
 }

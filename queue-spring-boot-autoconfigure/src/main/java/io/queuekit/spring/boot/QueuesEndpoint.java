@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * The {@code queues} Actuator endpoint: what the {@code queuekit} command line offers, over HTTP or
@@ -89,12 +89,19 @@ public final class QueuesEndpoint {
      * dead letters, newest first.
      */
     @ReadOperation
-    public @Nullable List<?> messages(@Selector String name, @Selector String part, @Nullable Integer limit) {
+    public WebEndpointResponse<Object> messages(@Selector String name, @Selector String part, @Nullable String limit) {
         MessageQueue<?> queue = catalog.queue(name);
         if (queue == null) {
-            return null;
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
-        int n = limit(limit);
+        try {
+            return new WebEndpointResponse<>(messages(queue, part, limit(limit)));
+        } catch (BadRequest e) {
+            return e.response();
+        }
+    }
+
+    private static List<?> messages(MessageQueue<?> queue, String part, int n) {
         return switch (part) {
             case "peek" ->
                 peek(queue, n).stream()
@@ -102,9 +109,7 @@ public final class QueuesEndpoint {
                         .toList();
             case "dead-letters" ->
                 queue.deadLetters().list(n).stream().map(QueuesEndpoint::view).toList();
-            default ->
-                throw new InvalidEndpointRequestException(
-                        "no part '" + part + "': use peek or dead-letters", "Unknown part '" + part + "'");
+            default -> throw new BadRequest("no part '" + part + "': use peek or dead-letters");
         };
     }
 
@@ -115,8 +120,7 @@ public final class QueuesEndpoint {
         if (queue instanceof RedisDelayQueue<?> delay) {
             return delay.peek(n);
         }
-        throw new InvalidEndpointRequestException(
-                queue.name() + " is an in-memory queue, which cannot be peeked", "Peek needs a Redis queue");
+        throw new BadRequest(queue.name() + " is an in-memory queue, which cannot be peeked");
     }
 
     private static DeadLetterView view(DeadLetter<?> d) {
@@ -128,21 +132,28 @@ public final class QueuesEndpoint {
      * one named by {@code id}, or all of them with {@code all=true}. Returns how many it changed.
      */
     @WriteOperation
-    public @Nullable Map<String, Object> deadLetters(
-            @Selector String name, @Selector String action, @Nullable String id, @Nullable Boolean all) {
+    public WebEndpointResponse<Object> deadLetters(
+            @Selector String name, @Selector String action, @Nullable String id, @Nullable String all) {
         MessageQueue<?> queue = catalog.queue(name);
         if (queue == null) {
-            return null;
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
+        try {
+            return new WebEndpointResponse<>(deadLetters(queue, action, id, all(all)));
+        } catch (BadRequest e) {
+            return e.response();
+        }
+    }
+
+    private static Map<String, Object> deadLetters(
+            MessageQueue<?> queue, String action, @Nullable String id, boolean all) {
+        String name = queue.name();
         if (!action.equals("requeue") && !action.equals("purge")) {
-            throw new InvalidEndpointRequestException(
-                    "no action '" + action + "': use requeue or purge", "Unknown action '" + action + "'");
+            throw new BadRequest("no action '" + action + "': use requeue or purge");
         }
-        if ((id == null) == !Boolean.TRUE.equals(all)) {
-            throw new InvalidEndpointRequestException(
-                    action + " needs either \"id\" (one dead letter) or "
-                            + "\"all\": true (every one), not both or neither",
-                    "Say which dead letters");
+        if ((id == null) == !all) {
+            throw new BadRequest(action + " needs either \"id\" (one dead letter) or "
+                    + "\"all\": true (every one), not both or neither");
         }
         DeadLetters<?> dead = queue.deadLetters();
         long changed;
@@ -151,7 +162,7 @@ public final class QueuesEndpoint {
             try {
                 messageId = MessageId.of(id);
             } catch (IllegalArgumentException e) {
-                throw new InvalidEndpointRequestException(e.getMessage(), "Invalid id");
+                throw new BadRequest("id: " + e.getMessage());
             }
             changed = (action.equals("requeue") ? dead.requeue(messageId) : dead.purge(messageId)) ? 1 : 0;
         } else {
@@ -160,14 +171,46 @@ public final class QueuesEndpoint {
         return Map.of("queue", name, "action", action, "changed", changed);
     }
 
-    private static int limit(@Nullable Integer limit) {
+    private static int limit(@Nullable String limit) {
         if (limit == null) {
             return DEFAULT_LIMIT;
         }
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new InvalidEndpointRequestException(
-                    "limit must be 1 to " + MAX_LIMIT + ": " + limit, "Invalid limit");
+        int n;
+        try {
+            n = Integer.parseInt(limit.trim());
+        } catch (NumberFormatException e) {
+            n = 0;
         }
-        return limit;
+        if (n < 1 || n > MAX_LIMIT) {
+            throw new BadRequest("limit must be a number from 1 to " + MAX_LIMIT + ": " + limit);
+        }
+        return n;
+    }
+
+    private static boolean all(@Nullable String all) {
+        if (all == null || all.equals("false")) {
+            return false;
+        }
+        if (all.equals("true")) {
+            return true;
+        }
+        throw new BadRequest("all must be true or false: " + all);
+    }
+
+    /** Input the endpoint refuses: answered with status 400 and a body saying what is wrong. */
+    private static final class BadRequest extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BadRequest(String message) {
+            super(message, null, false, false);
+        }
+
+        WebEndpointResponse<Object> response() {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
+            body.put("error", "Bad Request");
+            body.put("message", getMessage());
+            return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
+        }
     }
 }

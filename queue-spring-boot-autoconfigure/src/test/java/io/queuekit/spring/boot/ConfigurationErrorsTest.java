@@ -1,15 +1,29 @@
 package io.queuekit.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.BeanUtils;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ContextConsumer;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import redis.clients.jedis.RedisClient;
 
 /** Configuration that cannot work fails start-up, saying which property or method to fix. */
@@ -85,6 +99,47 @@ class ConfigurationErrorsTest {
                 .run(failsWith("Unknown property queuekit.queues.orders.colour"));
     }
 
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class App {}
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void theStartUpReport_printsTheSuggestion(CapturedOutput output) {
+        SpringApplication app = new SpringApplication(App.class);
+        app.setWebApplicationType(WebApplicationType.NONE);
+        assertThatThrownBy(() -> app.run(
+                        "--spring.data.redis.port=" + server.port(), "--queuekit.queues.orders.visibilty-timeout=5m"))
+                .isInstanceOf(RuntimeException.class);
+        String report = output.getAll().substring(output.getAll().lastIndexOf("APPLICATION FAILED TO START"));
+        assertThat(report)
+                .contains("Unknown property queuekit.queues.orders.visibilty-timeout")
+                .contains("did you mean queuekit.queues.orders.visibility-timeout?")
+                .contains("Rename it to queuekit.queues.orders.visibility-timeout, or remove it.");
+    }
+
+    @Test
+    void theSuggestion_isReportedBeforeBootsOwnAnalysis_whateverTheClasspathOrder() throws Exception {
+        // Boot's analyzers come first on an application's classpath, where the starter is a jar after Boot's
+        FailureAnalyzer boots = (FailureAnalyzer) BeanUtils.instantiateClass(Class.forName(
+                        "org.springframework.boot.diagnostics.analyzer.UnboundConfigurationPropertyFailureAnalyzer")
+                .getDeclaredConstructor());
+        List<FailureAnalyzer> analyzers = new ArrayList<>(List.of(boots, new QueueConfigurationFailureAnalyzer()));
+        AnnotationAwareOrderComparator.sort(analyzers); // as SpringFactoriesLoader sorts them
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.visibilty-timeout=5m")
+                .run(context -> {
+                    Throwable failure = context.getStartupFailure();
+                    FailureAnalysis first = analyzers.stream()
+                            .map(a -> a.analyze(failure))
+                            .filter(Objects::nonNull)
+                            .findFirst()
+                            .orElseThrow();
+                    assertThat(first.getDescription())
+                            .contains("did you mean queuekit.queues.orders.visibility-timeout?");
+                });
+    }
+
     @Test
     void aMisspelledTopLevelProperty_failsNamingIt() {
         Contexts.on(server)
@@ -137,6 +192,39 @@ class ConfigurationErrorsTest {
         Contexts.on(server)
                 .withPropertyValues("queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.max-attempts=3")
                 .run(failsWith("queuekit.queues.prices.max-attempts", "broadcast"));
+        Contexts.on(server)
+                .withPropertyValues(
+                        "queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.retry.max-backoff=1m")
+                .run(failsWith("queuekit.queues.prices.retry.*", "broadcast"));
+    }
+
+    @Test
+    void inMemory_refusesWhatRedisRefuses() {
+        String[] inMemory = {"queuekit.transport=in-memory"};
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues("queuekit.queues.orders.shards=1000")
+                .run(failsWith("queuekit.queues.orders.shards=1000", "shards must be 1 to 256"));
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues("queuekit.queues.orders.block-timeout=30s")
+                .run(failsWith("queuekit.queues.orders.block-timeout=PT30S"));
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues("queuekit.queues.orders.key-prefix=my app")
+                .run(failsWith("queuekit.queues.orders.key-prefix=my app", "key prefix"));
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues(
+                        "queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.retry.initial-backoff=2s")
+                .run(failsWith("queuekit.queues.prices.retry.*"));
+    }
+
+    @Test
+    void aMisspelledGlobalKeyPrefix_orABadOne_failsNamingIt() {
+        Contexts.on(server)
+                .withPropertyValues("queuekit.key-prefix=my app")
+                .run(failsWith("queuekit.key-prefix=my app is refused"));
     }
 
     @Test

@@ -123,8 +123,12 @@ class QueuesEndpointHttpTest {
             assertThat(get(app, "/actuator/queues/orders/dead-letters").body())
                     .contains("\"id\":\"o-dead\"", "\"reason\":\"card declined\"");
             assertThat(get(app, "/actuator/queues/nosuch").statusCode()).isEqualTo(404);
-            assertThat(get(app, "/actuator/queues/orders/peek?limit=0").statusCode())
-                    .isEqualTo(400);
+            HttpResponse<String> badLimit = get(app, "/actuator/queues/orders/peek?limit=0");
+            assertThat(badLimit.statusCode()).isEqualTo(400);
+            assertThat(badLimit.body()).contains("limit must be a number from 1 to 1000: 0");
+            HttpResponse<String> badPart = get(app, "/actuator/queues/orders/pek");
+            assertThat(badPart.statusCode()).isEqualTo(400);
+            assertThat(badPart.body()).contains("no part 'pek': use peek or dead-letters");
 
             HttpResponse<String> health = get(app, "/actuator/health");
             assertThat(health.body()).contains("\"queuekit\"", "\"redis\":\"PONG\"");
@@ -153,6 +157,10 @@ class QueuesEndpointHttpTest {
 
             HttpResponse<String> neither = post(app, "/actuator/queues/orders/purge", "{}");
             assertThat(neither.statusCode()).isEqualTo(400);
+            assertThat(neither.body()).contains("purge needs either \\\"id\\\" (one dead letter)");
+            HttpResponse<String> notABoolean = post(app, "/actuator/queues/orders/purge", "{\"all\":\"maybe\"}");
+            assertThat(notABoolean.statusCode()).isEqualTo(400);
+            assertThat(notABoolean.body()).contains("all must be true or false: maybe");
             assertThat(orders.stats().dead()).isEqualTo(3);
 
             HttpResponse<String> one =

@@ -95,6 +95,31 @@ class QueuesFromPropertiesTest {
     }
 
     @Test
+    void aGlobalKeyPrefix_isEveryQueuesPrefix_unlessTheQueueSetsItsOwn() {
+        String shared = Contexts.unique("shop");
+        String own = Contexts.unique("own");
+        Contexts.on(server)
+                .withPropertyValues(
+                        "queuekit.key-prefix=" + shared,
+                        "queuekit.queues.orders.type=list",
+                        "queuekit.queues.invoices.type=list",
+                        "queuekit.queues.invoices.key-prefix=" + own)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    @SuppressWarnings("unchecked")
+                    MessageQueue<String> orders = context.getBean("ordersQueue", MessageQueue.class);
+                    @SuppressWarnings("unchecked")
+                    MessageQueue<String> invoices = context.getBean("invoicesQueue", MessageQueue.class);
+                    orders.send("o-1");
+                    invoices.send("i-1");
+                    try (RedisClient raw = io.queuekit.testing.RedisClients.create(server)) {
+                        assertThat(raw.keys(shared + ":*")).isNotEmpty().allMatch(k -> k.contains("orders"));
+                        assertThat(raw.keys(own + ":*")).isNotEmpty().allMatch(k -> k.contains("invoices"));
+                    }
+                });
+    }
+
+    @Test
     void metrics_goToTheApplicationsMeterRegistry() {
         Contexts.on(server)
                 .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
