@@ -3,6 +3,7 @@ package io.queuekit.spring.boot;
 import io.queuekit.Delivery;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.springframework.core.MethodIntrospector;
@@ -21,7 +22,8 @@ import org.springframework.core.env.Environment;
  * @param concurrency worker threads (1 for a broadcast)
  * @param noRetryFor exceptions that dead-letter at once
  * @param takesDelivery true when the parameter is a {@link Delivery}
- * @param payloadType the payload class the parameter asks for
+ * @param payloadType the payload type the parameter asks for, with its type arguments
+ *     ({@code List<Order>}), as {@link #concrete} makes it
  */
 record ListenerMethod(
         String beanName,
@@ -31,7 +33,7 @@ record ListenerMethod(
         int concurrency,
         List<Class<? extends Throwable>> noRetryFor,
         boolean takesDelivery,
-        Class<?> payloadType) {
+        ResolvableType payloadType) {
 
     /** The listener methods of {@code type}, checked; {@code env} resolves placeholders in concurrency. */
     static List<ListenerMethod> find(String beanName, Class<?> type, Environment env) {
@@ -41,6 +43,7 @@ record ListenerMethod(
                         m -> AnnotatedElementUtils.findMergedAnnotation(m, QueueListener.class));
         queues.forEach((method, a) -> found.add(of(
                 beanName,
+                type,
                 method,
                 a.queue(),
                 false,
@@ -49,12 +52,13 @@ record ListenerMethod(
         Map<Method, BroadcastListener> channels =
                 MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<BroadcastListener>)
                         m -> AnnotatedElementUtils.findMergedAnnotation(m, BroadcastListener.class));
-        channels.forEach((method, a) -> found.add(of(beanName, method, a.channel(), true, 1, List.of())));
+        channels.forEach((method, a) -> found.add(of(beanName, type, method, a.channel(), true, 1, List.of())));
         return found;
     }
 
     private static ListenerMethod of(
             String beanName,
+            Class<?> beanClass,
             Method method,
             String queue,
             boolean broadcast,
@@ -67,17 +71,35 @@ record ListenerMethod(
                             + (broadcast ? "" : " or a Delivery<T>"),
                     "Give " + describe(method) + " one parameter.");
         }
-        ResolvableType parameter = ResolvableType.forMethodParameter(method, 0);
+        ResolvableType parameter = ResolvableType.forMethodParameter(method, 0, beanClass);
         boolean takesDelivery = Delivery.class.isAssignableFrom(parameter.toClass());
         if (takesDelivery && broadcast) {
             throw new QueueConfigurationException(
                     describe(method) + " takes a Delivery, but a broadcast message is " + "not settled",
                     "Make the parameter the payload type.");
         }
-        Class<?> payload =
-                takesDelivery ? parameter.as(Delivery.class).getGeneric(0).resolve(Object.class) : parameter.toClass();
+        ResolvableType payload =
+                concrete(takesDelivery ? parameter.as(Delivery.class).getGeneric(0) : parameter);
         return new ListenerMethod(
                 beanName, method, queue, broadcast, concurrency, List.copyOf(noRetryFor), takesDelivery, payload);
+    }
+
+    /**
+     * {@code type} rebuilt from classes alone: type variables resolved against the bean's class,
+     * {@code Object} for what stays open ({@code ?}, an unbound variable), a raw class left raw. Two
+     * parameters of one type then compare equal, and Jackson can construct it.
+     */
+    static ResolvableType concrete(ResolvableType type) {
+        if (type.isArray()) {
+            return ResolvableType.forArrayComponent(concrete(type.getComponentType()));
+        }
+        Class<?> raw = type.resolve(Object.class);
+        if (type.getType() instanceof Class<?> || !type.hasGenerics()) {
+            return ResolvableType.forClass(raw);
+        }
+        return ResolvableType.forClassWithGenerics(
+                raw,
+                Arrays.stream(type.getGenerics()).map(ListenerMethod::concrete).toArray(ResolvableType[]::new));
     }
 
     private static int concurrency(Method method, String text, Environment env) {

@@ -8,11 +8,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
+import org.springframework.core.ResolvableType;
 
 /**
  * The queues the properties declare and the listener methods found on the beans, checked against
  * each other, with each queue's payload type settled: as configured, else the one its listener
- * methods take, else {@code String}. Made once, before any bean.
+ * methods take (type arguments included: {@code List<Order>}), else {@code String}. Made once,
+ * before any bean.
  */
 final class QueueDefinitions {
     /** Default block timeout of the Redis queues (RedisQueueBuilder's). */
@@ -25,7 +28,7 @@ final class QueueDefinitions {
     final List<ListenerMethod> listeners;
 
     /** One declared queue, with its settled payload type. */
-    record Definition(String name, Queue settings, Class<?> payloadType) {
+    record Definition(String name, Queue settings, ResolvableType payloadType) {
         QueuekitProperties.Type type() {
             return settings.getType();
         }
@@ -47,19 +50,35 @@ final class QueueDefinitions {
         listeners.forEach(this::check);
     }
 
-    private static Class<?> payloadType(String name, Queue settings, List<ListenerMethod> listeners) {
-        if (settings.getPayloadType() != null) {
-            return settings.getPayloadType();
+    /**
+     * As configured, else what the listener methods take. The property names a class; where the
+     * listeners all take that class with type arguments ({@code List<Order>} for
+     * {@code java.util.List}), the listeners' type is used, type arguments and all.
+     */
+    private static ResolvableType payloadType(String name, Queue settings, List<ListenerMethod> listeners) {
+        List<ListenerMethod> own =
+                listeners.stream().filter(l -> l.queue().equals(name)).toList();
+        Set<ResolvableType> asked = new LinkedHashSet<>();
+        own.forEach(l -> asked.add(l.payloadType()));
+        Class<?> configured = settings.getPayloadType();
+        if (configured != null) {
+            ResolvableType only = asked.size() == 1 ? asked.iterator().next() : null;
+            return only != null && !(only.getType() instanceof Class<?>) && only.toClass() == configured
+                    ? only
+                    : ResolvableType.forClass(configured);
         }
-        Set<Class<?>> asked = new LinkedHashSet<>();
-        listeners.stream().filter(l -> l.queue().equals(name)).forEach(l -> asked.add(l.payloadType()));
-        if (asked.size() > 1 || asked.contains(Object.class)) {
+        if (asked.size() > 1 || asked.stream().anyMatch(t -> t.toClass() == Object.class)) {
+            StringJoiner each = new StringJoiner("; ");
+            own.forEach(l -> each.add(ListenerMethod.describe(l.method()) + " takes " + name(l.payloadType())));
             throw new QueueConfigurationException(
-                    "The listener methods of queue '" + name + "' take different or " + "untyped payloads " + asked
-                            + ", so queuekit.queues." + name + ".payload-type cannot be inferred",
-                    "Set queuekit.queues." + name + ".payload-type to the class of the queue's payloads.");
+                    "The listener methods of queue '" + name + "' take different or untyped payloads (" + each
+                            + "), so queuekit.queues." + name + ".payload-type cannot be inferred",
+                    "Make them take one payload type, or set queuekit.queues." + name
+                            + ".payload-type to the class of the queue's payloads.");
         }
-        return asked.isEmpty() ? String.class : asked.iterator().next();
+        return asked.isEmpty()
+                ? ResolvableType.forClass(String.class)
+                : asked.iterator().next();
     }
 
     private void check(ListenerMethod listener) {
@@ -79,14 +98,39 @@ final class QueueDefinitions {
                             ? "Use @QueueListener for a list or delay queue."
                             : "Use @BroadcastListener for a broadcast channel.");
         }
-        if (!listener.payloadType().isAssignableFrom(queue.payloadType())) {
+        ResolvableType takes = listener.payloadType();
+        if (!takes.isAssignableFrom(queue.payloadType())) {
+            // only a configured payload-type can differ from what the listeners take
             throw new QueueConfigurationException(
-                    listener.describe() + " takes " + listener.payloadType().getName() + ", but "
-                            + queue.property("payload-type") + " is "
-                            + queue.payloadType().getName(),
-                    "Make the parameter " + queue.payloadType().getSimpleName() + " or change "
-                            + queue.property("payload-type") + ".");
+                    listener.describe() + " takes " + name(takes) + ", but " + queue.property("payload-type") + " is "
+                            + name(queue.payloadType()),
+                    takes.getType() instanceof Class<?>
+                            ? "Make the parameter " + simpleName(queue.payloadType()) + " or change "
+                                    + queue.property("payload-type") + "."
+                            : "Leave " + queue.property("payload-type") + " unset, or set it to "
+                                    + takes.toClass().getName() + ": a type with type arguments ("
+                                    + simpleName(takes) + ") comes from the listener's parameter.");
         }
+    }
+
+    /** {@code java.util.List<com.example.Order>}, {@code byte[]}: the full name, for messages. */
+    static String name(ResolvableType type) {
+        return type.getType() instanceof Class<?> c ? c.getTypeName() : type.toString();
+    }
+
+    /** {@code List<Order>}: the short name, for messages. */
+    static String simpleName(ResolvableType type) {
+        if (type.getType() instanceof Class<?> c) {
+            return c.getSimpleName();
+        }
+        if (type.isArray()) {
+            return simpleName(type.getComponentType()) + "[]";
+        }
+        StringJoiner arguments = new StringJoiner(", ", "<", ">");
+        for (ResolvableType argument : type.getGenerics()) {
+            arguments.add(simpleName(argument));
+        }
+        return type.toClass().getSimpleName() + arguments;
     }
 
     static String lower(Enum<?> value) {

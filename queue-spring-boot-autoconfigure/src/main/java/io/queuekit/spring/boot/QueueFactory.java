@@ -13,9 +13,13 @@ import io.queuekit.spring.boot.QueuekitProperties.Queue;
 import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.function.Consumer;
+import org.springframework.core.ResolvableType;
 import redis.clients.jedis.UnifiedJedis;
+import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.TypeFactory;
 
 /**
  * Builds the queue each {@link Definition} describes, on Redis or in memory, with the payload codec
@@ -79,15 +83,28 @@ final class QueueFactory {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private <T> Codec<T> codec(Class<T> type) {
-        if (type == String.class) {
-            return (Codec<T>) Codec.utf8();
+    /** Strings and bytes as they are; anything else as JSON, decoded into the full type, type arguments included. */
+    private Codec<?> codec(ResolvableType type) {
+        if (type.getType() == String.class) {
+            return Codec.utf8();
         }
-        if (type == byte[].class) {
-            return (Codec<T>) Codec.bytes();
+        if (type.getType() == byte[].class) {
+            return Codec.bytes();
         }
-        return Jackson3Codec.of(mapper, type);
+        return Jackson3Codec.of(mapper, javaType(type));
+    }
+
+    private JavaType javaType(ResolvableType type) {
+        TypeFactory types = mapper.getTypeFactory();
+        if (type.isArray()) {
+            return types.constructArrayType(javaType(type.getComponentType()));
+        }
+        if (type.getType() instanceof Class<?> c) {
+            return types.constructType(c);
+        }
+        return types.constructParametricType(
+                type.toClass(),
+                Arrays.stream(type.getGenerics()).map(this::javaType).toArray(JavaType[]::new));
     }
 
     private <T> Object redis(Definition queue, Codec<T> codec) {

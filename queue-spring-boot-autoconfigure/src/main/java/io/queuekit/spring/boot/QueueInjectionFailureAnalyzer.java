@@ -3,6 +3,7 @@ package io.queuekit.spring.boot;
 import io.queuekit.Broadcaster;
 import io.queuekit.MessageQueue;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
+import java.lang.reflect.ParameterizedType;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import org.springframework.beans.factory.BeanFactory;
@@ -43,14 +44,23 @@ class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
         }
         StringJoiner declared = new StringJoiner(", ");
         new TreeMap<>(definitions.queues).forEach((name, d) -> declared.add(name + ": " + describe(d, definitions)));
-        Class<?> payload = wanted.getGeneric(0).resolve();
-        String payloadName = payload == null ? "<the payload class>" : payload.getName();
+        ResolvableType payload = wanted.getGeneric(0);
+        String action = payload.getType() instanceof ParameterizedType
+                ? "A payload type with type arguments, such as "
+                        + QueueDefinitions.simpleName(ListenerMethod.concrete(payload))
+                        + ", comes from the parameter of the queue's @QueueListener method, which payload-type (a class) "
+                        + "cannot say: add a listener method that takes it, or wrap the payload in a record of "
+                        + "your own and set queuekit.queues.<name>.payload-type to that record."
+                : "Set queuekit.queues.<name>.payload-type="
+                        + (payload.resolve() == null
+                                ? "<the payload class>"
+                                : payload.toClass().getName())
+                        + " for the queue meant: a queue that no @QueueListener method names holds Strings unless "
+                        + "payload-type says otherwise. Or declare the queue with queuekit.queues.<name>.type.";
         return new FailureAnalysis(
                 "No declared queue is a bean of type " + wanted + ". The queues declared are "
                         + (definitions.queues.isEmpty() ? "none" : declared.toString()) + ".",
-                "Set queuekit.queues.<name>.payload-type=" + payloadName + " for the queue meant: a queue that no "
-                        + "@QueueListener method names holds Strings unless payload-type says otherwise. Or declare "
-                        + "the queue with queuekit.queues.<name>.type.",
+                action,
                 cause);
     }
 
@@ -65,6 +75,6 @@ class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
                 : definitions.listeners.stream().anyMatch(l -> l.queue().equals(d.name()))
                         ? "from its listener"
                         : "no payload-type and no listener";
-        return api + "<" + d.payloadType().getSimpleName() + "> (" + from + ")";
+        return api + "<" + QueueDefinitions.simpleName(d.payloadType()) + "> (" + from + ")";
     }
 }

@@ -17,7 +17,9 @@ import java.lang.annotation.Target;
  * }</pre>
  *
  * <p>The method takes one parameter: the payload (of the queue's {@code payload-type}) or a
- * {@code Delivery<T>} for its id, attempt and time, or to settle it by hand. How it ends settles
+ * {@code Delivery<T>} for its id, attempt and time, or to settle it by hand. A type with type
+ * arguments is kept whole: {@code List<Order>} is one message whose payload is a JSON array of
+ * orders, decoded as such (there are no batch listeners). How it ends settles
  * the message:
  * <ul>
  *   <li>it returns: the message is acked;</li>

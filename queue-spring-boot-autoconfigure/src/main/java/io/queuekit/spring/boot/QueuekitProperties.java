@@ -132,7 +132,8 @@ public class QueuekitProperties {
         /**
          * The class of the payloads, encoded as JSON with the application's Jackson 3 mapper;
          * java.lang.String and byte[] are stored as they are. Unset: the parameter type of the
-         * queue's listener method, else java.lang.String.
+         * queue's listener method, type arguments included, else java.lang.String. A class only: a
+         * type with type arguments, such as {@code List<Order>}, comes from the listener's parameter.
          */
         private Class<?> payloadType;
 

@@ -56,6 +56,18 @@ class ConfigurationErrorsTest {
         void handle(String order, String other) {}
     }
 
+    static class TakesOrderLists {
+        @QueueListener(queue = "orders")
+        void handle(java.util.List<Order> orders) {}
+    }
+
+    record Invoice(String id) {}
+
+    static class TakesInvoiceLists {
+        @QueueListener(queue = "orders")
+        void handle(java.util.List<Invoice> invoices) {}
+    }
+
     private static ContextConsumer<AssertableApplicationContext> failsWith(String... parts) {
         return context -> {
             assertThat(context).hasFailed();
@@ -244,6 +256,32 @@ class ConfigurationErrorsTest {
     }
 
     @Test
+    void listenersOfOneQueue_takingListsOfDifferentTypes_failNamingBothTypes() {
+        Contexts.on(server)
+                .withBean(TakesOrderLists.class)
+                .withBean(TakesInvoiceLists.class)
+                .withPropertyValues("queuekit.queues.orders.type=list")
+                .run(failsWith(
+                        "queue 'orders'",
+                        "TakesOrderLists.handle(List) takes java.util.List<io.queuekit.spring.boot.Order>",
+                        "TakesInvoiceLists.handle(List) takes java.util.List<" + Invoice.class.getName() + ">"));
+    }
+
+    @Test
+    void aListListener_ofAQueueWhosePayloadTypeCannotCarryTheElementType_failsNamingThePayloadTypeProperty() {
+        Contexts.on(server)
+                .withBean(TakesOrderLists.class)
+                .withPropertyValues("queuekit.queues.orders.payload-type=java.util.ArrayList")
+                .run(failsWith(
+                        "TakesOrderLists.handle(List) takes java.util.List<io.queuekit.spring.boot.Order>",
+                        "queuekit.queues.orders.payload-type is java.util.ArrayList"));
+        Contexts.on(server)
+                .withBean(TakesOrderLists.class)
+                .withPropertyValues("queuekit.queues.orders.payload-type=" + Order.class.getName())
+                .run(failsWith("TakesOrderLists.handle(List)", "queuekit.queues.orders.payload-type"));
+    }
+
+    @Test
     void aQueueListenerOnABroadcast_andTwoParameters_fail() {
         Contexts.on(server)
                 .withBean(QueueListenerOnABroadcast.class)
@@ -290,18 +328,8 @@ class ConfigurationErrorsTest {
                 .withBean(SendsReminders.class)
                 .withPropertyValues("queuekit.queues.reminders.type=delay")
                 .run(context -> {
-                    assertThat(context).hasFailed();
-                    // the failed context's bean factory, as Spring Boot hands it to the analyzer, holds these
-                    QueuekitProperties properties = new QueuekitProperties();
-                    QueuekitProperties.Queue reminders = new QueuekitProperties.Queue();
-                    reminders.setType(QueuekitProperties.Type.DELAY);
-                    properties.getQueues().put("reminders", reminders);
-                    org.springframework.beans.factory.support.DefaultListableBeanFactory beans =
-                            new org.springframework.beans.factory.support.DefaultListableBeanFactory();
-                    beans.registerSingleton("definitions", new QueueDefinitions(properties, java.util.List.of()));
                     FailureAnalysis analysis =
-                            new QueueInjectionFailureAnalyzer(beans).analyze(context.getStartupFailure());
-                    assertThat(analysis).isNotNull();
+                            analyzeInjectionFailure(context, "reminders", QueuekitProperties.Type.DELAY);
                     assertThat(analysis.getDescription())
                             .contains(
                                     "io.queuekit.DelayQueue<io.queuekit.spring.boot.Order>",
@@ -309,5 +337,40 @@ class ConfigurationErrorsTest {
                     assertThat(analysis.getAction())
                             .contains("queuekit.queues.<name>.payload-type=" + Order.class.getName());
                 });
+    }
+
+    /** Only sends lists of orders: no listener method gives the queue its payload type. */
+    static class SendsOrderLists {
+        SendsOrderLists(io.queuekit.MessageQueue<java.util.List<Order>> orders) {}
+    }
+
+    @Test
+    void injectingAQueueOfAGenericPayloadType_thatNoListenerTakes_failsSayingItComesFromAListener() {
+        Contexts.on(server)
+                .withBean(SendsOrderLists.class)
+                .withPropertyValues("queuekit.queues.orders.type=list")
+                .run(context -> {
+                    FailureAnalysis analysis = analyzeInjectionFailure(context, "orders", QueuekitProperties.Type.LIST);
+                    assertThat(analysis.getDescription()).contains("orders: MessageQueue<String>");
+                    assertThat(analysis.getAction())
+                            .contains("List<Order>", "@QueueListener method", "payload-type (a class) cannot say");
+                });
+    }
+
+    /** What the analyzer says of the failed context, which declared the one queue {@code name}. */
+    private static FailureAnalysis analyzeInjectionFailure(
+            AssertableApplicationContext context, String name, QueuekitProperties.Type type) {
+        assertThat(context).hasFailed();
+        // the failed context's bean factory, as Spring Boot hands it to the analyzer, holds these
+        QueuekitProperties properties = new QueuekitProperties();
+        QueuekitProperties.Queue queue = new QueuekitProperties.Queue();
+        queue.setType(type);
+        properties.getQueues().put(name, queue);
+        org.springframework.beans.factory.support.DefaultListableBeanFactory beans =
+                new org.springframework.beans.factory.support.DefaultListableBeanFactory();
+        beans.registerSingleton("definitions", new QueueDefinitions(properties, java.util.List.of()));
+        FailureAnalysis analysis = new QueueInjectionFailureAnalyzer(beans).analyze(context.getStartupFailure());
+        assertThat(analysis).isNotNull();
+        return analysis;
     }
 }
