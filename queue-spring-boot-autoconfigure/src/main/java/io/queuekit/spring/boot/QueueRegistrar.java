@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.springframework.aot.generate.AccessControl;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.aot.BeanFactoryInitializationAotContribution;
 import org.springframework.beans.factory.aot.BeanFactoryInitializationAotProcessor;
@@ -36,6 +37,7 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
+import org.springframework.javapoet.ClassName;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -153,6 +155,9 @@ final class QueueRegistrar
         QueueDefinitions registered = definitions;
         if (registered == null) {
             return null;
+        }
+        for (Definition queue : registered.queues.values()) {
+            checkNameable(queue);
         }
         List<Class<?>> beanClasses = List.copyOf(listenerBeans.values());
         return (generationContext, code) ->
@@ -280,6 +285,19 @@ final class QueueRegistrar
                                     "Remove " + name + " or correct its name.");
                         });
             }
+        }
+    }
+
+    /**
+     * The generated code names the queue bean's type beside {@link QueueFactory}: a payload type it
+     * cannot see would fail only when that code is compiled, with a message that names no property.
+     */
+    private static void checkNameable(Definition queue) {
+        if (!AccessControl.forClass(queue.payloadType()).isAccessibleFrom(ClassName.get(QueueFactory.class))) {
+            throw new QueueConfigurationException(
+                    queue.property("payload-type") + ": " + queue.payloadType().getName()
+                            + " is not public, and the code that AOT processing generates for the queue names it",
+                    "Make " + queue.payloadType().getSimpleName() + " (and any class it is nested in) public.");
         }
     }
 

@@ -3,6 +3,7 @@ package io.queuekit.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queuekit.spring.boot.aot.HiddenPayload;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -121,6 +122,21 @@ class AotProcessingTest {
                     .as(script)
                     .accepts(hints);
         }
+    }
+
+    @Test
+    void payloadTypeTheGeneratedCodeCannotName_failsProcessing_namingIt() {
+        ApplicationContextRunner hidden = new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(JacksonAutoConfiguration.class, QueuekitAutoConfiguration.class))
+                .withBean("notes", HiddenPayload.class)
+                .withPropertyValues("queuekit.transport=in-memory", "queuekit.queues.notes.type=list");
+
+        assertThatThrownBy(() -> process(hidden))
+                .rootCause()
+                .isInstanceOf(QueueConfigurationException.class)
+                .hasMessageContaining("queuekit.queues.notes")
+                .hasMessageContaining("io.queuekit.spring.boot.aot.HiddenPayload$Note is not public");
     }
 
     @Test
