@@ -27,6 +27,7 @@ import tools.jackson.databind.type.TypeFactory;
  * not apply to the queue's type, fails with {@link QueueConfigurationException} naming the property.
  */
 final class QueueFactory {
+    private final QueueDefinitions definitions;
     private final Transport transport;
     /** Null with the in-memory transport. */
     private final UnifiedJedis client;
@@ -36,16 +37,30 @@ final class QueueFactory {
     private final java.util.function.Supplier<Clock> clock;
 
     QueueFactory(
+            QueueDefinitions definitions,
             Transport transport,
             UnifiedJedis client,
             JsonMapper mapper,
             QueueMetrics metrics,
             java.util.function.Supplier<Clock> clock) {
+        this.definitions = definitions;
         this.transport = transport;
         this.client = client;
         this.mapper = mapper;
         this.metrics = metrics;
         this.clock = clock;
+    }
+
+    /**
+     * The queue named {@code name} under {@code queuekit.queues}: the factory method of the queue beans,
+     * which ahead-of-time processing writes out as a call with the name.
+     */
+    Object queue(String name) {
+        Definition queue = definitions.queues.get(name);
+        if (queue == null) {
+            throw new IllegalStateException("no queue '" + name + "' in " + definitions.queues.keySet());
+        }
+        return create(queue);
     }
 
     /** A {@code MessageQueue}, {@code DelayQueue} or {@code Broadcaster}, as the definition's type says. */

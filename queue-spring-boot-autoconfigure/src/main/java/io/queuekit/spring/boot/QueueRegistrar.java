@@ -7,9 +7,15 @@ import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import org.springframework.aot.generate.AccessControl;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.aot.BeanFactoryInitializationAotContribution;
+import org.springframework.beans.factory.aot.BeanFactoryInitializationAotProcessor;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
@@ -33,6 +39,7 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.javapoet.ClassName;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -41,8 +48,15 @@ import org.springframework.util.ClassUtils;
  * beans' classes, and registers one bean per queue with its generic type, so that
  * {@code MessageQueue<Order>} injects the queue whose payload type is {@code Order}. The queues
  * themselves are built by {@link QueueFactory} when first needed.
+ *
+ * <p>Every bean it registers is made by a factory method from values that ahead-of-time processing
+ * can write out, and the {@link QueueDefinitions} bean binds the properties again when it is made:
+ * an AOT-processed application, which does not run this registrar, keeps the beans (queues, their
+ * types, the listener beans) fixed at build time and reads every other setting at run time. See
+ * "AOT and native images" in docs/spring-boot.md.
  */
-final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+final class QueueRegistrar
+        implements BeanDefinitionRegistryPostProcessor, EnvironmentAware, BeanFactoryInitializationAotProcessor {
     static final String DEFINITIONS = "queuekitQueueDefinitions";
     static final String FACTORY = "queuekitQueueFactory";
     /** The second part of every {@code queuekit.*} property, in uniform form; {@code redis} is the test fixtures'. */
@@ -50,6 +64,10 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
             Set.of("transport", "keyprefix", "queues", "inmemory", "health", "redis");
 
     private Environment environment;
+    /** What the registration was made from, for the hints of ahead-of-time processing. */
+    private QueueDefinitions definitions;
+
+    private final Map<String, Class<?>> listenerBeans = new LinkedHashMap<>();
 
     @Override
     public void setEnvironment(Environment environment) {
@@ -58,22 +76,95 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
 
     @Override
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-        QueueDefinitions definitions = new QueueDefinitions(bind(environment), findListeners(registry));
-        register(
-                registry,
-                DEFINITIONS,
-                QueueDefinitions.class,
-                ResolvableType.forClass(QueueDefinitions.class),
-                () -> definitions,
-                null);
-        for (Definition queue : definitions.queues.values()) {
-            registerQueue(registry, queue);
+        List<ListenerMethod> listeners = new ArrayList<>();
+        findListenerBeans(registry).forEach((beanName, type) -> {
+            List<ListenerMethod> found = ListenerMethod.find(beanName, type, environment);
+            if (!found.isEmpty()) {
+                listenerBeans.put(beanName, type);
+                listeners.addAll(found);
+            }
+        });
+        definitions = new QueueDefinitions(bind(environment), listeners);
+        Map<String, String> listenerClasses = new LinkedHashMap<>();
+        listenerBeans.forEach((beanName, type) -> listenerClasses.put(beanName, type.getName()));
+        Map<String, String> queueTypes = queueTypes(definitions);
+        RootBeanDefinition bean = new RootBeanDefinition(QueueRegistrar.class);
+        bean.setTargetType(QueueDefinitions.class);
+        bean.setFactoryMethodName("definitions");
+        bean.setAutowireMode(AbstractBeanDefinition.AUTOWIRE_CONSTRUCTOR);
+        bean.getConstructorArgumentValues().addIndexedArgumentValue(2, listenerClasses);
+        bean.getConstructorArgumentValues().addIndexedArgumentValue(3, queueTypes);
+        bean.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
+        registry.registerBeanDefinition(DEFINITIONS, bean);
+        for (String name : queueTypes.keySet()) {
+            registerQueue(registry, definitions.queues.get(name));
         }
     }
 
     @Override
     public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
         // everything happens above
+    }
+
+    /**
+     * The {@link #DEFINITIONS} bean: the properties bound again, so that an AOT-processed
+     * application reads them at run time, and the listener methods of the beans found when the
+     * queues were registered, checked against the queue beans registered then.
+     *
+     * @param listenerClasses the class of each bean with listener methods, by bean name
+     * @param registered the target type of each queue bean, by queue name
+     */
+    static QueueDefinitions definitions(
+            Environment environment,
+            ConfigurableListableBeanFactory beanFactory,
+            Map<String, String> listenerClasses,
+            Map<String, String> registered) {
+        List<ListenerMethod> listeners = new ArrayList<>();
+        listenerClasses.forEach((beanName, className) -> listeners.addAll(ListenerMethod.find(
+                beanName, ClassUtils.resolveClassName(className, beanFactory.getBeanClassLoader()), environment)));
+        QueueDefinitions definitions = new QueueDefinitions(bind(environment), listeners);
+        Map<String, String> now = queueTypes(definitions);
+        if (!now.equals(registered)) {
+            throw new QueueConfigurationException(
+                    "queuekit.queues declares " + now + ", but the queue beans were registered for "
+                            + registered + " when the application was processed ahead of time, "
+                            + "which fixes the queues, their types and their payload types",
+                    "Run the AOT processing with the queuekit.queues.*.type and payload-type settings the "
+                            + "application runs with (the same profiles), or keep those settings out of profiles.");
+        }
+        return definitions;
+    }
+
+    /** Each queue's bean type, {@code io.queuekit.MessageQueue<com.example.Order>}, by queue name in name order. */
+    private static Map<String, String> queueTypes(QueueDefinitions definitions) {
+        Map<String, String> types = new LinkedHashMap<>();
+        new TreeMap<>(definitions.queues)
+                .forEach((name, queue) -> types.put(name, targetType(queue).toString()));
+        return types;
+    }
+
+    private static ResolvableType targetType(Definition queue) {
+        Class<?> api = switch (queue.type()) {
+            case LIST -> MessageQueue.class;
+            case DELAY -> DelayQueue.class;
+            case BROADCAST -> Broadcaster.class;
+        };
+        return ResolvableType.forClassWithGenerics(api, queue.payloadType());
+    }
+
+    /** The hints an application with these queues needs in a native image; see {@link QueuekitRuntimeHints}. */
+    @Override
+    public BeanFactoryInitializationAotContribution processAheadOfTime(ConfigurableListableBeanFactory beanFactory) {
+        QueueDefinitions registered = definitions;
+        if (registered == null) {
+            return null;
+        }
+        for (Definition queue : registered.queues.values()) {
+            checkNameable(queue);
+        }
+        List<Class<?>> beanClasses = List.copyOf(listenerBeans.values());
+        return (generationContext, code) ->
+                QueuekitRuntimeHints.registerQueues(generationContext.getRuntimeHints(), registered, beanClasses);
     }
 
     /** The {@code queuekit.*} properties, bound strictly. */
@@ -230,9 +321,33 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
         }
     }
 
-    /** The listener methods of every bean whose class can be told without making it. */
-    private List<ListenerMethod> findListeners(BeanDefinitionRegistry registry) {
-        List<ListenerMethod> found = new ArrayList<>();
+    /**
+     * The generated code names the queue bean's type beside {@link QueueFactory}: a payload type it
+     * cannot see would fail only when that code is compiled, with a message that names no property.
+     */
+    private static void checkNameable(Definition queue) {
+        checkNameable(queue, queue.payloadType());
+    }
+
+    private static void checkNameable(Definition queue, ResolvableType type) {
+        Class<?> raw = type.resolve(Object.class);
+        if (!AccessControl.forClass(raw).isAccessibleFrom(ClassName.get(QueueFactory.class))) {
+            throw new QueueConfigurationException(
+                    queue.property("payload-type") + ": " + raw.getName()
+                            + " is not public, and the code that AOT processing generates for the queue names it",
+                    "Make " + raw.getSimpleName() + " (and any class it is nested in) public.");
+        }
+        for (ResolvableType argument : type.getGenerics()) {
+            checkNameable(queue, argument);
+        }
+        if (type.isArray()) {
+            checkNameable(queue, type.getComponentType());
+        }
+    }
+
+    /** The class of every bean that can be told without making it, by bean name. */
+    private static Map<String, Class<?>> findListenerBeans(BeanDefinitionRegistry registry) {
+        Map<String, Class<?>> found = new LinkedHashMap<>();
         if (!(registry instanceof ConfigurableListableBeanFactory beanFactory)) {
             return found;
         }
@@ -248,18 +363,17 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
                 continue; // a bean whose type needs it made: it cannot be one of ours to find here
             }
             if (type != null && !type.getName().startsWith("org.springframework.")) {
-                found.addAll(ListenerMethod.find(name, ClassUtils.getUserClass(type), environment));
+                found.put(name, ClassUtils.getUserClass(type));
             }
         }
         return found;
     }
 
+    /**
+     * A bean that {@link QueueFactory#queue(String)} makes, with the queue's generic type, its name as
+     * qualifier and, where free, as alias.
+     */
     private static void registerQueue(BeanDefinitionRegistry registry, Definition queue) {
-        Class<?> api = switch (queue.type()) {
-            case LIST -> MessageQueue.class;
-            case DELAY -> DelayQueue.class;
-            case BROADCAST -> Broadcaster.class;
-        };
         String beanName = beanName(queue.name(), queue.type());
         if (registry.containsBeanDefinition(beanName)) {
             throw new QueueConfigurationException(
@@ -267,14 +381,15 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
                             + "', but the application already has a bean of that name",
                     "Rename the queue or the other bean.");
         }
-        ConfigurableListableBeanFactory beanFactory = (ConfigurableListableBeanFactory) registry;
-        register(
-                registry,
-                beanName,
-                api,
-                ResolvableType.forClassWithGenerics(api, queue.payloadType()),
-                () -> beanFactory.getBean(FACTORY, QueueFactory.class).create(queue),
-                queue.name());
+        ResolvableType target = targetType(queue);
+        RootBeanDefinition definition = new RootBeanDefinition(target.toClass());
+        definition.setTargetType(target);
+        definition.setFactoryBeanName(FACTORY);
+        definition.setFactoryMethodName("queue");
+        definition.getConstructorArgumentValues().addIndexedArgumentValue(0, queue.name());
+        definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, queue.name()));
+        definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
+        registry.registerBeanDefinition(beanName, definition);
         // so that a field or parameter named like the queue picks it where several queues share a
         // payload type (a DelayQueue<Order> is a MessageQueue<Order> too)
         if (!registry.containsBeanDefinition(queue.name()) && !registry.isAlias(queue.name())) {
@@ -288,25 +403,5 @@ final class QueueRegistrar implements BeanDefinitionRegistryPostProcessor, Envir
      */
     static String beanName(String queue, QueuekitProperties.Type type) {
         return queue + (type == QueuekitProperties.Type.BROADCAST ? "Broadcaster" : "Queue");
-    }
-
-    private static void register(
-            BeanDefinitionRegistry registry,
-            String name,
-            Class<?> type,
-            ResolvableType target,
-            java.util.function.Supplier<?> supplier,
-            String qualifier) {
-        RootBeanDefinition definition = new RootBeanDefinition(type);
-        definition.setTargetType(target);
-        definition.setInstanceSupplier(supplier);
-        if (qualifier != null) {
-            definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, qualifier));
-            definition.setDependsOn(FACTORY);
-            definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
-        } else {
-            definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
-        }
-        registry.registerBeanDefinition(name, definition);
     }
 }

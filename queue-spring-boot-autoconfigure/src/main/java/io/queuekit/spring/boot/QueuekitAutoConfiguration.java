@@ -24,6 +24,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.json.JsonMapper;
@@ -39,6 +40,7 @@ import tools.jackson.databind.json.JsonMapper;
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass({MessageQueue.class, UnifiedJedis.class})
 @EnableConfigurationProperties(QueuekitProperties.class)
+@ImportRuntimeHints(QueuekitRuntimeHints.class)
 public class QueuekitAutoConfiguration {
     private static final String TRANSPORT = "queuekit.transport";
 
@@ -59,6 +61,7 @@ public class QueuekitAutoConfiguration {
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
         return new QueueFactory(
+                definitions,
                 transport,
                 client,
                 mapper.getIfAvailable(() -> JsonMapper.builder().build()),
