@@ -370,14 +370,16 @@ public final class RedisServer implements AutoCloseable {
         }
 
         /**
-         * Runs {@code redis-server redis.conf --sentinel}: a Sentinel rather than a data server, for
-         * {@link RedisSentinelGroup}; its {@code sentinel ...} directives come from {@link #config(String, String)}. A Sentinel
+         * Runs {@code redis-server redis.conf --sentinel}: a Sentinel rather than a data server, as
+         * {@link RedisSentinelGroup} does (use it for a whole deployment; this is for a test that needs a Sentinel
+         * configured otherwise, e.g. with TLS); its {@code sentinel ...} directives come from
+         * {@link #config(String, String)}, e.g. {@code ("sentinel", "monitor orders 127.0.0.1 7001 1")}. A Sentinel
          * rewrites its config file with what it learns (its id, the other Sentinels, the current primary); the
          * file is written once per start and reused by {@link RedisServer#restart()}, so a restarted Sentinel
          * keeps all that. Only the PATH and EMBEDDED sources run one: AUTO passes over URL and DOCKER, and
          * forcing either fails with {@link RedisServerException}.
          */
-        Builder sentinel() {
+        public Builder sentinel() {
             this.sentinel = true;
             return this;
         }

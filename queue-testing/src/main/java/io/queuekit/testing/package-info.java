@@ -13,6 +13,8 @@
  *   <li>{@link io.queuekit.testing.RedisCluster} and {@link io.queuekit.testing.RedisSentinelGroup} start a
  *       Redis Cluster and a Sentinel deployment of such servers, with crashes and failovers on demand,
  *       and give a cluster or Sentinel client of them.</li>
+ *   <li>{@link io.queuekit.testing.TlsCertificates} makes a CA and a server certificate with openssl for
+ *       servers with a TLS port.</li>
  * </ul>
  */
 package io.queuekit.testing;

@@ -8,6 +8,7 @@ import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -19,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.ssl.SslBundles;
@@ -30,8 +32,8 @@ import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * queuekit for a Spring Boot application: a Jedis client from {@code spring.data.redis.*} (unless
- * the application has its own {@code UnifiedJedis}), a bean per queue declared under
+ * queuekit for a Spring Boot application: a Jedis client from Spring Boot's Redis connection details
+ * or {@code spring.data.redis.*} (unless the application has its own {@code UnifiedJedis}), a bean per queue declared under
  * {@code queuekit.queues}, consumers for {@link QueueListener} and {@link BroadcastListener}
  * methods, metrics in the application's {@code MeterRegistry}, a health indicator and the
  * {@code queues} Actuator endpoint. With {@code queuekit.transport=in-memory} the same queues are
@@ -76,8 +78,8 @@ public class QueuekitAutoConfiguration {
     }
 
     /**
-     * The client for the queues, from {@code spring.data.redis.*}; closed when the context closes,
-     * after every queue.
+     * The client for the queues, from Spring Boot's Redis connection details if the application has
+     * them, else from {@code spring.data.redis.*}; closed when the context closes, after every queue.
      */
     @Bean
     @ConditionalOnMissingBean
@@ -86,9 +88,41 @@ public class QueuekitAutoConfiguration {
             Environment environment,
             QueueDefinitions definitions,
             ObjectProvider<SslBundles> sslBundles,
+            ObjectProvider<ConnectionDetailsLookup> connectionDetails,
             ConfigurableListableBeanFactory beans) {
         JedisVersion.check(beans.getBeanClassLoader());
-        return RedisClientFactory.create(RedisSettings.of(environment), definitions, sslBundles.getIfAvailable());
+        RedisSettings settings = RedisSettings.of(environment);
+        ConnectionDetailsLookup lookup = connectionDetails.getIfAvailable();
+        RedisConnection fromDetails = lookup != null ? lookup.connection(settings) : null;
+        RedisConnection connection =
+                fromDetails != null ? fromDetails : settings.connection(sslBundles.getIfAvailable());
+        return RedisClientFactory.create(connection, settings.pool(), definitions);
+    }
+
+    /** Finds Spring Boot's Redis connection details; a type of ours, so nothing here names Boot's. */
+    @FunctionalInterface
+    interface ConnectionDetailsLookup {
+        /** The connection the application's details give, null if it has none. */
+        @Nullable
+        RedisConnection connection(RedisSettings settings);
+    }
+
+    /**
+     * Spring Boot's Redis connection details, which {@code @ServiceConnection} and Docker Compose
+     * register, when spring-boot-data-redis is on the classpath.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(DataRedisConnectionDetails.class)
+    static class ConnectionDetailsConfiguration {
+
+        @Bean
+        ConnectionDetailsLookup queuekitRedisConnectionDetailsLookup(
+                ObjectProvider<DataRedisConnectionDetails> details) {
+            return settings -> {
+                DataRedisConnectionDetails d = details.getIfAvailable();
+                return d != null ? BootConnectionDetails.connection(d, settings) : null;
+            };
+        }
     }
 
     @Bean

@@ -1,14 +1,14 @@
 package io.queuekit.spring.boot;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocketFactory;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslOptions;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -17,19 +17,17 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.util.JedisURIHelper;
 
 /**
- * The Jedis client the starter makes from {@code spring.data.redis.*}: a {@link RedisSentinelClient}
- * when a Sentinel master is named, a {@link RedisClusterClient} when cluster nodes are, else a
- * {@link RedisClient} on the URL or host and port. Every wait is bounded, as
- * {@code docs/reliability-and-security.md} asks: connect and command timeouts from the properties (Jedis' 2 s if unset),
+ * The Jedis client the starter makes from a {@link RedisConnection}: a {@link RedisSentinelClient}
+ * for Sentinels, a {@link RedisClusterClient} for a cluster, else a {@link RedisClient}, with the
+ * client settings Spring Boot's Jedis connection would have. Every wait is bounded, as
+ * {@code docs/reliability-and-security.md} asks: connect and command timeouts from the properties (2 s if unset),
  * blocking reads above the longest block timeout of the queues, and a pool with room for every
  * connection the listeners hold while they wait, plus some, that waits at most 2 s for a free one.
  */
 final class RedisClientFactory {
     private static final Logger LOG = LoggerFactory.getLogger(RedisClientFactory.class);
-    private static final Duration JEDIS_DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     /** How far the blocking read timeout stays above the longest block timeout. */
     static final Duration BLOCKING_MARGIN = Duration.ofMillis(1_500);
 
@@ -37,70 +35,109 @@ final class RedisClientFactory {
 
     private RedisClientFactory() {}
 
-    @SuppressWarnings("deprecation") // ssl(boolean): as Jedis' own RedisClient.Builder.fromURI sets it
-    static UnifiedJedis create(RedisSettings s, QueueDefinitions queues, SslBundles bundles) {
-        URI uri = s.url() == null ? null : URI.create(s.url());
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(
-                        millis(s.connectTimeout() != null ? s.connectTimeout() : JEDIS_DEFAULT_TIMEOUT))
-                .socketTimeoutMillis(millis(s.timeout() != null ? s.timeout() : JEDIS_DEFAULT_TIMEOUT))
-                .blockingSocketTimeoutMillis(millis(queues.longestBlockTimeout().plus(BLOCKING_MARGIN)))
-                .clientName(s.clientName());
-        if (uri != null) {
-            config.user(JedisURIHelper.getUser(uri))
-                    .password(JedisURIHelper.getPassword(uri))
-                    .ssl(JedisURIHelper.isRedisSSLScheme(uri));
-            if (JedisURIHelper.hasDbIndex(uri)) {
-                config.database(JedisURIHelper.getDBIndex(uri));
-            }
-        } else {
-            config.user(s.username()).password(s.password()).ssl(s.sslEnabled());
-            if (s.database() != null) {
-                config.database(s.database());
-            }
-        }
-        if (s.ssl() != null && s.ssl().bundle() != null) {
-            SSLContext context = bundles.getBundle(s.ssl().bundle()).createSslContext();
-            config.ssl(true).sslSocketFactory(context.getSocketFactory());
-        }
-        JedisClientConfig clientConfig = config.build();
-        ConnectionPoolConfig pool = pool(s.pool(), queues.poolSize());
-        if (s.sentinelConfigured()) {
-            JedisClientConfig sentinelConfig = DefaultJedisClientConfig.builder()
-                    .autoNegotiateProtocol(false) // Jedis' own Sentinel connections speak RESP2 and warn otherwise
-                    .user(s.sentinel().username())
-                    .password(s.sentinel().password())
-                    .connectionTimeoutMillis(clientConfig.getConnectionTimeoutMillis())
-                    .socketTimeoutMillis(clientConfig.getSocketTimeoutMillis())
-                    .blockingSocketTimeoutMillis(
-                            0) // the +switch-master subscription waits as long as no failover comes
-                    .build();
+    static UnifiedJedis create(RedisConnection c, RedisSettings.Pool poolSettings, QueueDefinitions queues) {
+        Tls tls = Tls.of(c);
+        JedisClientConfig clientConfig = clientConfig(c, tls, queues);
+        ConnectionPoolConfig pool = pool(poolSettings, queues.poolSize());
+        if (c.topology() instanceof RedisConnection.Sentinel sentinel) {
+            JedisClientConfig sentinelConfig = sentinelClientConfig(c, tls, sentinel);
             return RedisSentinelClient.builder()
-                    .masterName(s.sentinel().master())
-                    .sentinels(addresses(s.sentinel().nodes(), "spring.data.redis.sentinel.nodes"))
+                    .masterName(sentinel.master())
+                    .sentinels(new LinkedHashSet<>(sentinel.nodes()))
                     .clientConfig(clientConfig)
                     .sentinelClientConfig(sentinelConfig)
                     .poolConfig(pool)
                     .build();
         }
-        if (s.clusterConfigured()) {
+        if (c.topology() instanceof RedisConnection.Cluster clusterNodes) {
             var cluster = RedisClusterClient.builder()
-                    .nodes(addresses(s.cluster().nodes(), "spring.data.redis.cluster.nodes"))
+                    .nodes(new LinkedHashSet<>(clusterNodes.nodes()))
                     .clientConfig(clientConfig)
                     .poolConfig(pool);
-            if (s.cluster().maxRedirects() != null) {
-                cluster.maxAttempts(s.cluster().maxRedirects());
+            if (clusterNodes.maxRedirects() != null) {
+                cluster.maxAttempts(clusterNodes.maxRedirects());
             }
             return cluster.build();
         }
-        HostAndPort address = uri != null
-                ? JedisURIHelper.getHostAndPort(uri)
-                : new HostAndPort(s.host() != null ? s.host() : "localhost", s.port() != null ? s.port() : 6379);
+        HostAndPort address = ((RedisConnection.Standalone) c.topology()).address();
         return RedisClient.builder()
                 .hostAndPort(address)
                 .clientConfig(clientConfig)
                 .poolConfig(pool)
                 .build();
+    }
+
+    /** The data nodes' settings: Spring Data Redis' Jedis client configuration, plus the blocking read timeout. */
+    static JedisClientConfig clientConfig(RedisConnection c, QueueDefinitions queues) {
+        return clientConfig(c, Tls.of(c), queues);
+    }
+
+    private static JedisClientConfig clientConfig(RedisConnection c, Tls tls, QueueDefinitions queues) {
+        DefaultJedisClientConfig.Builder config = common(c, tls)
+                .blockingSocketTimeoutMillis(millis(queues.longestBlockTimeout().plus(BLOCKING_MARGIN)))
+                .user(c.username())
+                .password(c.password());
+        if (c.topology() instanceof RedisConnection.Standalone standalone) {
+            config.database(standalone.database());
+        } else if (c.topology() instanceof RedisConnection.Sentinel sentinel) {
+            config.database(sentinel.database());
+        } // a cluster has database 0 only
+        return config.build();
+    }
+
+    /**
+     * The Sentinels' settings: as Spring Data Redis makes them, the data nodes' timeouts, client name and
+     * TLS with the Sentinels' own credentials.
+     */
+    static JedisClientConfig sentinelClientConfig(RedisConnection c, RedisConnection.Sentinel sentinel) {
+        return sentinelClientConfig(c, Tls.of(c), sentinel);
+    }
+
+    private static JedisClientConfig sentinelClientConfig(
+            RedisConnection c, Tls tls, RedisConnection.Sentinel sentinel) {
+        return common(c, tls)
+                .autoNegotiateProtocol(false) // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+                .user(sentinel.username())
+                .password(sentinel.password())
+                .blockingSocketTimeoutMillis(0) // the +switch-master subscription waits as long as no failover comes
+                .build();
+    }
+
+    @SuppressWarnings("deprecation") // ssl(boolean): as Jedis' own RedisClient.Builder.fromURI sets it
+    private static DefaultJedisClientConfig.Builder common(RedisConnection c, Tls tls) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(millis(c.connectTimeout()))
+                .socketTimeoutMillis(millis(c.timeout()))
+                .clientName(c.clientName());
+        if (c.ssl()) {
+            config.ssl(true).sslSocketFactory(tls.socketFactory()).sslParameters(tls.parameters());
+        }
+        return config;
+    }
+
+    /**
+     * TLS as Boot's Jedis connection sets it up: the bundle's socket factory, and its ciphers and
+     * protocols as SSL parameters; both null (Jedis' defaults) without a bundle. Made once per client,
+     * so the data nodes and the Sentinels share one SSL context.
+     */
+    private record Tls(
+            @Nullable SSLSocketFactory socketFactory,
+            @Nullable SSLParameters parameters) {
+        static Tls of(RedisConnection c) {
+            SslBundle bundle = c.sslBundle();
+            if (!c.ssl() || bundle == null) {
+                return new Tls(null, null);
+            }
+            SSLParameters parameters = new SSLParameters();
+            SslOptions options = bundle.getOptions();
+            if (options.getCiphers() != null) {
+                parameters.setCipherSuites(options.getCiphers());
+            }
+            if (options.getEnabledProtocols() != null) {
+                parameters.setProtocols(options.getEnabledProtocols());
+            }
+            return new Tls(bundle.createSslContext().getSocketFactory(), parameters);
+        }
     }
 
     static ConnectionPoolConfig pool(RedisSettings.Pool settings, int needed) {
@@ -122,21 +159,6 @@ final class RedisClientFactory {
         pool.setMaxWait(
                 settings.maxWait() != null && !settings.maxWait().isNegative() ? settings.maxWait() : POOL_MAX_WAIT);
         return pool;
-    }
-
-    private static Set<HostAndPort> addresses(List<String> nodes, String property) {
-        Set<HostAndPort> addresses = new LinkedHashSet<>();
-        for (String node : nodes) {
-            try {
-                addresses.add(HostAndPort.from(node.trim()));
-            } catch (RuntimeException e) { // Jedis throws StringIndexOutOfBounds or NumberFormat, not one type
-                throw new QueueConfigurationException(
-                        property + " has '" + node + "', which is not host:port",
-                        "Write each node of " + property + " as host:port.",
-                        e);
-            }
-        }
-        return addresses;
     }
 
     private static int millis(Duration d) {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import redis.clients.jedis.RedisClient;
@@ -77,6 +78,50 @@ class RedisClientFromPropertiesTest {
                         assertThat(db0.keys(prefix + ":*")).isEmpty();
                     }
                 });
+    }
+
+    @Test
+    void aUrlWhoseUserInfoHasNoColon_givesThePassword() {
+        try (RedisServer secured =
+                RedisServer.builder().config("requirepass", "s3cret").start()) {
+            Contexts.on(server)
+                    .withPropertyValues(
+                            "spring.data.redis.url=redis://s3cret@127.0.0.1:" + secured.port(),
+                            "queuekit.queues.orders.key-prefix=" + Contexts.unique("password"))
+                    .run(RedisClientFromPropertiesTest::roundTrip);
+        }
+    }
+
+    @Test
+    void connectionDetails_winOverTheProperties() {
+        try (RedisServer secured =
+                RedisServer.builder().config("requirepass", "s3cret").start()) {
+            DataRedisConnectionDetails details = new DataRedisConnectionDetails() {
+                @Override
+                public String getPassword() {
+                    return "s3cret";
+                }
+
+                @Override
+                public Standalone getStandalone() {
+                    return Standalone.of(secured.host(), secured.port(), 2);
+                }
+            };
+            String prefix = Contexts.unique("details");
+            Contexts.on(server) // spring.data.redis.* name the shared server, without a password
+                    .withBean(DataRedisConnectionDetails.class, () -> details)
+                    .withPropertyValues("queuekit.queues.orders.key-prefix=" + prefix)
+                    .run(context -> {
+                        roundTrip(context);
+                        @SuppressWarnings("unchecked")
+                        MessageQueue<String> orders = context.getBean("orders", MessageQueue.class);
+                        orders.send("o-2"); // left in the queue, so its keys stay
+                        try (RedisClient db2 =
+                                RedisClients.builder(secured.uri() + "/2").build()) {
+                            assertThat(db2.keys(prefix + ":*")).isNotEmpty();
+                        }
+                    });
+        }
     }
 
     @Test
