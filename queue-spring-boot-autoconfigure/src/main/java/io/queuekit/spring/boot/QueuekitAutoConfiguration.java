@@ -54,8 +54,6 @@ public class QueuekitAutoConfiguration {
             ObjectProvider<JsonMapper> mapper,
             ObjectProvider<QueueMetrics> metrics,
             ConfigurableListableBeanFactory beans) {
-        // checked in memory too, so that an application's tests on in-memory queues fail as it would
-        JedisVersion.check(beans.getBeanClassLoader());
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
         return new QueueFactory(
@@ -80,11 +78,7 @@ public class QueuekitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnProperty(name = TRANSPORT, havingValue = "redis", matchIfMissing = true)
     UnifiedJedis queuekitRedisClient(
-            Environment environment,
-            QueueDefinitions definitions,
-            ObjectProvider<SslBundles> sslBundles,
-            ConfigurableListableBeanFactory beans) {
-        JedisVersion.check(beans.getBeanClassLoader());
+            Environment environment, QueueDefinitions definitions, ObjectProvider<SslBundles> sslBundles) {
         return RedisClientFactory.create(RedisSettings.of(environment), definitions, sslBundles.getIfAvailable());
     }
 

@@ -1,5 +1,6 @@
 package io.queuekit.spring.boot;
 
+import io.queuekit.redis.internal.JedisClient;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -13,16 +14,14 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
- * The Jedis client the starter makes from {@code spring.data.redis.*}: a {@link RedisSentinelClient}
- * when a Sentinel master is named, a {@link RedisClusterClient} when cluster nodes are, else a
- * {@link RedisClient} on the URL or host and port. Every wait is bounded, as
+ * The Jedis client the starter makes from {@code spring.data.redis.*}: a Sentinel client when a
+ * Sentinel master is named, a cluster client when cluster nodes are, else a pooled client on the URL
+ * or host and port, each of the classes the Jedis on the classpath has ({@link JedisClient}: Jedis 7.0
+ * to 8). Every wait is bounded, as
  * {@code docs/reliability-and-security.md} asks: connect and command timeouts from the properties (Jedis' 2 s if unset),
  * blocking reads above the longest block timeout of the queues, and a pool with room for every
  * connection the listeners hold while they wait, plus some, that waits at most 2 s for a free one.
@@ -50,7 +49,7 @@ final class RedisClientFactory {
             config.user(JedisURIHelper.getUser(uri))
                     .password(JedisURIHelper.getPassword(uri))
                     .ssl(JedisURIHelper.isRedisSSLScheme(uri));
-            if (JedisURIHelper.hasDbIndex(uri)) {
+            if (JedisClient.hasDbIndex(uri)) {
                 config.database(JedisURIHelper.getDBIndex(uri));
             }
         } else {
@@ -66,8 +65,9 @@ final class RedisClientFactory {
         JedisClientConfig clientConfig = config.build();
         ConnectionPoolConfig pool = pool(s.pool(), queues.poolSize());
         if (s.sentinelConfigured()) {
-            JedisClientConfig sentinelConfig = DefaultJedisClientConfig.builder()
-                    .autoNegotiateProtocol(false) // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+            // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+            JedisClientConfig sentinelConfig = JedisClient.withoutProtocolNegotiation(
+                            DefaultJedisClientConfig.builder())
                     .user(s.sentinel().username())
                     .password(s.sentinel().password())
                     .connectionTimeoutMillis(clientConfig.getConnectionTimeoutMillis())
@@ -75,32 +75,24 @@ final class RedisClientFactory {
                     .blockingSocketTimeoutMillis(
                             0) // the +switch-master subscription waits as long as no failover comes
                     .build();
-            return RedisSentinelClient.builder()
-                    .masterName(s.sentinel().master())
-                    .sentinels(addresses(s.sentinel().nodes(), "spring.data.redis.sentinel.nodes"))
-                    .clientConfig(clientConfig)
-                    .sentinelClientConfig(sentinelConfig)
-                    .poolConfig(pool)
-                    .build();
+            return JedisClient.sentinel(
+                    s.sentinel().master(),
+                    addresses(s.sentinel().nodes(), "spring.data.redis.sentinel.nodes"),
+                    clientConfig,
+                    sentinelConfig,
+                    pool);
         }
         if (s.clusterConfigured()) {
-            var cluster = RedisClusterClient.builder()
-                    .nodes(addresses(s.cluster().nodes(), "spring.data.redis.cluster.nodes"))
-                    .clientConfig(clientConfig)
-                    .poolConfig(pool);
-            if (s.cluster().maxRedirects() != null) {
-                cluster.maxAttempts(s.cluster().maxRedirects());
-            }
-            return cluster.build();
+            return JedisClient.cluster(
+                    addresses(s.cluster().nodes(), "spring.data.redis.cluster.nodes"),
+                    clientConfig,
+                    pool,
+                    s.cluster().maxRedirects());
         }
         HostAndPort address = uri != null
                 ? JedisURIHelper.getHostAndPort(uri)
                 : new HostAndPort(s.host() != null ? s.host() : "localhost", s.port() != null ? s.port() : 6379);
-        return RedisClient.builder()
-                .hostAndPort(address)
-                .clientConfig(clientConfig)
-                .poolConfig(pool)
-                .build();
+        return JedisClient.standalone(address, clientConfig, pool);
     }
 
     static ConnectionPoolConfig pool(RedisSettings.Pool settings, int needed) {

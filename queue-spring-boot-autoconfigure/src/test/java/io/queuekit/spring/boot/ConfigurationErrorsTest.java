@@ -7,10 +7,8 @@ import io.queuekit.testing.RedisServerTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ContextConsumer;
-import redis.clients.jedis.RedisClient;
 
 /** Configuration that cannot work fails start-up, saying which property or method to fix. */
 @RedisServerTest
@@ -165,15 +163,6 @@ class ConfigurationErrorsTest {
                 .withBean(TwoParameters.class)
                 .withPropertyValues("queuekit.queues.orders.type=list")
                 .run(failsWith("TwoParameters.handle(String, String) takes 2 parameters"));
-    }
-
-    @Test
-    void jedis7_failsStartUp_namingTheVersionPropertyToSet() {
-        // Jedis 7 as Spring Boot 4.0 manages it lacks RedisClient; the version read is the jar's own
-        Contexts.on(server)
-                .withClassLoader(new FilteredClassLoader(RedisClient.class))
-                .withPropertyValues("queuekit.queues.orders.type=list")
-                .run(failsWith("queuekit needs Jedis 8", "but Jedis 8.0.2 is on the classpath", "jedis.version"));
     }
 
     interface Handler {}
