@@ -91,8 +91,8 @@ class DocsLinksTest {
         assertThat(anchor("Work queue on a Redis LIST (`queue-redis-list`)"))
                 .isEqualTo("work-queue-on-a-redis-list-queue-redis-list");
         assertThat(anchor("Which transport?")).isEqualTo("which-transport");
-        assertThat(anchor("Jedis 8 under Spring Boot's dependency management"))
-                .isEqualTo("jedis-8-under-spring-boots-dependency-management");
+        assertThat(anchor("Jedis under Spring Boot's dependency management"))
+                .isEqualTo("jedis-under-spring-boots-dependency-management");
         assertThat(anchor("Deliveries: ack, retry, dead-letter, leases"))
                 .isEqualTo("deliveries-ack-retry-dead-letter-leases");
     }

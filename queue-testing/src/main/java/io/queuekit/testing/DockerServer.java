@@ -121,8 +121,7 @@ final class DockerServer implements Backend.Uncontrolled {
         return new Jedis(
                 host(),
                 port(),
-                DefaultJedisClientConfig.builder()
-                        .autoNegotiateProtocol(false)
+                JedisVersions.withoutProtocolNegotiation(DefaultJedisClientConfig.builder())
                         .connectionTimeoutMillis(timeoutMillis)
                         .socketTimeoutMillis(timeoutMillis)
                         .password(password)

@@ -56,8 +56,7 @@ final class ExternalServer implements Backend.Uncontrolled {
     public Jedis connect(int timeoutMillis) {
         return new Jedis(
                 uri,
-                DefaultJedisClientConfig.builder()
-                        .autoNegotiateProtocol(false)
+                JedisVersions.withoutProtocolNegotiation(DefaultJedisClientConfig.builder())
                         .connectionTimeoutMillis(timeoutMillis)
                         .socketTimeoutMillis(timeoutMillis)
                         .build());

@@ -235,8 +235,7 @@ final class LocalProcess implements Backend {
         return new Jedis(
                 HOST,
                 port,
-                DefaultJedisClientConfig.builder()
-                        .autoNegotiateProtocol(false)
+                JedisVersions.withoutProtocolNegotiation(DefaultJedisClientConfig.builder())
                         .connectionTimeoutMillis(timeoutMillis)
                         .socketTimeoutMillis(timeoutMillis)
                         .password(password)

@@ -26,6 +26,9 @@ import redis.clients.jedis.util.JedisURIHelper;
  *
  * RedisClient resp2 = RedisClients.builder(server).protocol(RedisProtocol.RESP2).poolSize(4).build();
  * }</pre>
+ * {@link #create} and {@link Builder#build()} return Jedis' {@code RedisClient}, which Jedis has from 7.4
+ * on; {@link #pooled} and {@link Builder#buildPooled()} return the same client typed as {@link UnifiedJedis},
+ * and a {@code JedisPooled} on Jedis 7.0 (as Spring Boot 4.0 manages it).
  *
  * <p>The defaults:
  * <ul>
@@ -57,9 +60,17 @@ public final class RedisClients {
 
     private RedisClients() {}
 
-    /** A pooled client for {@code server} with the defaults above. */
+    /** A pooled client for {@code server} with the defaults above; needs Jedis 7.4 or later. */
     public static RedisClient create(RedisServer server) {
         return builder(server).build();
+    }
+
+    /**
+     * A pooled client for {@code server} with the defaults above, on any Jedis queuekit runs on: a
+     * {@code RedisClient}, or a {@code JedisPooled} on Jedis 7.0.
+     */
+    public static UnifiedJedis pooled(RedisServer server) {
+        return builder(server).buildPooled();
     }
 
     /** A builder for clients of {@code server}, starting from the defaults above. */
@@ -233,7 +244,7 @@ public final class RedisClients {
                     .connectionTimeoutMillis(millis(connectionTimeout))
                     .socketTimeoutMillis(millis(socketTimeout))
                     .blockingSocketTimeoutMillis(millis(blockingSocketTimeout));
-            if (JedisURIHelper.hasDbIndex(uri)) {
+            if (JedisVersions.hasDbIndex(uri)) {
                 config.database(JedisURIHelper.getDBIndex(uri));
             }
             if (protocol != null) {
@@ -252,21 +263,25 @@ public final class RedisClients {
          * data nodes'; the Sentinels of {@link RedisSentinelGroup} need none.
          */
         JedisClientConfig sentinelClientConfig() {
-            return DefaultJedisClientConfig.builder()
-                    .autoNegotiateProtocol(false) // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+            // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+            return JedisVersions.withoutProtocolNegotiation(DefaultJedisClientConfig.builder())
                     .connectionTimeoutMillis(millis(connectionTimeout))
                     .socketTimeoutMillis(millis(socketTimeout))
                     .blockingSocketTimeoutMillis(0)
                     .build();
         }
 
-        /** A pooled {@link RedisClient}; the caller closes it. */
+        /** A pooled {@link RedisClient}; the caller closes it. Needs Jedis 7.4 or later. */
         public RedisClient build() {
-            return RedisClient.builder()
-                    .hostAndPort(address)
-                    .clientConfig(clientConfig())
-                    .poolConfig(pool())
-                    .build();
+            return (RedisClient) buildPooled();
+        }
+
+        /**
+         * A pooled client on any Jedis queuekit runs on: a {@code RedisClient}, or a {@code JedisPooled} on
+         * Jedis 7.0. The caller closes it.
+         */
+        public UnifiedJedis buildPooled() {
+            return JedisVersions.pooled(address, clientConfig(), pool());
         }
 
         /**

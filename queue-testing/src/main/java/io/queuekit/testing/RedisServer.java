@@ -109,23 +109,6 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    /**
-     * Fails with a message that says what to set when the Jedis on the classpath is older than 8, as in
-     * an application on Spring Boot 4.0's parent, which manages Jedis 7.0.0: this class checks servers
-     * with Jedis 8's client settings, which would otherwise fail with a {@code NoSuchMethodError}.
-     */
-    private static void requireJedis8() {
-        try {
-            Class.forName("redis.clients.jedis.RedisClient", false, RedisServer.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new RedisServerException(
-                    "queue-testing needs Jedis 8 or later, and an older Jedis is on the "
-                            + "classpath (Spring Boot 4.0's dependency management sets jedis.version=7.0.0): set the Maven "
-                            + "property jedis.version to 8.0.2 (Gradle: ext['jedis.version'] = '8.0.2')",
-                    e);
-        }
-    }
-
     /** The host to connect to: {@code 127.0.0.1} for servers started here. */
     public String host() {
         return backend.host();
@@ -398,7 +381,6 @@ public final class RedisServer implements AutoCloseable {
         }
 
         private RedisServer start(boolean shared) {
-            requireJedis8();
             Source requested = source;
             String forcedBy = "builder().source(" + source + ")";
             if (requested == null) {

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What {@link RedisServerTest} registers. The class where it is registered (the outermost one, when
@@ -39,7 +39,8 @@ final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback,
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
-        return type == RedisServer.class || type == RedisClient.class;
+        // RedisClient by name: Jedis 7.0 has no such class, and the test may run on it
+        return type == RedisServer.class || type == UnifiedJedis.class || JedisVersions.isRedisClient(type);
     }
 
     @Override
@@ -82,7 +83,7 @@ final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback,
         private final String owner;
         private final RedisServerTest.Server scope;
         private RedisServer server;
-        private RedisClient client;
+        private UnifiedJedis client;
         private boolean closed;
 
         Resources(String owner, RedisServerTest.Server scope) {
@@ -100,10 +101,10 @@ final class RedisServerExtension implements BeforeAllCallback, AfterAllCallback,
             return server;
         }
 
-        synchronized RedisClient client() {
+        synchronized UnifiedJedis client() {
             checkOpen();
             if (client == null) {
-                client = RedisClients.create(server());
+                client = RedisClients.pooled(server());
             }
             return client;
         }

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A JUnit 5 test class that runs against a real Redis: its constructor, test methods and lifecycle
- * methods may declare parameters of type {@link RedisServer} and {@link redis.clients.jedis.RedisClient}.
+ * methods may declare parameters of type {@link RedisServer}, {@link redis.clients.jedis.UnifiedJedis} and
+ * {@link redis.clients.jedis.RedisClient} (Jedis 7.4 and later; on Jedis 7.0 the client is a {@code JedisPooled},
+ * which a {@code UnifiedJedis} parameter takes).
  *
  * <pre>{@code
  * @RedisServerTest
@@ -27,8 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }</pre>
  *
  * <p>The server is {@link RedisServer#shared()} by default (so use unique keys and queue names), or one
- * started for the class alone with {@code server = PER_CLASS}; the client, from {@link RedisClients#create},
- * is one per test class, {@code @Nested} classes included. Both are made on first use and closed by the
+ * started for the class alone with {@code server = PER_CLASS}; the client, from {@link RedisClients#pooled},
+ * is one per test class, {@code @Nested} classes included, the same object whichever type a parameter asks for. Both are made on first use and closed by the
  * extension after the class's last test: tests must not close them. A test that needs another client
  * builds it with {@link RedisClients#builder(RedisServer)}, and one that kills or reconfigures a server
  * starts its own with {@link RedisServer#builder()}; either closes what it built.

@@ -16,6 +16,7 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@link RedisServerTest} run on sample classes through the JUnit engine, so that what happens after their
@@ -75,6 +76,13 @@ class RedisServerTestExtensionTest {
 
         assertThat(servers).hasSize(1);
         assertThat(servers.get(0).isRunning()).isFalse();
+    }
+
+    @Test
+    void aUnifiedJedisParameter_getsTheSameClient_asARedisClientOne() {
+        run(UnifiedSample.class).assertStatistics(s -> s.started(1).succeeded(1));
+
+        assertThat(clients).hasSize(2).containsOnly(clients.get(0));
     }
 
     private static Events run(Class<?> sample) {
@@ -146,6 +154,17 @@ class RedisServerTestExtensionTest {
         @Test
         void second() {
             assertThat(client.ping()).isEqualTo("PONG");
+        }
+    }
+
+    /** As a test on Jedis 7.0, which has no RedisClient, takes its client. */
+    @RedisServerTest
+    static class UnifiedSample {
+        @Test
+        void bothTypes(UnifiedJedis unified, RedisClient client) {
+            clients.add((RedisClient) unified);
+            clients.add(client);
+            assertThat(unified.ping()).isEqualTo("PONG");
         }
     }
 

@@ -3,7 +3,6 @@ package io.queuekit.redis.internal;
 import java.util.List;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.Pool;
 
@@ -14,7 +13,7 @@ import redis.clients.jedis.util.Pool;
  * blocking socket timeout, as Jedis reads a blocking command sent alone, whatever the plain
  * socket timeout is.
  *
- * <p>Only clients that lend a connection of one pool can do this ({@link RedisClient}); on others
+ * <p>Only clients that lend a connection of one pool can do this ({@link JedisClient.Kind#STANDALONE}); on others
  * (a cluster or Sentinel client) {@link #of} returns null and callers send the commands one after
  * another.
  */
@@ -27,15 +26,12 @@ public final class OneRoundTrip {
 
     /** For {@code client}; null if it lends no connection of one pool. */
     static OneRoundTrip of(UnifiedJedis client) {
-        if (client instanceof RedisClient rc) {
-            try {
-                Pool<Connection> pool = rc.getPool();
-                return pool == null ? null : new OneRoundTrip(pool);
-            } catch (ClassCastException e) {
-                return null; // a RedisClient built on a provider of another kind
-            }
+        JedisClient jedis = JedisClient.of(client);
+        if (jedis.kind() != JedisClient.Kind.STANDALONE) {
+            return null;
         }
-        return null;
+        Pool<Connection> pool = jedis.pool();
+        return pool == null ? null : new OneRoundTrip(pool);
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.queuekit.redis.internal;
 
 import java.util.function.Supplier;
-import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -22,7 +21,8 @@ final class SlotMoves {
     private SlotMoves() {}
 
     static <R> R retry(UnifiedJedis jedis, Supplier<R> call) {
-        if (!(jedis instanceof RedisClusterClient cluster)) {
+        JedisClient cluster = JedisClient.of(jedis);
+        if (cluster.kind() != JedisClient.Kind.CLUSTER) {
             return call.get();
         }
         for (int attempt = 1; ; attempt++) {
@@ -33,7 +33,7 @@ final class SlotMoves {
                     throw e;
                 }
                 if (e instanceof JedisRedirectionException) {
-                    cluster.refreshClusterTopology();
+                    cluster.refreshSlots();
                 }
                 pause(attempt);
             }

@@ -81,7 +81,8 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
      * A builder for a queue named {@code name} (1 to 100 letters, digits and {@code . _ - :}) on
      * {@code client}, with payloads encoded by {@code codec} (such as {@link Codec#utf8()} or
      * {@link io.queuekit.redis.JacksonCodec#of(Class)}). Works with any {@link UnifiedJedis}:
-     * {@code RedisClient}, {@code RedisSentinelClient} or {@code RedisClusterClient}.
+     * {@code RedisClient}, {@code RedisSentinelClient} or {@code RedisClusterClient}, and on Jedis 7.0
+     * {@code JedisPooled}, {@code JedisSentineled} or {@code JedisCluster}.
      *
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException if the name is not valid

@@ -5,14 +5,14 @@ import io.queuekit.tck.MessageQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;
 import io.queuekit.testing.RedisServerTest;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The whole {@link MessageQueue} contract on a real Redis, in the default at-least-once mode. */
 @RedisServerTest
 class RedisListQueueContractTest extends MessageQueueContractTest {
-    private final RedisClient client;
+    private final UnifiedJedis client;
 
-    RedisListQueueContractTest(RedisClient client) {
+    RedisListQueueContractTest(UnifiedJedis client) {
         this.client = client;
     }
 

@@ -1,5 +1,6 @@
 package io.queuekit.redis.pubsub;
 
+import io.queuekit.redis.internal.JedisClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,10 +13,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -24,9 +22,9 @@ import redis.clients.jedis.util.Pool;
 /**
  * Lends a subscription a connection from the client's own pools, so that the subscription sets the
  * connection's read timeout itself and decides in what state it goes back: the pool of a
- * {@code RedisClient}, the current master's pool of a {@code RedisSentinelClient} (so that a
+ * standalone client, the current master's pool of a Sentinel client (so that a
  * resubscription after a failover reaches the new master), the nodes' pools of a
- * {@code RedisClusterClient} in random order (classic PUBLISH reaches subscribers on every node), or
+ * cluster client in random order (classic PUBLISH reaches subscribers on every node), or
  * for a sharded channel the pool of the master that serves its slot ({@link #forSlot}).
  * {@link #of} returns null for any other client; Jedis then lends the connection.
  *
@@ -58,22 +56,15 @@ final class ConnectionSource {
     }
 
     /** The source for {@code client}, or null if this client's pools are not reachable. */
-    @SuppressWarnings("deprecation") // JedisCluster: deprecated, but an application may still pass one
     static ConnectionSource of(UnifiedJedis client) {
-        if (client instanceof RedisClient c) {
-            return new ConnectionSource(() -> List.of(c.getPool()), false);
-        }
-        if (client instanceof RedisSentinelClient c) {
-            return new ConnectionSource(
-                    () -> List.copyOf(c.getPrimaryNodesConnectionMap().values()), true);
-        }
-        if (client instanceof RedisClusterClient c) {
-            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()), false);
-        }
-        if (client instanceof JedisCluster c) {
-            return new ConnectionSource(() -> shuffled(c.getClusterNodes().values()), false);
-        }
-        return null;
+        JedisClient jedis = JedisClient.of(client);
+        return switch (jedis.kind()) {
+            case STANDALONE -> new ConnectionSource(() -> List.of(jedis.pool()), false);
+            case SENTINEL -> jedis.reachesPrimaryPool() ? new ConnectionSource(jedis::primaryPools, true) : null;
+            case CLUSTER ->
+                new ConnectionSource(() -> shuffled(jedis.clusterNodes().values()), false);
+            case OTHER -> null;
+        };
     }
 
     /**
@@ -81,19 +72,19 @@ final class ConnectionSource {
      * afresh (the client's view of the cluster refreshed first) each time, so that a subscription
      * lost to a failover or a slot moved away subscribes again where the slot is now.
      */
-    static ConnectionSource forSlot(RedisClusterClient client, int slot) {
+    static ConnectionSource forSlot(JedisClient cluster, int slot) {
         return new ConnectionSource(
                 () -> {
                     try {
-                        client.refreshClusterTopology();
+                        cluster.refreshSlots();
                     } catch (JedisException e) {
                         log.debug("could not refresh the cluster's topology: {}", e.toString()); // the borrow says more
                     }
-                    String owner;
-                    try (Connection c = client.getConnectionFromSlot(slot)) {
-                        owner = c.getHostAndPort().toString();
+                    HostAndPort owner = cluster.masterOf(slot);
+                    if (owner == null) {
+                        throw new JedisConnectionException("the cluster client knows no master for slot " + slot);
                     }
-                    Pool<Connection> pool = client.getClusterNodes().get(owner);
+                    Pool<Connection> pool = cluster.clusterNodes().get(owner.toString());
                     if (pool == null) {
                         throw new JedisConnectionException(
                                 "the cluster client has no pool for " + owner + ", which serves slot " + slot);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.ClusterPipeline;
-import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -27,9 +26,7 @@ final class Publisher {
 
     /** How many subscriptions received it, as Redis counts them. */
     long publish(byte[] body) {
-        return sharding.forPublish()
-                ? ((RedisClusterClient) client).spublish(channelKey, body)
-                : client.publish(channelKey, body);
+        return sharding.forPublish() ? sharding.spublish(channelKey, body) : client.publish(channelKey, body);
     }
 
     /** In one pipelined round trip; for each, how many subscriptions received it. */

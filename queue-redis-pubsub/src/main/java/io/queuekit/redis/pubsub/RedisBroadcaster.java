@@ -111,7 +111,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * Starts building a broadcaster on {@code channel}.
      *
      * @param client the Redis client that publishes and lends each subscription a connection;
-     *     a {@code RedisClient}, {@code RedisSentinelClient} or {@code RedisClusterClient}. It stays
+     *     a {@code RedisClient}, {@code RedisSentinelClient} or {@code RedisClusterClient} (on Jedis 7.0,
+     *     {@code JedisPooled}, {@code JedisSentineled} or {@code JedisCluster}). It stays
      *     yours: the broadcaster never closes it.
      * @param channel the channel's name: 1 to 100 letters, digits and {@code . _ - :}
      * @param codec turns payloads into bytes and back; every subscriber must use a compatible one

@@ -41,7 +41,7 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
     }
 
     /**
-     * Whether a {@code RedisClusterClient} shards the channel when the master serving its slot runs
+     * Whether a cluster client ({@code RedisClusterClient} or {@code JedisCluster}) shards the channel when the master serving its slot runs
      * Redis 7 or later, as that master says on each connection (true by default): {@code SPUBLISH}
      * goes to that master and {@code publish} returns how many subscriptions received the message
      * there, which is every subscription of the channel, since each {@code SSUBSCRIBE}s on it. With

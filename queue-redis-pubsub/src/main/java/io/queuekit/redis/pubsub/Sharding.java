@@ -1,5 +1,6 @@
 package io.queuekit.redis.pubsub;
 
+import io.queuekit.redis.internal.JedisClient;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -7,7 +8,6 @@ import java.util.WeakHashMap;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -18,7 +18,7 @@ import redis.clients.jedis.util.SafeEncoder;
 /**
  * Whether a channel is sharded ({@code SPUBLISH}, {@code SSUBSCRIBE}) or classic: the one rule
  * that every publisher and subscriber of a channel follows, so that they meet. A channel is
- * sharded when its broadcaster is on a {@code RedisClusterClient}, built with
+ * sharded when its broadcaster is on a cluster client ({@code RedisClusterClient} or {@code JedisCluster}), built with
  * {@code sharded(true)}, and the master serving the channel's slot runs Redis 7 or later, as its
  * {@code HELLO} reply says ({@code HELLO} needs no ACL grant, unlike {@code INFO}).
  *
@@ -34,20 +34,24 @@ final class Sharding {
     /** Stale connections asked in a row before giving up: a pool holds at most maxIdle of them. */
     private static final int MAX_STALE = 256;
 
-    private final RedisClusterClient cluster;
+    private final JedisClient cluster;
     private final String channelKey;
     private final int slot;
     /** What each connection answered, forgotten with the connection. */
     private final Map<Connection, Boolean> answers = Collections.synchronizedMap(new WeakHashMap<>());
 
-    private Sharding(RedisClusterClient cluster, String channelKey) {
+    private Sharding(JedisClient cluster, String channelKey) {
         this.cluster = cluster;
         this.channelKey = channelKey;
         this.slot = channelKey == null ? 0 : JedisClusterCRC16.getSlot(channelKey);
     }
 
     static Sharding of(UnifiedJedis client, boolean sharded, String channelKey) {
-        return sharded && client instanceof RedisClusterClient c ? new Sharding(c, channelKey) : NEVER;
+        if (!sharded) {
+            return NEVER;
+        }
+        JedisClient jedis = JedisClient.of(client);
+        return jedis.kind() == JedisClient.Kind.CLUSTER ? new Sharding(jedis, channelKey) : NEVER;
     }
 
     /**
@@ -69,14 +73,14 @@ final class Sharding {
         for (int stale = 0; stale <= MAX_STALE; ) {
             Connection c;
             try {
-                c = cluster.getConnectionFromSlot(slot);
+                c = cluster.connectionToSlot(slot);
             } catch (JedisException e) {
                 if (refreshed) {
                     throw e;
                 }
                 // the master the client knew for the slot is gone: learn where the slot is now, as
                 // the client's own commands do
-                cluster.refreshClusterTopology();
+                cluster.refreshSlots();
                 refreshed = true;
                 continue;
             }
@@ -95,6 +99,11 @@ final class Sharding {
             }
         }
         throw failure;
+    }
+
+    /** {@code SPUBLISH}: only when {@link #forPublish()} said so. */
+    long spublish(byte[] channel, byte[] message) {
+        return cluster.spublish(channel, message);
     }
 
     /** Whether a subscription on {@code c}, a connection to the slot's master, is sharded. */

@@ -9,22 +9,22 @@ import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The shared Broadcaster contract, against a real Redis. */
 @RedisServerTest
 class RedisBroadcasterContractTest extends BroadcasterContractTest {
     private static final Duration SHORT = Duration.ofMillis(500);
-    private static RedisClient shortTimeouts;
-    private final RedisClient client;
+    private static UnifiedJedis shortTimeouts;
+    private final UnifiedJedis client;
 
-    RedisBroadcasterContractTest(RedisClient client) {
+    RedisBroadcasterContractTest(UnifiedJedis client) {
         this.client = client;
     }
 
     @BeforeAll
     static void connect(RedisServer server) {
-        shortTimeouts = RedisClients.builder(server).timeouts(SHORT).build();
+        shortTimeouts = RedisClients.builder(server).timeouts(SHORT).buildPooled();
     }
 
     @AfterAll

@@ -5,14 +5,14 @@ import io.queuekit.tck.DelayQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;
 import io.queuekit.testing.RedisServerTest;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /** The whole {@link DelayQueue} contract (and so the {@code MessageQueue} one) on a real Redis. */
 @RedisServerTest
 class RedisDelayQueueContractTest extends DelayQueueContractTest {
-    private final RedisClient client;
+    private final UnifiedJedis client;
 
-    RedisDelayQueueContractTest(RedisClient client) {
+    RedisDelayQueueContractTest(UnifiedJedis client) {
         this.client = client;
     }
 

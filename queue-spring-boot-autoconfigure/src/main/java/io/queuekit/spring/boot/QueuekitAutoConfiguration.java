@@ -58,8 +58,6 @@ public class QueuekitAutoConfiguration {
             ObjectProvider<JsonMapper> mapper,
             ObjectProvider<QueueMetrics> metrics,
             ConfigurableListableBeanFactory beans) {
-        // checked in memory too, so that an application's tests on in-memory queues fail as it would
-        JedisVersion.check(beans.getBeanClassLoader());
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
         return new QueueFactory(
@@ -90,7 +88,6 @@ public class QueuekitAutoConfiguration {
             ObjectProvider<SslBundles> sslBundles,
             ObjectProvider<ConnectionDetailsLookup> connectionDetails,
             ConfigurableListableBeanFactory beans) {
-        JedisVersion.check(beans.getBeanClassLoader());
         RedisSettings settings = RedisSettings.of(environment);
         ConnectionDetailsLookup lookup = connectionDetails.getIfAvailable();
         RedisConnection fromDetails = lookup != null ? lookup.connection(settings) : null;

@@ -1,5 +1,6 @@
 package io.queuekit.spring.boot;
 
+import io.queuekit.redis.internal.JedisClient;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import javax.net.ssl.SSLParameters;
@@ -13,14 +14,12 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The Jedis client the starter makes from a {@link RedisConnection}: a {@link RedisSentinelClient}
- * for Sentinels, a {@link RedisClusterClient} for a cluster, else a {@link RedisClient}, with the
+ * The Jedis client the starter makes from a {@link RedisConnection}: a Sentinel client for
+ * Sentinels, a cluster client for a cluster, else a pooled client, each of the classes the Jedis on
+ * the classpath has ({@link JedisClient}: Jedis 7.0 to 8), with the
  * client settings Spring Boot's Jedis connection would have. Every wait is bounded, as
  * {@code docs/reliability-and-security.md} asks: connect and command timeouts from the properties (2 s if unset),
  * blocking reads above the longest block timeout of the queues, and a pool with room for every
@@ -41,30 +40,15 @@ final class RedisClientFactory {
         ConnectionPoolConfig pool = pool(poolSettings, queues.poolSize());
         if (c.topology() instanceof RedisConnection.Sentinel sentinel) {
             JedisClientConfig sentinelConfig = sentinelClientConfig(c, tls, sentinel);
-            return RedisSentinelClient.builder()
-                    .masterName(sentinel.master())
-                    .sentinels(new LinkedHashSet<>(sentinel.nodes()))
-                    .clientConfig(clientConfig)
-                    .sentinelClientConfig(sentinelConfig)
-                    .poolConfig(pool)
-                    .build();
+            return JedisClient.sentinel(
+                    sentinel.master(), new LinkedHashSet<>(sentinel.nodes()), clientConfig, sentinelConfig, pool);
         }
         if (c.topology() instanceof RedisConnection.Cluster clusterNodes) {
-            var cluster = RedisClusterClient.builder()
-                    .nodes(new LinkedHashSet<>(clusterNodes.nodes()))
-                    .clientConfig(clientConfig)
-                    .poolConfig(pool);
-            if (clusterNodes.maxRedirects() != null) {
-                cluster.maxAttempts(clusterNodes.maxRedirects());
-            }
-            return cluster.build();
+            return JedisClient.cluster(
+                    new LinkedHashSet<>(clusterNodes.nodes()), clientConfig, pool, clusterNodes.maxRedirects());
         }
         HostAndPort address = ((RedisConnection.Standalone) c.topology()).address();
-        return RedisClient.builder()
-                .hostAndPort(address)
-                .clientConfig(clientConfig)
-                .poolConfig(pool)
-                .build();
+        return JedisClient.standalone(address, clientConfig, pool);
     }
 
     /** The data nodes' settings: Spring Data Redis' Jedis client configuration, plus the blocking read timeout. */
@@ -95,8 +79,8 @@ final class RedisClientFactory {
 
     private static JedisClientConfig sentinelClientConfig(
             RedisConnection c, Tls tls, RedisConnection.Sentinel sentinel) {
-        return common(c, tls)
-                .autoNegotiateProtocol(false) // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+        // Jedis' own Sentinel connections speak RESP2 and warn otherwise
+        return JedisClient.withoutProtocolNegotiation(common(c, tls))
                 .user(sentinel.username())
                 .password(sentinel.password())
                 .blockingSocketTimeoutMillis(0) // the +switch-master subscription waits as long as no failover comes

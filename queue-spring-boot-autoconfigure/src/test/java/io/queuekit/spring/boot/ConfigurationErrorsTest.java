@@ -18,13 +18,11 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
-import redis.clients.jedis.RedisClient;
 
 /** Configuration that cannot work fails start-up, saying which property or method to fix. */
 @RedisServerTest
@@ -291,15 +289,6 @@ class ConfigurationErrorsTest {
                 .withBean(TwoParameters.class)
                 .withPropertyValues("queuekit.queues.orders.type=list")
                 .run(failsWith("TwoParameters.handle(String, String) takes 2 parameters"));
-    }
-
-    @Test
-    void jedis7_failsStartUp_namingTheVersionPropertyToSet() {
-        // Jedis 7 as Spring Boot 4.0 manages it lacks RedisClient; the version read is the jar's own
-        Contexts.on(server)
-                .withClassLoader(new FilteredClassLoader(RedisClient.class))
-                .withPropertyValues("queuekit.queues.orders.type=list")
-                .run(failsWith("queuekit needs Jedis 8", "but Jedis 8.0.2 is on the classpath", "jedis.version"));
     }
 
     interface Handler {}
