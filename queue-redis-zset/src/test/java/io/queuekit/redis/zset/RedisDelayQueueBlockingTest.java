@@ -56,10 +56,14 @@ class RedisDelayQueueBlockingTest {
         return t;
     });
 
-    /** Blocking reads bounded, as the Javadoc asks, a little above the longest block timeout used here. */
+    /**
+     * Blocking reads bounded, as the Javadoc asks, a little above the longest block timeout used here;
+     * other reads at 10 s, as storing 10,000 messages in one script can take seconds on a loaded host.
+     */
     @BeforeAll
     static void connect(RedisServer server) {
         client = RedisClients.builder(server)
+                .socketTimeout(Duration.ofSeconds(10))
                 .blockingSocketTimeout(LONG_BLOCK.plusSeconds(5))
                 .build();
     }
