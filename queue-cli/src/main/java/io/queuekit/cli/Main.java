@@ -178,7 +178,7 @@ public final class Main {
                 Demo.DemoCommand.class,
                 Operator.Stats.class,
                 Operator.Peek.class,
-                Operator.Dead.class,
+                DeadLetterCommands.Dead.class,
                 CommandLine.HelpCommand.class
             })
     static final class Root implements Callable<Integer> {
