@@ -2,9 +2,7 @@ package io.queuekit.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
 
-import io.queuekit.Broadcaster;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
@@ -19,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -380,85 +377,6 @@ public final class BadInputCatalogue {
                                 .scheduleEach(List.of(
                                         Scheduled.at("ok", f.now()),
                                         Scheduled.at("p", f.now().plus(Duration.ofDays(11 * 366)))))));
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // broadcasters
-
-    /** An open broadcaster with a listening subscription, and a closed one on the same channel. */
-    public static final class Channel {
-        private final Broadcaster<String> open;
-        private final Broadcaster<String> closed;
-        private final List<String> heard = new CopyOnWriteArrayList<>();
-
-        /** Subscribes to {@code open} and closes {@code twin}. */
-        public Channel(Broadcaster<String> open, Broadcaster<String> twin) {
-            this.open = Objects.requireNonNull(open, "open");
-            this.closed = Objects.requireNonNull(twin, "twin");
-            twin.close();
-            open.subscribe(heard::add);
-        }
-
-        public Broadcaster<String> open() {
-            return open;
-        }
-
-        public Broadcaster<String> closed() {
-            return closed;
-        }
-
-        /** Publishes a marker and waits for it: anything heard before it was published by the case. */
-        public List<String> heardBeforeMarker() {
-            open.publish("marker");
-            await().atMost(Tck.GENEROUS).until(() -> heard.contains("marker"));
-            return new ArrayList<>(heard.subList(0, heard.indexOf("marker")));
-        }
-    }
-
-    /** A call on a channel that must be refused. */
-    @FunctionalInterface
-    public interface ChannelCall {
-        void run(Channel c) throws Exception;
-    }
-
-    /** A case: {@code call} must throw {@code expected}, with a message that mentions {@code mentions}. */
-    public record ChannelCase(String name, Class<? extends Throwable> expected, String mentions, ChannelCall call) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    /** The cases every broadcaster must refuse. */
-    public static List<ChannelCase> channelCases() {
-        Class<NullPointerException> npe = NullPointerException.class;
-        Class<QueueClosedException> closed = QueueClosedException.class;
-        return List.of(
-                new ChannelCase("publish(null)", npe, "message", c -> c.open().publish(null)),
-                new ChannelCase(
-                        "subscribe(null)", npe, "listener", c -> c.open().subscribe(null)),
-                new ChannelCase(
-                        "publishAll(null)", npe, "payloads", c -> c.open().publishAll(null)),
-                new ChannelCase(
-                        "publishAll([ok, null]) publishes neither",
-                        npe,
-                        "index 1",
-                        c -> c.open().publishAll(Arrays.asList("ok", null))),
-                new ChannelCase(
-                        "publish on a closed broadcaster",
-                        closed,
-                        "closed",
-                        c -> c.closed().publish("x")),
-                new ChannelCase(
-                        "publishAll on a closed broadcaster",
-                        closed,
-                        "closed",
-                        c -> c.closed().publishAll(List.of("x"))),
-                new ChannelCase(
-                        "subscribe on a closed broadcaster",
-                        closed,
-                        "closed",
-                        c -> c.closed().subscribe(m -> {})));
     }
 
     // ------------------------------------------------------------------------------------------

@@ -8,15 +8,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.queuekit.Broadcaster;
-import io.queuekit.tck.BadInputCatalogue.Channel;
-import io.queuekit.tck.BadInputCatalogue.ChannelCase;
+import io.queuekit.tck.BadChannelInputCatalogue.Channel;
+import io.queuekit.tck.BadChannelInputCatalogue.ChannelCase;
 import io.queuekit.tck.Tck.Recorder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract for bad input to a broadcaster: every call of {@link BadInputCatalogue#channelCases()}
+ * The contract for bad input to a broadcaster: every call of {@link BadChannelInputCatalogue#channelCases()}
  * is refused clearly and publishes nothing.
  */
 interface BroadcastBadInputContract extends BroadcasterContract {
@@ -38,7 +38,7 @@ interface BroadcastBadInputContract extends BroadcasterContract {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.queuekit.tck.BadInputCatalogue#channelCases")
+    @MethodSource("io.queuekit.tck.BadChannelInputCatalogue#channelCases")
     default void broadcasterCall_isRefusedClearly_andPublishesNothing(ChannelCase c) {
         String channel = uniqueName();
         Channel ch = new Channel(newBroadcaster(channel), newBroadcaster(channel));
