@@ -1,6 +1,7 @@
 package io.queuekit.redis.pubsub;
 
 import io.queuekit.Subscription;
+import java.time.Instant;
 
 /**
  * The methods of {@link RedisBroadcaster.RedisSubscription}: the type users name is nested in the
@@ -39,6 +40,15 @@ abstract sealed class RedisSubscriptionBase implements Subscription permits Redi
      *  reconnecting and after close). */
     public boolean isConnected() {
         return subscriber.isConnected();
+    }
+
+    /**
+     * When this subscription noticed that it lost its connection (by the builder's clock), while it
+     * subscribes again; null while it is connected and after {@link #close()}. Every message
+     * published since then is missed, and reported as a gap once it is back.
+     */
+    public Instant disconnectedSince() {
+        return subscriber.isActive() ? subscriber.reader.lostSince : null;
     }
 
     /** How many times this subscription subscribed again after losing its connection, each time

@@ -52,6 +52,8 @@ final class SocketReader {
 
     /** Whether Redis has confirmed the subscription on the current connection. */
     volatile boolean connected;
+    /** Since when the subscription has been without a confirmed connection after losing one; null otherwise. */
+    volatile Instant lostSince;
     /** Whether this thread waits for room in the inbox, and so reads nothing. */
     volatile boolean waitingForRoom;
 
@@ -110,6 +112,7 @@ final class SocketReader {
                 if (wasConfirmed) {
                     lostAt = ps.endedAt != null ? ps.endedAt : s.now();
                     lostCause = failure;
+                    lostSince = lostAt;
                     backoff = s.settings.initialBackoff();
                 }
                 try {
@@ -128,6 +131,7 @@ final class SocketReader {
             // not expected: nothing interrupts this thread; leave quietly
         } finally {
             connected = false;
+            lostSince = null;
         }
     }
 
@@ -302,6 +306,7 @@ final class SocketReader {
                 log.debug("{}: could not set the read timeout: {}", name, e.toString()); // the next read fails
             }
         }
+        lostSince = null;
         connected = true;
         if (s.firstSubscribe.complete(null)) {
             log.debug("{} subscribed to {}", name, s.describe(ps.kind()));

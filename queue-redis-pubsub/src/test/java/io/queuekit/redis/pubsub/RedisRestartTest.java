@@ -10,6 +10,7 @@ import io.queuekit.redis.pubsub.RedisBroadcaster.RedisSubscription;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -103,14 +104,21 @@ class RedisRestartTest {
                 .build()) {
             List<String> got = new CopyOnWriteArrayList<>();
             RedisSubscription s = b.subscribe(got::add);
+            assertThat(s.disconnectedSince()).isNull();
+            Instant beforeStop = Instant.now();
             server.stop();
-            await().atMost(Duration.ofSeconds(10)).until(() -> !s.isConnected());
+            await().atMost(Duration.ofSeconds(10)).until(() -> s.disconnectedSince() != null);
+            assertThat(s.isConnected()).isFalse();
+            assertThat(s.disconnectedSince()).isBetween(beforeStop, Instant.now());
             assertThat(s.reconnects()).isZero();
             server.restart();
             await().atMost(Duration.ofSeconds(10)).until(s::isConnected);
+            assertThat(s.disconnectedSince()).isNull();
             await().atMost(Duration.ofSeconds(10)).until(() -> publishQuietly(b, "back") == 1);
             await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("back"));
             assertThat(s.reconnects()).isEqualTo(1);
+            s.close();
+            assertThat(s.disconnectedSince()).isNull();
         }
     }
 

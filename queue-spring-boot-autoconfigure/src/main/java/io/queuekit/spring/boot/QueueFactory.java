@@ -35,6 +35,7 @@ final class QueueFactory {
     private final JsonMapper mapper;
     private final QueueMetrics metrics;
     private final java.util.function.Supplier<Clock> clock;
+    private final BroadcastSubscriptions broadcasts;
 
     QueueFactory(
             QueueDefinitions definitions,
@@ -42,7 +43,9 @@ final class QueueFactory {
             UnifiedJedis client,
             JsonMapper mapper,
             QueueMetrics metrics,
-            java.util.function.Supplier<Clock> clock) {
+            java.util.function.Supplier<Clock> clock,
+            BroadcastSubscriptions broadcasts) {
+        this.broadcasts = broadcasts;
         this.definitions = definitions;
         this.transport = transport;
         this.client = client;
@@ -127,6 +130,7 @@ final class QueueFactory {
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             RedisBroadcaster.Builder<T> b =
                     RedisBroadcaster.builder(client, queue.name(), codec).metrics(metrics);
+            b.onGap(broadcasts.onGap(queue.name()));
             set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "sharded", s.getSharded(), b::sharded);

@@ -33,13 +33,19 @@ final class QueueListenerContainer implements SmartLifecycle {
     private final QueueCatalog catalog;
     private final BeanFactory beans;
     private final Duration shutdownTimeout;
+    private final BroadcastSubscriptions broadcasts;
     private final List<Running> running = new ArrayList<>();
     private volatile boolean started;
 
     private record Running(String queue, Subscription subscription) {}
 
     QueueListenerContainer(
-            QueueDefinitions definitions, QueueCatalog catalog, BeanFactory beans, Duration phaseTimeout) {
+            QueueDefinitions definitions,
+            QueueCatalog catalog,
+            BeanFactory beans,
+            Duration phaseTimeout,
+            BroadcastSubscriptions broadcasts) {
+        this.broadcasts = broadcasts;
         this.definitions = definitions;
         this.catalog = catalog;
         this.beans = beans;
@@ -71,8 +77,8 @@ final class QueueListenerContainer implements SmartLifecycle {
         Method method = AopUtils.selectInvocableMethod(listener.method(), bean.getClass());
         ReflectionUtils.makeAccessible(method);
         if (listener.broadcast()) {
-            return RetryingSubscription.subscribe(
-                    listener.queue(),
+            return broadcasts.subscribe(
+                    listener,
                     () -> catalog.broadcaster(listener.queue()).subscribe(message -> invoke(bean, method, message)));
         }
         @SuppressWarnings("unchecked")

@@ -254,7 +254,7 @@ final class QueueRegistrar
             known = QUEUE_SETTINGS;
         } else if (text.startsWith("queuekit.health.")) {
             prefix = "queuekit.health.";
-            known = List.of("dead-letter-threshold");
+            known = List.of("dead-letter-threshold", "broadcast-down-after");
         } else if (text.startsWith("queuekit.in-memory.")) {
             prefix = "queuekit.in-memory.";
             known = List.of("clock");

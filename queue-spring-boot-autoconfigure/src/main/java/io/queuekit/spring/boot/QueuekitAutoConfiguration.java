@@ -24,6 +24,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDeta
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
@@ -57,7 +58,8 @@ public class QueuekitAutoConfiguration {
             ObjectProvider<UnifiedJedis> redis,
             ObjectProvider<JsonMapper> mapper,
             ObjectProvider<QueueMetrics> metrics,
-            ConfigurableListableBeanFactory beans) {
+            ConfigurableListableBeanFactory beans,
+            BroadcastSubscriptions broadcasts) {
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
         return new QueueFactory(
@@ -66,7 +68,8 @@ public class QueuekitAutoConfiguration {
                 client,
                 mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 metrics.getIfAvailable(() -> QueueMetrics.NONE),
-                () -> clock(definitions, beans));
+                () -> clock(definitions, beans),
+                broadcasts);
     }
 
     private static Clock clock(QueueDefinitions definitions, BeanFactory beans) {
@@ -135,11 +138,20 @@ public class QueuekitAutoConfiguration {
 
     @Bean
     QueueListenerContainer queuekitListenerContainer(
-            QueueDefinitions definitions, QueueCatalog catalog, BeanFactory beans, Environment environment) {
+            QueueDefinitions definitions,
+            QueueCatalog catalog,
+            BeanFactory beans,
+            Environment environment,
+            BroadcastSubscriptions broadcasts) {
         Duration phaseTimeout = Binder.get(environment)
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
-        return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout);
+        return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout, broadcasts);
+    }
+
+    @Bean
+    BroadcastSubscriptions queuekitBroadcastSubscriptions(ApplicationEventPublisher events) {
+        return new BroadcastSubscriptions(events);
     }
 
     /** The in-memory transport's clock, a {@code ManualClock} when tests ask for one. */
@@ -176,11 +188,13 @@ public class QueuekitAutoConfiguration {
 
         @Bean
         QueuesHealthIndicator queuekitHealthIndicator(
-                QueueCatalog catalog, QueueDefinitions definitions, ObjectProvider<UnifiedJedis> redis) {
+                QueueCatalog catalog,
+                QueueDefinitions definitions,
+                ObjectProvider<UnifiedJedis> redis,
+                BroadcastSubscriptions broadcasts) {
             UnifiedJedis client =
                     definitions.properties.getTransport() == Transport.REDIS ? redis.getIfAvailable() : null;
-            return new QueuesHealthIndicator(
-                    catalog, client, definitions.properties.getHealth().getDeadLetterThreshold());
+            return new QueuesHealthIndicator(catalog, client, definitions.properties.getHealth(), broadcasts);
         }
     }
 

@@ -122,6 +122,21 @@ public class QueuekitProperties {
         public void setDeadLetterThreshold(Long deadLetterThreshold) {
             this.deadLetterThreshold = deadLetterThreshold;
         }
+
+        /**
+         * How long a broadcast listener may be without its subscription (reconnecting, or not yet
+         * subscribed) before the health indicator reports DOWN; unset, never: it stays UP and shows
+         * the listener's state.
+         */
+        private Duration broadcastDownAfter;
+
+        public Duration getBroadcastDownAfter() {
+            return broadcastDownAfter;
+        }
+
+        public void setBroadcastDownAfter(Duration broadcastDownAfter) {
+            this.broadcastDownAfter = broadcastDownAfter;
+        }
     }
 
     /** One queue or broadcast channel. */

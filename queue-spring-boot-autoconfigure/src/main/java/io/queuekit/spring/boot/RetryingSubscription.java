@@ -4,6 +4,7 @@ import io.queuekit.Subscription;
 import io.queuekit.TransportException;
 import io.queuekit.internal.RateLimitedLog;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,7 @@ final class RetryingSubscription implements Subscription {
     private final Supplier<Subscription> subscribe;
     private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private final Thread thread;
+    private final Instant since = Instant.now();
     private final Object lock = new Object();
     // guarded by lock
     private Subscription subscribed;
@@ -88,6 +90,18 @@ final class RetryingSubscription implements Subscription {
             }
             s.close(); // closed while subscribing
             return;
+        }
+    }
+
+    /** When the first attempt failed. */
+    Instant since() {
+        return since;
+    }
+
+    /** The subscription once made; null while it keeps trying. */
+    Subscription current() {
+        synchronized (lock) {
+            return subscribed;
         }
     }
 
