@@ -133,13 +133,18 @@ public class QueuekitAutoConfiguration {
         return new QueueCatalog(definitions, beans);
     }
 
+    /** Runs the listener methods; the {@link QueueListenerRegistry} of the application. */
     @Bean
     QueueListenerContainer queuekitListenerContainer(
-            QueueDefinitions definitions, QueueCatalog catalog, BeanFactory beans, Environment environment) {
+            QueueDefinitions definitions,
+            QueueCatalog catalog,
+            BeanFactory beans,
+            Environment environment,
+            ObjectProvider<QueueListenerErrorHandler> errorHandler) {
         Duration phaseTimeout = Binder.get(environment)
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
-        return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout);
+        return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout, errorHandler.getIfAvailable());
     }
 
     /** The in-memory transport's clock, a {@code ManualClock} when tests ask for one. */
