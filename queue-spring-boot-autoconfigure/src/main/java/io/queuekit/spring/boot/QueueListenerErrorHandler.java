@@ -18,10 +18,11 @@ import io.queuekit.Delivery;
  * }</pre>
  *
  * <p>It is called on the listener's worker thread, from several at once when the concurrency is
- * above one, and must be thread-safe. It is not called when the listener settled the delivery
- * itself before throwing, nor for a payload that cannot be decoded (dead-lettered at once), nor
- * for an {@link Error}, nor for {@link BroadcastListener} methods, whose messages are not settled.
- * A failure it acks is not logged; one it dead-letters is logged as a dead-lettering.
+ * above one, and must be thread-safe. It is not called for a payload that cannot be decoded
+ * (dead-lettered at once), nor for an {@link Error}, nor for {@link BroadcastListener} methods,
+ * whose messages are not settled. If the listener settled the delivery itself before throwing, the
+ * decision changes nothing. A failure it acks is not logged; one it dead-letters is logged as a
+ * dead-lettering.
  */
 @FunctionalInterface
 public interface QueueListenerErrorHandler {
