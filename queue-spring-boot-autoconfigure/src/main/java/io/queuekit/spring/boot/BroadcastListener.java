@@ -19,6 +19,7 @@ import java.lang.annotation.Target;
  *
  * <p>The method takes one parameter, the payload. An exception it throws is logged and counted;
  * the message is not delivered again. The subscription closes when the context closes.
+ * {@link QueueListenerRegistry} starts and stops it by its {@link #id()}.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -27,4 +28,17 @@ public @interface BroadcastListener {
 
     /** The channel's name: the key under {@code queuekit.queues}. */
     String channel();
+
+    /**
+     * The listener's id in the {@link QueueListenerRegistry}, unique in the application; a
+     * {@code ${...}} placeholder may be used. Empty: {@code <beanName>.<methodName>}.
+     */
+    String id() default "";
+
+    /**
+     * Whether the listener subscribes when the application context starts: {@code true} or
+     * {@code false}, or a {@code ${...}} placeholder. Otherwise it waits for
+     * {@link QueueListenerRegistry#start(String)}.
+     */
+    String autoStartup() default "true";
 }

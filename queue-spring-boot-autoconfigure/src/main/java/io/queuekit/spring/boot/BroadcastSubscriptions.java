@@ -46,6 +46,7 @@ final class BroadcastSubscriptions {
     /** Subscribes {@code listener}, keeping on trying while Redis cannot be reached; tracked until closed. */
     Subscription subscribe(ListenerMethod listener, Supplier<Subscription> subscribe) {
         Tracked t = new Tracked(listener, RetryingSubscription.subscribe(listener.queue(), subscribe));
+        running.removeIf(earlier -> earlier.listener.id().equals(listener.id())); // stopped, then started again
         running.add(t);
         return t;
     }

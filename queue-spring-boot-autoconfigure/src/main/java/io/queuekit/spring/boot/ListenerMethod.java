@@ -2,10 +2,14 @@ package io.queuekit.spring.boot;
 
 import io.queuekit.Delivery;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -24,6 +28,10 @@ import org.springframework.core.env.Environment;
  * @param takesDelivery true when the parameter is a {@link Delivery}
  * @param payloadType the payload type the parameter asks for, with its type arguments
  *     ({@code List<Order>}), as {@link #concrete} makes it
+ * @param id its id in the {@link QueueListenerRegistry}
+ * @param autoStartup whether it starts with the context
+ * @param initialBackoff the annotation's {@code initialBackoff}, null for the queue's
+ * @param maxBackoff the annotation's {@code maxBackoff}, null for the queue's
  */
 record ListenerMethod(
         String beanName,
@@ -33,9 +41,22 @@ record ListenerMethod(
         int concurrency,
         List<Class<? extends Throwable>> noRetryFor,
         boolean takesDelivery,
-        ResolvableType payloadType) {
+        ResolvableType payloadType,
+        String id,
+        boolean autoStartup,
+        @Nullable Duration initialBackoff,
+        @Nullable Duration maxBackoff) {
 
-    /** The listener methods of {@code type}, checked; {@code env} resolves placeholders in concurrency. */
+    /** What the annotation says besides the queue, its placeholders resolved. */
+    private record Settings(
+            int concurrency,
+            List<Class<? extends Throwable>> noRetryFor,
+            String id,
+            boolean autoStartup,
+            @Nullable Duration initialBackoff,
+            @Nullable Duration maxBackoff) {}
+
+    /** The listener methods of {@code type}, checked; {@code env} resolves placeholders in the attributes. */
     static List<ListenerMethod> find(String beanName, Class<?> type, Environment env) {
         List<ListenerMethod> found = new ArrayList<>();
         Map<Method, QueueListener> queues =
@@ -47,23 +68,34 @@ record ListenerMethod(
                 method,
                 a.queue(),
                 false,
-                concurrency(method, a.concurrency(), env),
-                List.of(a.noRetryFor()))));
+                new Settings(
+                        concurrency(method, a.concurrency(), env),
+                        List.of(a.noRetryFor()),
+                        id(beanName, method, a.id(), env),
+                        autoStartup(method, "QueueListener", a.autoStartup(), env),
+                        backoff(method, "initialBackoff", a.initialBackoff(), env),
+                        backoff(method, "maxBackoff", a.maxBackoff(), env)))));
         Map<Method, BroadcastListener> channels =
                 MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<BroadcastListener>)
                         m -> AnnotatedElementUtils.findMergedAnnotation(m, BroadcastListener.class));
-        channels.forEach((method, a) -> found.add(of(beanName, type, method, a.channel(), true, 1, List.of())));
+        channels.forEach((method, a) -> found.add(of(
+                beanName,
+                type,
+                method,
+                a.channel(),
+                true,
+                new Settings(
+                        1,
+                        List.of(),
+                        id(beanName, method, a.id(), env),
+                        autoStartup(method, "BroadcastListener", a.autoStartup(), env),
+                        null,
+                        null))));
         return found;
     }
 
     private static ListenerMethod of(
-            String beanName,
-            Class<?> beanClass,
-            Method method,
-            String queue,
-            boolean broadcast,
-            int concurrency,
-            List<Class<? extends Throwable>> noRetryFor) {
+            String beanName, Class<?> beanClass, Method method, String queue, boolean broadcast, Settings settings) {
         if (method.getParameterCount() != 1) {
             throw new QueueConfigurationException(
                     describe(method) + " takes " + method.getParameterCount()
@@ -81,7 +113,18 @@ record ListenerMethod(
         ResolvableType payload =
                 concrete(takesDelivery ? parameter.as(Delivery.class).getGeneric(0) : parameter);
         return new ListenerMethod(
-                beanName, method, queue, broadcast, concurrency, List.copyOf(noRetryFor), takesDelivery, payload);
+                beanName,
+                method,
+                queue,
+                broadcast,
+                settings.concurrency(),
+                List.copyOf(settings.noRetryFor()),
+                takesDelivery,
+                payload,
+                settings.id(),
+                settings.autoStartup(),
+                settings.initialBackoff(),
+                settings.maxBackoff());
     }
 
     /**
@@ -116,6 +159,40 @@ record ListenerMethod(
                 "@QueueListener(concurrency = \"" + text + "\") on " + describe(method) + " is "
                         + (text.equals(resolved) ? "" : "\"" + resolved + "\", ") + "not a number from 1 to 1024",
                 "Set concurrency to a number of worker threads from 1 to 1024.");
+    }
+
+    private static String id(String beanName, Method method, String text, Environment env) {
+        String resolved = env.resolveRequiredPlaceholders(text).trim();
+        return resolved.isEmpty() ? beanName + "." + method.getName() : resolved;
+    }
+
+    private static boolean autoStartup(Method method, String annotation, String text, Environment env) {
+        String resolved = env.resolveRequiredPlaceholders(text).trim().toLowerCase(Locale.ROOT);
+        if (resolved.equals("true") || resolved.equals("false")) {
+            return Boolean.parseBoolean(resolved);
+        }
+        throw new QueueConfigurationException(
+                "@" + annotation + "(autoStartup = \"" + text + "\") on " + describe(method) + " is "
+                        + (text.equals(resolved) ? "" : "\"" + resolved + "\", ") + "neither true nor false",
+                "Set autoStartup to true or false.");
+    }
+
+    /** A backoff attribute: null if empty, else a duration in Spring Boot's formats. */
+    private static @Nullable Duration backoff(Method method, String attribute, String text, Environment env) {
+        String resolved = env.resolveRequiredPlaceholders(text).trim();
+        if (resolved.isEmpty()) {
+            return null;
+        }
+        try {
+            return DurationStyle.detectAndParse(resolved);
+        } catch (IllegalArgumentException e) {
+            throw new QueueConfigurationException(
+                    "@QueueListener(" + attribute + " = \"" + text + "\") on " + describe(method) + " is "
+                            + (text.equals(resolved) ? "" : "\"" + resolved + "\", ") + "not a duration",
+                    "Set " + attribute + " to a duration such as 500ms, 2s or PT1M, or leave it empty for the "
+                            + "queue's retry settings.",
+                    e);
+        }
     }
 
     /** {@code OrderHandler.handle(Order)}, for messages. */

@@ -28,9 +28,11 @@ import java.lang.annotation.Target;
  *   <li>it throws one of {@link #noRetryFor()} (or a subclass): the message goes straight to the
  *       dead letters, with the exception as the reason.</li>
  * </ul>
- * When the context closes, consumers stop taking messages, running handlers finish and are
- * settled within {@code spring.lifecycle.timeout-per-shutdown-phase}, and only then does the Redis
- * client close.
+ * A {@link QueueListenerErrorHandler} bean, if the application has one, decides instead of the
+ * second rule. When the context closes, consumers stop taking messages, running handlers finish and
+ * are settled within {@code spring.lifecycle.timeout-per-shutdown-phase}, and only then does the
+ * Redis client close. {@link QueueListenerRegistry} starts, stops and pauses a listener by its
+ * {@link #id()}.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -48,4 +50,30 @@ public @interface QueueListener {
 
     /** Exceptions after which the message goes to the dead letters at once instead of being retried. */
     Class<? extends Throwable>[] noRetryFor() default {};
+
+    /**
+     * The listener's id in the {@link QueueListenerRegistry}, unique in the application; a
+     * {@code ${...}} placeholder may be used. Empty: {@code <beanName>.<methodName>}.
+     */
+    String id() default "";
+
+    /**
+     * Whether the listener starts with the application context: {@code true} or {@code false}, or a
+     * {@code ${...}} placeholder. Otherwise it waits for {@link QueueListenerRegistry#start(String)}.
+     */
+    String autoStartup() default "true";
+
+    /**
+     * The delay before the first retry of a failed message, for this listener: a duration
+     * ({@code 500ms}, {@code 2s}, {@code PT1M}) from 0 to 1 day, or a {@code ${...}} placeholder.
+     * Empty: the queue's {@code retry.initial-backoff}.
+     */
+    String initialBackoff() default "";
+
+    /**
+     * The longest delay between retries, for this listener, written as {@link #initialBackoff()};
+     * not below the initial backoff. Empty: the queue's {@code retry.max-backoff}, raised to this
+     * listener's initial backoff if it is lower.
+     */
+    String maxBackoff() default "";
 }

@@ -1,59 +1,90 @@
 package io.queuekit.spring.boot;
 
 import io.queuekit.ConsumeOptions;
-import io.queuekit.Delivery;
-import io.queuekit.MessageHandler;
-import io.queuekit.MessageQueue;
-import io.queuekit.Subscription;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import org.springframework.aop.support.AopUtils;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * Runs the listener methods: when the context has started, a managed consumer per
- * {@link QueueListener} method and a subscription per {@link BroadcastListener} method; when it
- * closes, they stop in this lifecycle phase, before any bean is destroyed, so the Redis client is
- * still open while running handlers finish and their messages are acked. Each consumer waits for
- * its handlers at most the shutdown timeout ({@code spring.lifecycle.timeout-per-shutdown-phase}
- * less a margin for the acks), all of them at once.
+ * {@link QueueListener} method and a subscription per {@link BroadcastListener} method whose
+ * {@code autoStartup} is true; when it closes, they all stop in this lifecycle phase, before any
+ * bean is destroyed, so the Redis client is still open while running handlers finish and their
+ * messages are acked. Each consumer waits for its handlers at most the shutdown timeout
+ * ({@code spring.lifecycle.timeout-per-shutdown-phase} less a margin for the acks), all of them at
+ * once. As the {@link QueueListenerRegistry}, it starts, stops and pauses them one by one.
  */
-final class QueueListenerContainer implements SmartLifecycle {
+final class QueueListenerContainer implements SmartLifecycle, QueueListenerRegistry {
     /** Stopped before the web server stops taking requests, started after it. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
     /** The longest shutdown timeout {@code ConsumeOptions} takes. */
     private static final Duration LONGEST_WAIT = Duration.ofDays(1);
 
-    private final QueueDefinitions definitions;
-    private final QueueCatalog catalog;
-    private final BeanFactory beans;
-    private final Duration shutdownTimeout;
-    private final BroadcastSubscriptions broadcasts;
-    private final List<Running> running = new ArrayList<>();
-    private volatile boolean started;
+    /** By id, in the order the methods were found. */
+    private final Map<String, ManagedListener> listeners;
 
-    private record Running(String queue, Subscription subscription) {}
+    private volatile boolean started;
 
     QueueListenerContainer(
             QueueDefinitions definitions,
             QueueCatalog catalog,
             BeanFactory beans,
             Duration phaseTimeout,
-            BroadcastSubscriptions broadcasts) {
-        this.broadcasts = broadcasts;
-        this.definitions = definitions;
-        this.catalog = catalog;
-        this.beans = beans;
+            BroadcastSubscriptions broadcasts,
+            @Nullable QueueListenerErrorHandler errorHandler) {
         Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0
                 ? phaseTimeout.dividedBy(10)
                 : Duration.ofSeconds(1);
         Duration wait = phaseTimeout.minus(margin);
-        this.shutdownTimeout = wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
+        Duration shutdownTimeout = wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
+        Map<String, ManagedListener> byId = new LinkedHashMap<>();
+        for (ListenerMethod listener : definitions.listeners) {
+            ManagedListener other = byId.get(listener.id());
+            if (other != null) {
+                throw new QueueConfigurationException(
+                        other.method().describe() + " and " + listener.describe() + " have the same listener id '"
+                                + listener.id() + "'",
+                        "Give one of them an id of its own: @"
+                                + (listener.broadcast() ? "BroadcastListener" : "QueueListener")
+                                + "(id = \"...\").");
+            }
+            ConsumeOptions options = listener.broadcast() ? null : options(definitions, listener, shutdownTimeout);
+            byId.put(listener.id(), new ManagedListener(listener, catalog, beans, options, broadcasts, errorHandler));
+        }
+        this.listeners = Collections.unmodifiableMap(byId);
+    }
+
+    /** The queue's {@code retry.*}, overridden by the listener's own backoff where it has one. */
+    private static ConsumeOptions options(
+            QueueDefinitions definitions, ListenerMethod listener, Duration shutdownTimeout) {
+        ConsumeOptions.Builder options = QueueFactory.consumeOptions(definitions.queues.get(listener.queue()))
+                .concurrency(listener.concurrency())
+                .shutdownTimeout(shutdownTimeout);
+        if (listener.initialBackoff() != null || listener.maxBackoff() != null) {
+            ConsumeOptions queue = options.build();
+            Duration initial = listener.initialBackoff() != null ? listener.initialBackoff() : queue.initialBackoff();
+            Duration max = listener.maxBackoff() != null
+                    ? listener.maxBackoff()
+                    : queue.maxBackoff().compareTo(initial) < 0 ? initial : queue.maxBackoff();
+            try {
+                options.backoff(initial, max);
+            } catch (IllegalArgumentException e) {
+                throw new QueueConfigurationException(
+                        listener.describe() + " retries with initialBackoff " + initial + " and maxBackoff " + max
+                                + ", which are refused: " + e.getMessage(),
+                        "Correct initialBackoff and maxBackoff on " + listener.describe()
+                                + ", or the queue's retry settings they are taken from.",
+                        e);
+            }
+        }
+        return options.build();
     }
 
     @Override
@@ -62,66 +93,16 @@ final class QueueListenerContainer implements SmartLifecycle {
             return;
         }
         try {
-            for (ListenerMethod listener : definitions.listeners) {
-                running.add(new Running(listener.queue(), subscribe(listener)));
+            for (ManagedListener listener : listeners.values()) {
+                if (listener.method().autoStartup()) {
+                    listener.start();
+                }
             }
         } catch (RuntimeException e) {
             stopAll();
             throw e;
         }
         started = true;
-    }
-
-    private Subscription subscribe(ListenerMethod listener) {
-        Object bean = beans.getBean(listener.beanName());
-        Method method = AopUtils.selectInvocableMethod(listener.method(), bean.getClass());
-        ReflectionUtils.makeAccessible(method);
-        if (listener.broadcast()) {
-            return broadcasts.subscribe(
-                    listener,
-                    () -> catalog.broadcaster(listener.queue()).subscribe(message -> invoke(bean, method, message)));
-        }
-        @SuppressWarnings("unchecked")
-        MessageQueue<Object> queue = (MessageQueue<Object>) catalog.queue(listener.queue());
-        MessageHandler<Object> handler = delivery -> handle(listener, bean, method, delivery);
-        return queue.consume(handler, options(listener));
-    }
-
-    private ConsumeOptions options(ListenerMethod listener) {
-        return QueueFactory.consumeOptions(definitions.queues.get(listener.queue()))
-                .concurrency(listener.concurrency())
-                .shutdownTimeout(shutdownTimeout)
-                .build();
-    }
-
-    private static void handle(ListenerMethod listener, Object bean, Method method, Delivery<Object> delivery)
-            throws Exception {
-        try {
-            invoke(bean, method, listener.takesDelivery() ? delivery : delivery.payload());
-        } catch (Exception | Error e) {
-            for (Class<? extends Throwable> type : listener.noRetryFor()) {
-                if (type.isInstance(e)) {
-                    delivery.deadLetter(e.getClass().getName() + ": " + e.getMessage());
-                    return;
-                }
-            }
-            throw e;
-        }
-    }
-
-    private static void invoke(Object bean, Method method, Object argument) throws Exception {
-        try {
-            method.invoke(bean, argument);
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Exception ex) {
-                throw ex;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
     }
 
     @Override
@@ -138,13 +119,16 @@ final class QueueListenerContainer implements SmartLifecycle {
         }
     }
 
-    /** Closes every consumer and subscription at once, each on its own thread, and waits for all. */
+    /** Stops every listener at once, each on its own thread, and waits for all. */
     private synchronized void stopAll() {
         List<Thread> closing = new ArrayList<>();
-        for (Running r : running) {
-            Thread t = new Thread(r.subscription()::close, "queuekit-" + r.queue() + "-stop");
-            t.start();
-            closing.add(t);
+        for (ManagedListener listener : listeners.values()) {
+            if (listener.isRunning()) {
+                Thread t = new Thread(
+                        listener::stop, "queuekit-" + listener.method().queue() + "-stop");
+                t.start();
+                closing.add(t);
+            }
         }
         for (Thread t : closing) {
             try {
@@ -154,7 +138,6 @@ final class QueueListenerContainer implements SmartLifecycle {
                 break;
             }
         }
-        running.clear();
         started = false;
     }
 
@@ -166,5 +149,49 @@ final class QueueListenerContainer implements SmartLifecycle {
     @Override
     public int getPhase() {
         return PHASE;
+    }
+
+    @Override
+    public Set<String> listenerIds() {
+        return listeners.keySet();
+    }
+
+    @Override
+    public boolean isRunning(String id) {
+        return listener(id).isRunning();
+    }
+
+    @Override
+    public boolean isPaused(String id) {
+        return listener(id).isPaused();
+    }
+
+    @Override
+    public void start(String id) {
+        listener(id).start();
+    }
+
+    @Override
+    public void stop(String id) {
+        listener(id).stop();
+    }
+
+    @Override
+    public void pause(String id) {
+        listener(id).pause();
+    }
+
+    @Override
+    public void resume(String id) {
+        listener(id).resume();
+    }
+
+    private ManagedListener listener(String id) {
+        ManagedListener listener = listeners.get(id);
+        if (listener == null) {
+            throw new IllegalArgumentException(
+                    "no queuekit listener has the id '" + id + "'; the ids are " + listeners.keySet());
+        }
+        return listener;
     }
 }

@@ -136,17 +136,20 @@ public class QueuekitAutoConfiguration {
         return new QueueCatalog(definitions, beans);
     }
 
+    /** Runs the listener methods; the {@link QueueListenerRegistry} of the application. */
     @Bean
     QueueListenerContainer queuekitListenerContainer(
             QueueDefinitions definitions,
             QueueCatalog catalog,
             BeanFactory beans,
             Environment environment,
-            BroadcastSubscriptions broadcasts) {
+            BroadcastSubscriptions broadcasts,
+            ObjectProvider<QueueListenerErrorHandler> errorHandler) {
         Duration phaseTimeout = Binder.get(environment)
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
-        return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout, broadcasts);
+        return new QueueListenerContainer(
+                definitions, catalog, beans, phaseTimeout, broadcasts, errorHandler.getIfAvailable());
     }
 
     @Bean

@@ -1,0 +1,171 @@
+package io.queuekit.spring.boot;
+
+import io.queuekit.ConsumeOptions;
+import io.queuekit.Delivery;
+import io.queuekit.MessageHandler;
+import io.queuekit.MessageQueue;
+import io.queuekit.Subscription;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * One listener method as {@link QueueListenerContainer} runs it: a managed consumer of its queue,
+ * or a subscription to its channel, while started and not paused. Pausing closes the consumer (the
+ * queue has no way to stop fetching and keep it) and resuming makes a new one.
+ */
+final class ManagedListener {
+    private final ListenerMethod listener;
+    private final QueueCatalog catalog;
+    private final BeanFactory beans;
+    /** Null for a broadcast listener. */
+    private final @Nullable ConsumeOptions options;
+
+    private final BroadcastSubscriptions broadcasts;
+    private final @Nullable QueueListenerErrorHandler errorHandler;
+    // guarded by this
+    private @Nullable Subscription subscription;
+    private boolean running;
+    private boolean paused;
+
+    ManagedListener(
+            ListenerMethod listener,
+            QueueCatalog catalog,
+            BeanFactory beans,
+            @Nullable ConsumeOptions options,
+            BroadcastSubscriptions broadcasts,
+            @Nullable QueueListenerErrorHandler errorHandler) {
+        this.broadcasts = broadcasts;
+        this.listener = listener;
+        this.catalog = catalog;
+        this.beans = beans;
+        this.options = options;
+        this.errorHandler = errorHandler;
+    }
+
+    ListenerMethod method() {
+        return listener;
+    }
+
+    synchronized void start() {
+        if (running) {
+            return;
+        }
+        subscription = subscribe();
+        running = true;
+        paused = false;
+    }
+
+    /** Stops, waiting for running handlers (outside the lock, so that they may ask for the state). */
+    void stop() {
+        Subscription closing;
+        synchronized (this) {
+            closing = subscription;
+            subscription = null;
+            running = false;
+            paused = false;
+        }
+        if (closing != null) {
+            closing.close();
+        }
+    }
+
+    void pause() {
+        Subscription closing;
+        synchronized (this) {
+            if (!running || paused) {
+                return;
+            }
+            closing = subscription;
+            subscription = null;
+            paused = true;
+        }
+        if (closing != null) {
+            closing.close();
+        }
+    }
+
+    synchronized void resume() {
+        if (!paused) {
+            return;
+        }
+        subscription = subscribe();
+        paused = false;
+    }
+
+    synchronized boolean isRunning() {
+        return running;
+    }
+
+    synchronized boolean isPaused() {
+        return paused;
+    }
+
+    private Subscription subscribe() {
+        Object bean = beans.getBean(listener.beanName());
+        Method method = AopUtils.selectInvocableMethod(listener.method(), bean.getClass());
+        ReflectionUtils.makeAccessible(method);
+        if (listener.broadcast()) {
+            return broadcasts.subscribe(
+                    listener,
+                    () -> catalog.broadcaster(listener.queue()).subscribe(message -> invoke(bean, method, message)));
+        }
+        @SuppressWarnings("unchecked")
+        MessageQueue<Object> queue = (MessageQueue<Object>) catalog.queue(listener.queue());
+        MessageHandler<Object> handler = delivery -> handle(bean, method, delivery);
+        return queue.consume(handler, options);
+    }
+
+    /**
+     * Calls the method; a failure dead-letters at once for {@code noRetryFor}, else goes to the
+     * error handler, else (thrown on) to the consumer, which retries it.
+     */
+    private void handle(Object bean, Method method, Delivery<Object> delivery) throws Exception {
+        Object argument = listener.takesDelivery() ? delivery : delivery.payload();
+        try {
+            invoke(bean, method, argument);
+        } catch (Exception | Error e) {
+            for (Class<? extends Throwable> type : listener.noRetryFor()) {
+                if (type.isInstance(e)) {
+                    delivery.deadLetter(reason(e));
+                    return;
+                }
+            }
+            if (errorHandler == null || !(e instanceof Exception exception)) {
+                throw e;
+            }
+            QueueListenerErrorHandler.Decision decision = errorHandler.handle(listener.queue(), delivery, exception);
+            if (decision == null) {
+                throw new IllegalStateException(
+                        "the QueueListenerErrorHandler returned null for " + listener.describe(), e);
+            }
+            switch (decision) {
+                case RETRY -> throw e;
+                case DEAD_LETTER -> delivery.deadLetter(reason(e));
+                case ACK -> delivery.ack();
+            }
+        }
+    }
+
+    private static String reason(Throwable e) {
+        return e.getClass().getName() + ": " + e.getMessage();
+    }
+
+    private static void invoke(Object bean, Method method, Object argument) throws Exception {
+        try {
+            method.invoke(bean, argument);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception ex) {
+                throw ex;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+}
