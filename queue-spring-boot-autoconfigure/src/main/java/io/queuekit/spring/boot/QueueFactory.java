@@ -74,7 +74,7 @@ final class QueueFactory {
                 : redis(queue, codec(queue.payloadType()));
     }
 
-    /** The consumer options of the queue's listeners, from {@code retry.*}; checked when the queue is built. */
+    /** The consumer options of the queue's listeners, from {@code retry.*} and {@code consumer.*}; checked when the queue is built. */
     static ConsumeOptions.Builder consumeOptions(Definition queue) {
         QueuekitProperties.Retry retry = queue.settings().getRetry();
         Duration initial = retry.getInitialBackoff() != null
@@ -85,8 +85,9 @@ final class QueueFactory {
                 : QueuekitProperties.Retry.DEFAULT_MAX_BACKOFF.compareTo(initial) < 0
                         ? initial
                         : QueuekitProperties.Retry.DEFAULT_MAX_BACKOFF;
+        ConsumeOptions.Builder options;
         try {
-            return ConsumeOptions.builder().backoff(initial, max);
+            options = ConsumeOptions.builder().backoff(initial, max);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new QueueConfigurationException(
                     queue.property("retry.initial-backoff") + "=" + initial
@@ -96,6 +97,11 @@ final class QueueFactory {
                     "Correct " + queue.property("retry.*") + ".",
                     e);
         }
+        QueuekitProperties.Consumer consumer = queue.settings().getConsumer();
+        set(queue, "consumer.batch-size", consumer.getBatchSize(), options::batchSize);
+        set(queue, "consumer.poll-timeout", consumer.getPollTimeout(), options::pollTimeout);
+        set(queue, "consumer.lease-renewal-limit", consumer.getLeaseRenewalLimit(), options::leaseRenewalLimit);
+        return options;
     }
 
     /** Strings and bytes as they are; anything else as JSON, decoded into the full type, type arguments included. */
@@ -130,6 +136,10 @@ final class QueueFactory {
             set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "sharded", s.getSharded(), b::sharded);
+            QueuekitProperties.Broadcast broadcast = s.getBroadcast();
+            set(queue, "broadcast.buffer-capacity", broadcast.getBufferCapacity(), b::bufferCapacity);
+            set(queue, "broadcast.buffer-bytes", broadcast.getBufferBytes(), b::bufferBytes);
+            set(queue, "broadcast.keep-alive-interval", broadcast.getKeepAliveInterval(), b::keepAliveInterval);
             return b.build();
         }
         if (queue.type() == QueuekitProperties.Type.DELAY) {
@@ -181,8 +191,10 @@ final class QueueFactory {
             refuse(queue, "shards", s.getShards(), "list and delay queues");
             refuse(queue, "guarantee", s.getGuarantee(), "list queues");
             refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, "list and delay queues");
+            refuse(queue, "consumer.*", s.getConsumer().isSet() ? s.getConsumer() : null, "list and delay queues");
         } else {
             refuse(queue, "sharded", s.getSharded(), "broadcasts");
+            refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
             if (queue.type() == QueuekitProperties.Type.DELAY) {
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
             }

@@ -219,7 +219,13 @@ final class QueueRegistrar
             "shards",
             "sharded",
             "retry.initial-backoff",
-            "retry.max-backoff");
+            "retry.max-backoff",
+            "consumer.batch-size",
+            "consumer.poll-timeout",
+            "consumer.lease-renewal-limit",
+            "broadcast.buffer-capacity",
+            "broadcast.buffer-bytes",
+            "broadcast.keep-alive-interval");
 
     /**
      * A name no setting has becomes a message with the closest name there is; any other binding
