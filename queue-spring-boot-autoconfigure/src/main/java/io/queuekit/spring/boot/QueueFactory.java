@@ -14,6 +14,7 @@ import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 import org.springframework.core.ResolvableType;
 import redis.clients.jedis.UnifiedJedis;
@@ -35,6 +36,7 @@ final class QueueFactory {
     private final JsonMapper mapper;
     private final QueueMetrics metrics;
     private final java.util.function.Supplier<Clock> clock;
+    private final List<QueueBuilderCustomizer> customizers;
 
     QueueFactory(
             QueueDefinitions definitions,
@@ -42,13 +44,15 @@ final class QueueFactory {
             UnifiedJedis client,
             JsonMapper mapper,
             QueueMetrics metrics,
-            java.util.function.Supplier<Clock> clock) {
+            java.util.function.Supplier<Clock> clock,
+            List<QueueBuilderCustomizer> customizers) {
         this.definitions = definitions;
         this.transport = transport;
         this.client = client;
         this.mapper = mapper;
         this.metrics = metrics;
         this.clock = clock;
+        this.customizers = List.copyOf(customizers);
     }
 
     /**
@@ -140,17 +144,26 @@ final class QueueFactory {
             set(queue, "broadcast.buffer-capacity", broadcast.getBufferCapacity(), b::bufferCapacity);
             set(queue, "broadcast.buffer-bytes", broadcast.getBufferBytes(), b::bufferBytes);
             set(queue, "broadcast.keep-alive-interval", broadcast.getKeepAliveInterval(), b::keepAliveInterval);
+            customize(queue, b);
             return b.build();
         }
         if (queue.type() == QueuekitProperties.Type.DELAY) {
             RedisDelayQueue.Builder<T> b = RedisDelayQueue.builder(client, queue.name(), codec);
             common(queue, b);
+            customize(queue, b);
             return b.build();
         }
         RedisListQueue.Builder<T> b = RedisListQueue.builder(client, queue.name(), codec);
         common(queue, b);
         set(queue, "guarantee", s.getGuarantee(), b::guarantee);
+        customize(queue, b);
         return b.build();
+    }
+
+    private void customize(Definition queue, Object builder) {
+        for (QueueBuilderCustomizer customizer : customizers) {
+            customizer.customize(queue.name(), builder);
+        }
     }
 
     private void common(Definition queue, RedisQueueBuilder<?, ?> b) {

@@ -57,6 +57,7 @@ public class QueuekitAutoConfiguration {
             ObjectProvider<UnifiedJedis> redis,
             ObjectProvider<JsonMapper> mapper,
             ObjectProvider<QueueMetrics> metrics,
+            ObjectProvider<QueueBuilderCustomizer> customizers,
             ConfigurableListableBeanFactory beans) {
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
@@ -66,7 +67,8 @@ public class QueuekitAutoConfiguration {
                 client,
                 mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 metrics.getIfAvailable(() -> QueueMetrics.NONE),
-                () -> clock(definitions, beans));
+                () -> clock(definitions, beans),
+                customizers.orderedStream().toList());
     }
 
     private static Clock clock(QueueDefinitions definitions, BeanFactory beans) {
@@ -87,13 +89,17 @@ public class QueuekitAutoConfiguration {
             QueueDefinitions definitions,
             ObjectProvider<SslBundles> sslBundles,
             ObjectProvider<ConnectionDetailsLookup> connectionDetails,
-            ConfigurableListableBeanFactory beans) {
+            ObjectProvider<RedisClientCustomizer> customizers) {
         RedisSettings settings = RedisSettings.of(environment);
         ConnectionDetailsLookup lookup = connectionDetails.getIfAvailable();
         RedisConnection fromDetails = lookup != null ? lookup.connection(settings) : null;
         RedisConnection connection =
                 fromDetails != null ? fromDetails : settings.connection(sslBundles.getIfAvailable());
-        return RedisClientFactory.create(connection, settings.pool(), definitions);
+        return RedisClientFactory.create(
+                connection,
+                settings.pool(),
+                definitions,
+                customizers.orderedStream().toList());
     }
 
     /** Finds Spring Boot's Redis connection details; a type of ours, so nothing here names Boot's. */
