@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.ResolvableType;
 import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.JavaType;
@@ -37,6 +38,8 @@ final class QueueFactory {
     private final QueueMetrics metrics;
     private final java.util.function.Supplier<Clock> clock;
     private final List<QueueBuilderCustomizer> customizers;
+    /** Where {@code codec} names its beans. */
+    private final ListableBeanFactory beans;
 
     QueueFactory(
             QueueDefinitions definitions,
@@ -45,7 +48,9 @@ final class QueueFactory {
             JsonMapper mapper,
             QueueMetrics metrics,
             java.util.function.Supplier<Clock> clock,
-            List<QueueBuilderCustomizer> customizers) {
+            List<QueueBuilderCustomizer> customizers,
+            ListableBeanFactory beans) {
+        this.beans = beans;
         this.definitions = definitions;
         this.transport = transport;
         this.client = client;
@@ -73,9 +78,38 @@ final class QueueFactory {
         if (queue.type() != QueuekitProperties.Type.BROADCAST) {
             consumeOptions(queue);
         }
+        Codec<?> codec = queue.settings().getCodec() != null ? namedCodec(queue) : codec(queue.payloadType());
         return transport == Transport.IN_MEMORY
-                ? InMemoryQueues.create(queue, codec(queue.payloadType()), metrics, clock.get())
-                : redis(queue, codec(queue.payloadType()));
+                ? InMemoryQueues.create(queue, codec, metrics, clock.get())
+                : redis(queue, codec);
+    }
+
+    /** The bean that {@code codec} names, if it is a {@code Codec} that may take the queue's payloads. */
+    private Codec<?> namedCodec(Definition queue) {
+        String name = queue.settings().getCodec();
+        String property = queue.property("codec") + "=" + name;
+        List<String> codecs = Arrays.asList(beans.getBeanNamesForType(Codec.class));
+        if (!beans.containsBean(name)) {
+            throw new QueueConfigurationException(
+                    property + " names no bean; the Codec beans are " + codecs,
+                    "Define a bean of type io.queuekit.Codec named " + name + ", or correct " + queue.property("codec")
+                            + ".");
+        }
+        if (!beans.isTypeMatch(name, Codec.class)) {
+            throw new QueueConfigurationException(
+                    property + " names a bean of type " + beans.getType(name) + ", not an io.queuekit.Codec"
+                            + "; the Codec beans are " + codecs,
+                    "Name a bean of type io.queuekit.Codec in " + queue.property("codec") + ".");
+        }
+        ResolvableType wanted = ResolvableType.forClassWithGenerics(Codec.class, queue.payloadType());
+        if (!beans.isTypeMatch(name, wanted)) {
+            throw new QueueConfigurationException(
+                    property + " names a codec of another payload type than the queue's "
+                            + QueueDefinitions.name(queue.payloadType()),
+                    "Name a Codec<" + QueueDefinitions.simpleName(queue.payloadType()) + "> in "
+                            + queue.property("codec") + ", or change " + queue.property("payload-type") + ".");
+        }
+        return beans.getBean(name, Codec.class);
     }
 
     /** The consumer options of the queue's listeners, from {@code retry.*} and {@code consumer.*}; checked when the queue is built. */

@@ -209,6 +209,7 @@ final class QueueRegistrar
     private static final List<String> QUEUE_SETTINGS = List.of(
             "type",
             "payload-type",
+            "codec",
             "key-prefix",
             "visibility-timeout",
             "max-attempts",

@@ -45,6 +45,12 @@ import tools.jackson.databind.json.JsonMapper;
 @ImportRuntimeHints(QueuekitRuntimeHints.class)
 public class QueuekitAutoConfiguration {
     private static final String TRANSPORT = "queuekit.transport";
+    /**
+     * The name of a {@code JsonMapper} bean for the payloads alone, which wins over the
+     * application's (declare it {@code @Bean(defaultCandidate = false)} so that it does not
+     * replace Boot's own mapper).
+     */
+    static final String JSON_MAPPER = "queuekitJsonMapper";
 
     @Bean
     static QueueRegistrar queuekitQueueRegistrar() {
@@ -65,10 +71,13 @@ public class QueuekitAutoConfiguration {
                 definitions,
                 transport,
                 client,
-                mapper.getIfAvailable(() -> JsonMapper.builder().build()),
+                beans.containsBean(JSON_MAPPER)
+                        ? beans.getBean(JSON_MAPPER, JsonMapper.class)
+                        : mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 metrics.getIfAvailable(() -> QueueMetrics.NONE),
                 () -> clock(definitions, beans),
-                customizers.orderedStream().toList());
+                customizers.orderedStream().toList(),
+                beans);
     }
 
     private static Clock clock(QueueDefinitions definitions, BeanFactory beans) {

@@ -130,12 +130,19 @@ public class QueuekitProperties {
         private Type type = Type.LIST;
 
         /**
-         * The class of the payloads, encoded as JSON with the application's Jackson 3 mapper;
+         * The class of the payloads, encoded as JSON with the application's Jackson 3 mapper (or
+         * the JsonMapper bean named queuekitJsonMapper), unless a codec is set;
          * java.lang.String and byte[] are stored as they are. Unset: the parameter type of the
          * queue's listener method, type arguments included, else java.lang.String. A class only: a
          * type with type arguments, such as {@code List<Order>}, comes from the listener's parameter.
          */
         private Class<?> payloadType;
+
+        /**
+         * The name of a bean of type io.queuekit.Codec that encodes the queue's payloads instead
+         * of the JSON codec; it must take the queue's payload type.
+         */
+        private String codec;
 
         /** The first part of the queue's Redis keys; queuekit by default. */
         private String keyPrefix;
@@ -190,6 +197,14 @@ public class QueuekitProperties {
 
         public void setPayloadType(Class<?> payloadType) {
             this.payloadType = payloadType;
+        }
+
+        public String getCodec() {
+            return codec;
+        }
+
+        public void setCodec(String codec) {
+            this.codec = codec;
         }
 
         public String getKeyPrefix() {

@@ -66,7 +66,7 @@ class ConfigurationErrorsTest {
         void handle(java.util.List<Invoice> invoices) {}
     }
 
-    private static ContextConsumer<AssertableApplicationContext> failsWith(String... parts) {
+    static ContextConsumer<AssertableApplicationContext> failsWith(String... parts) {
         return context -> {
             assertThat(context).hasFailed();
             QueueConfigurationException e = find(context.getStartupFailure());
