@@ -82,10 +82,13 @@ final class QueueListenerContainer implements SmartLifecycle {
     }
 
     private ConsumeOptions options(ListenerMethod listener) {
-        return QueueFactory.consumeOptions(definitions.queues.get(listener.queue()))
+        ConsumeOptions.Builder options = QueueFactory.consumeOptions(definitions.queues.get(listener.queue()))
                 .concurrency(listener.concurrency())
-                .shutdownTimeout(shutdownTimeout)
-                .build();
+                .shutdownTimeout(shutdownTimeout);
+        if (beans.containsBean(VirtualThreads.BEAN)) {
+            options.threadFactory(beans.getBean(VirtualThreads.BEAN, java.util.concurrent.ThreadFactory.class));
+        }
+        return options.build();
     }
 
     private static void handle(ListenerMethod listener, Object bean, Method method, Delivery<Object> delivery)

@@ -8,6 +8,7 @@ import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,12 +19,14 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
@@ -155,6 +158,17 @@ public class QueuekitAutoConfiguration {
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
         return new QueueListenerContainer(definitions, catalog, beans, phaseTimeout);
+    }
+
+    /**
+     * The listeners' worker threads under {@code spring.threads.virtual.enabled=true} (Java 21 and
+     * later, as Spring Boot decides): virtual threads. Not a candidate for injection elsewhere.
+     */
+    @Bean(name = VirtualThreads.BEAN, defaultCandidate = false)
+    @ConditionalOnThreading(Threading.VIRTUAL)
+    @ConditionalOnMissingBean(name = VirtualThreads.BEAN)
+    static ThreadFactory queuekitWorkerThreadFactory() {
+        return VirtualThreads.factory();
     }
 
     /** The in-memory transport's clock, a {@code ManualClock} when tests ask for one. */
