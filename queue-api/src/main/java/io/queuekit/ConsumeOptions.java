@@ -2,6 +2,8 @@ package io.queuekit;
 
 import io.queuekit.internal.Checks;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * How {@link MessageQueue#consume(MessageHandler, ConsumeOptions)} runs a handler: how many worker
@@ -21,6 +23,7 @@ public final class ConsumeOptions {
     private final Duration pollTimeout;
     private final Duration leaseRenewalLimit;
     private final Duration shutdownTimeout;
+    private final ThreadFactory threadFactory;
 
     private ConsumeOptions(Builder b) {
         this.concurrency = b.concurrency;
@@ -31,6 +34,7 @@ public final class ConsumeOptions {
         this.pollTimeout = b.pollTimeout;
         this.leaseRenewalLimit = b.leaseRenewalLimit;
         this.shutdownTimeout = b.shutdownTimeout;
+        this.threadFactory = b.threadFactory;
     }
 
     public static ConsumeOptions defaults() {
@@ -107,6 +111,15 @@ public final class ConsumeOptions {
     }
 
     /**
+     * Where the worker threads come from, or null (the default): daemon platform threads. The
+     * consumer names each thread it gets ({@code queuekit-<queue>-consumer-<n>}), makes it a
+     * daemon and starts it.
+     */
+    public ThreadFactory threadFactory() {
+        return threadFactory;
+    }
+
+    /**
      * The delay before retrying a delivery whose handler threw on attempt {@code attempt}: the
      * initial backoff doubled for every attempt after the first, capped at the maximum.
      */
@@ -123,7 +136,8 @@ public final class ConsumeOptions {
         return "ConsumeOptions[concurrency=" + concurrency + ", initialBackoff=" + initialBackoff
                 + ", maxBackoff=" + maxBackoff + ", batchSize=" + (adaptiveBatch ? "adaptive" : batchSize)
                 + ", pollTimeout=" + pollTimeout + ", leaseRenewalLimit=" + leaseRenewalLimit
-                + ", shutdownTimeout=" + shutdownTimeout + "]";
+                + ", shutdownTimeout=" + shutdownTimeout
+                + (threadFactory == null ? "" : ", threadFactory=" + threadFactory) + "]";
     }
 
     /** Builds {@link ConsumeOptions}; each setter checks its argument at once. */
@@ -136,6 +150,7 @@ public final class ConsumeOptions {
         private Duration pollTimeout = Duration.ofSeconds(1);
         private Duration leaseRenewalLimit = Duration.ofMinutes(30);
         private Duration shutdownTimeout = Duration.ofSeconds(30);
+        private ThreadFactory threadFactory;
 
         private Builder() {}
 
@@ -190,6 +205,17 @@ public final class ConsumeOptions {
         /** How long closing waits for running handlers to finish and settle: 0 to 1 day. */
         public Builder shutdownTimeout(Duration timeout) {
             this.shutdownTimeout = Checks.between(timeout, Duration.ZERO, Duration.ofDays(1), "shutdown timeout");
+            return this;
+        }
+
+        /**
+         * Makes the worker threads with {@code factory} rather than as daemon platform threads: a
+         * factory of virtual threads ({@code Thread.ofVirtual().factory()}, Java 21 and later) runs
+         * the handlers on virtual threads. The factory must return a new, unstarted thread; the
+         * consumer names it, makes it a daemon and starts it.
+         */
+        public Builder threadFactory(ThreadFactory factory) {
+            this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
             return this;
         }
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,14 +85,26 @@ final class Workers implements Subscription {
         this.leases = leases;
         for (int i = 0; i < options.concurrency(); i++) {
             Worker w = new Worker();
-            w.thread = new Thread(() -> run(w, queue, handler, ackingFetch), owner.threadName());
-            w.thread.setDaemon(true);
+            w.thread = newThread(options, () -> run(w, queue, handler, ackingFetch), owner.threadName());
             workers.add(w);
         }
     }
 
     void start() {
         workers.forEach(w -> w.thread.start());
+    }
+
+    /** A daemon thread named {@code name}, from the options' thread factory if they have one. */
+    private static Thread newThread(ConsumeOptions options, Runnable body, String name) {
+        ThreadFactory factory = options.threadFactory();
+        Thread t = factory == null ? new Thread(body) : factory.newThread(body);
+        if (t == null || t.getState() != Thread.State.NEW) {
+            throw new IllegalStateException(
+                    "the thread factory " + factory + " returned " + t + " where a new, unstarted thread was needed");
+        }
+        t.setName(name);
+        t.setDaemon(true);
+        return t;
     }
 
     // ---- the worker loop

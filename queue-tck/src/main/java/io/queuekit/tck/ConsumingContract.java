@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -290,6 +291,31 @@ interface ConsumingContract extends QueueContract {
                 .collect(Collectors.toSet());
         assertThat(names).containsAll(expected);
         assertThat(names).filteredOn(n -> n.contains("-consumer-")).hasSize(6);
+    }
+
+    @Test
+    default void consume_withAThreadFactory_runsTheHandlersOnItsThreads_namedAsEver() throws Exception {
+        MessageQueue<String> q = newQueue();
+        Set<Thread> made = ConcurrentHashMap.newKeySet();
+        Map<String, Thread> handledOn = new ConcurrentHashMap<>();
+        ThreadFactory factory = body -> {
+            Thread t = new Thread(body, "unnamed");
+            made.add(t);
+            return t;
+        };
+        closeLater(q.consume(
+                d -> handledOn.put(d.payload(), Thread.currentThread()),
+                quickOptionsBuilder(2, Duration.ZERO).threadFactory(factory).build()));
+
+        q.sendAll(List.of("a", "b", "c"));
+
+        await().untilAsserted(() -> assertThat(handledOn).containsOnlyKeys("a", "b", "c"));
+        assertThat(made).hasSize(2);
+        assertThat(handledOn.values()).allSatisfy(t -> {
+            assertThat(made).contains(t);
+            assertThat(t.getName()).startsWith("queuekit-" + q.name() + "-consumer-");
+            assertThat(t.isDaemon()).isTrue();
+        });
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.queuekit.redis.pubsub;
 import io.queuekit.Codec;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.PayloadLimit;
+import io.queuekit.redis.internal.RedisBroadcastSettings;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -112,7 +113,7 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
      * of the buffer to work through included.
      */
     public RedisBroadcaster.Builder<T> bufferCapacity(int bufferCapacity) {
-        this.bufferCapacity = Checks.inRange(bufferCapacity, 1, 1 << 24, "bufferCapacity");
+        this.bufferCapacity = RedisBroadcastSettings.checkBufferCapacity(bufferCapacity);
         return self();
     }
 
@@ -124,7 +125,7 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
      * whichever is larger.
      */
     public RedisBroadcaster.Builder<T> bufferBytes(int bufferBytes) {
-        this.bufferBytes = Checks.inRange(bufferBytes, 1, 1 << 30, "bufferBytes");
+        this.bufferBytes = RedisBroadcastSettings.checkBufferBytes(bufferBytes);
         return self();
     }
 
@@ -135,8 +136,7 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
      * (see {@code docs/broadcasts.md}).
      */
     public RedisBroadcaster.Builder<T> keepAliveInterval(Duration keepAliveInterval) {
-        this.keepAliveInterval =
-                Checks.between(keepAliveInterval, Duration.ofMillis(1), Duration.ofDays(1), "keepAliveInterval");
+        this.keepAliveInterval = RedisBroadcastSettings.checkKeepAliveInterval(keepAliveInterval);
         return self();
     }
 

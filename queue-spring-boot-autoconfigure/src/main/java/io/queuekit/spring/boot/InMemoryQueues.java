@@ -4,6 +4,7 @@ import io.queuekit.Codec;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.redis.internal.RedisBroadcastSettings;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.spi.QueueMetrics;
@@ -13,8 +14,9 @@ import java.time.Clock;
 
 /**
  * The in-memory queues of {@code queuekit.transport=in-memory}, with the settings that mean the same
- * in memory (visibility timeout, attempts, dead letters, payload limit, guarantee); the Redis-only
- * ones (key prefix, block timeout, shards) have no effect, but are checked as on Redis, so that one
+ * in memory (visibility timeout, attempts, dead letters, payload limit, guarantee, a broadcast's
+ * buffer capacity as its inbox capacity, the consumer settings); the Redis-only ones (key prefix,
+ * block timeout, shards, a broadcast's buffer bytes and keep-alive) have no effect, but are checked as on Redis, so that one
  * set of properties serves both and a test fails where production would.
  * Only this class names the in-memory transport, which is an optional dependency.
  */
@@ -38,6 +40,8 @@ final class InMemoryQueues {
             InMemoryBroadcaster.Builder<T> b =
                     InMemoryBroadcaster.<T>builder(queue.name()).codec(codec).metrics(metrics);
             QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+            QueueFactory.set(
+                    queue, "broadcast.buffer-capacity", s.getBroadcast().getBufferCapacity(), b::inboxCapacity);
             return b.build();
         }
         if (queue.type() == QueuekitProperties.Type.DELAY) {
@@ -69,5 +73,15 @@ final class InMemoryQueues {
         QueueFactory.set(queue, "key-prefix", s.getKeyPrefix(), prefix -> RedisKeys.of(prefix, queue.name()));
         QueueFactory.set(queue, "block-timeout", s.getBlockTimeout(), RedisQueueSettings::checkBlockTimeout);
         QueueFactory.set(queue, "shards", s.getShards(), RedisQueueSettings::checkShards);
+        QueueFactory.set(
+                queue,
+                "broadcast.buffer-bytes",
+                s.getBroadcast().getBufferBytes(),
+                RedisBroadcastSettings::checkBufferBytes);
+        QueueFactory.set(
+                queue,
+                "broadcast.keep-alive-interval",
+                s.getBroadcast().getKeepAliveInterval(),
+                RedisBroadcastSettings::checkKeepAliveInterval);
     }
 }

@@ -14,7 +14,9 @@ import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.ResolvableType;
 import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.JavaType;
@@ -36,6 +38,9 @@ final class QueueFactory {
     private final QueueMetrics metrics;
     private final java.util.function.Supplier<Clock> clock;
     private final BroadcastSubscriptions broadcasts;
+    private final List<QueueBuilderCustomizer> customizers;
+    /** Where {@code codec} names its beans. */
+    private final ListableBeanFactory beans;
 
     QueueFactory(
             QueueDefinitions definitions,
@@ -44,14 +49,18 @@ final class QueueFactory {
             JsonMapper mapper,
             QueueMetrics metrics,
             java.util.function.Supplier<Clock> clock,
-            BroadcastSubscriptions broadcasts) {
+            BroadcastSubscriptions broadcasts,
+            List<QueueBuilderCustomizer> customizers,
+            ListableBeanFactory beans) {
         this.broadcasts = broadcasts;
+        this.beans = beans;
         this.definitions = definitions;
         this.transport = transport;
         this.client = client;
         this.mapper = mapper;
         this.metrics = metrics;
         this.clock = clock;
+        this.customizers = List.copyOf(customizers);
     }
 
     /**
@@ -72,12 +81,41 @@ final class QueueFactory {
         if (queue.type() != QueuekitProperties.Type.BROADCAST) {
             consumeOptions(queue);
         }
+        Codec<?> codec = queue.settings().getCodec() != null ? namedCodec(queue) : codec(queue.payloadType());
         return transport == Transport.IN_MEMORY
-                ? InMemoryQueues.create(queue, codec(queue.payloadType()), metrics, clock.get())
-                : redis(queue, codec(queue.payloadType()));
+                ? InMemoryQueues.create(queue, codec, metrics, clock.get())
+                : redis(queue, codec);
     }
 
-    /** The consumer options of the queue's listeners, from {@code retry.*}; checked when the queue is built. */
+    /** The bean that {@code codec} names, if it is a {@code Codec} that may take the queue's payloads. */
+    private Codec<?> namedCodec(Definition queue) {
+        String name = queue.settings().getCodec();
+        String property = queue.property("codec") + "=" + name;
+        List<String> codecs = Arrays.asList(beans.getBeanNamesForType(Codec.class));
+        if (!beans.containsBean(name)) {
+            throw new QueueConfigurationException(
+                    property + " names no bean; the Codec beans are " + codecs,
+                    "Define a bean of type io.queuekit.Codec named " + name + ", or correct " + queue.property("codec")
+                            + ".");
+        }
+        if (!beans.isTypeMatch(name, Codec.class)) {
+            throw new QueueConfigurationException(
+                    property + " names a bean of type " + beans.getType(name) + ", not an io.queuekit.Codec"
+                            + "; the Codec beans are " + codecs,
+                    "Name a bean of type io.queuekit.Codec in " + queue.property("codec") + ".");
+        }
+        ResolvableType wanted = ResolvableType.forClassWithGenerics(Codec.class, queue.payloadType());
+        if (!beans.isTypeMatch(name, wanted)) {
+            throw new QueueConfigurationException(
+                    property + " names a codec of another payload type than the queue's "
+                            + QueueDefinitions.name(queue.payloadType()),
+                    "Name a Codec<" + QueueDefinitions.simpleName(queue.payloadType()) + "> in "
+                            + queue.property("codec") + ", or change " + queue.property("payload-type") + ".");
+        }
+        return beans.getBean(name, Codec.class);
+    }
+
+    /** The consumer options of the queue's listeners, from {@code retry.*} and {@code consumer.*}; checked when the queue is built. */
     static ConsumeOptions.Builder consumeOptions(Definition queue) {
         QueuekitProperties.Retry retry = queue.settings().getRetry();
         Duration initial = retry.getInitialBackoff() != null
@@ -88,8 +126,9 @@ final class QueueFactory {
                 : QueuekitProperties.Retry.DEFAULT_MAX_BACKOFF.compareTo(initial) < 0
                         ? initial
                         : QueuekitProperties.Retry.DEFAULT_MAX_BACKOFF;
+        ConsumeOptions.Builder options;
         try {
-            return ConsumeOptions.builder().backoff(initial, max);
+            options = ConsumeOptions.builder().backoff(initial, max);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new QueueConfigurationException(
                     queue.property("retry.initial-backoff") + "=" + initial
@@ -99,6 +138,11 @@ final class QueueFactory {
                     "Correct " + queue.property("retry.*") + ".",
                     e);
         }
+        QueuekitProperties.Consumer consumer = queue.settings().getConsumer();
+        set(queue, "consumer.batch-size", consumer.getBatchSize(), options::batchSize);
+        set(queue, "consumer.poll-timeout", consumer.getPollTimeout(), options::pollTimeout);
+        set(queue, "consumer.lease-renewal-limit", consumer.getLeaseRenewalLimit(), options::leaseRenewalLimit);
+        return options;
     }
 
     /** Strings and bytes as they are; anything else as JSON, decoded into the full type, type arguments included. */
@@ -134,17 +178,30 @@ final class QueueFactory {
             set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "sharded", s.getSharded(), b::sharded);
+            QueuekitProperties.Broadcast broadcast = s.getBroadcast();
+            set(queue, "broadcast.buffer-capacity", broadcast.getBufferCapacity(), b::bufferCapacity);
+            set(queue, "broadcast.buffer-bytes", broadcast.getBufferBytes(), b::bufferBytes);
+            set(queue, "broadcast.keep-alive-interval", broadcast.getKeepAliveInterval(), b::keepAliveInterval);
+            customize(queue, b);
             return b.build();
         }
         if (queue.type() == QueuekitProperties.Type.DELAY) {
             RedisDelayQueue.Builder<T> b = RedisDelayQueue.builder(client, queue.name(), codec);
             common(queue, b);
+            customize(queue, b);
             return b.build();
         }
         RedisListQueue.Builder<T> b = RedisListQueue.builder(client, queue.name(), codec);
         common(queue, b);
         set(queue, "guarantee", s.getGuarantee(), b::guarantee);
+        customize(queue, b);
         return b.build();
+    }
+
+    private void customize(Definition queue, Object builder) {
+        for (QueueBuilderCustomizer customizer : customizers) {
+            customizer.customize(queue.name(), builder);
+        }
     }
 
     private void common(Definition queue, RedisQueueBuilder<?, ?> b) {
@@ -185,8 +242,10 @@ final class QueueFactory {
             refuse(queue, "shards", s.getShards(), "list and delay queues");
             refuse(queue, "guarantee", s.getGuarantee(), "list queues");
             refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, "list and delay queues");
+            refuse(queue, "consumer.*", s.getConsumer().isSet() ? s.getConsumer() : null, "list and delay queues");
         } else {
             refuse(queue, "sharded", s.getSharded(), "broadcasts");
+            refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
             if (queue.type() == QueuekitProperties.Type.DELAY) {
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
             }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.SmartLifecycle;
@@ -55,18 +56,25 @@ final class QueueListenerContainer implements SmartLifecycle, QueueListenerRegis
                                 + (listener.broadcast() ? "BroadcastListener" : "QueueListener")
                                 + "(id = \"...\").");
             }
-            ConsumeOptions options = listener.broadcast() ? null : options(definitions, listener, shutdownTimeout);
+            ConsumeOptions options =
+                    listener.broadcast() ? null : options(definitions, listener, shutdownTimeout, beans);
             byId.put(listener.id(), new ManagedListener(listener, catalog, beans, options, broadcasts, errorHandler));
         }
         this.listeners = Collections.unmodifiableMap(byId);
     }
 
-    /** The queue's {@code retry.*}, overridden by the listener's own backoff where it has one. */
+    /**
+     * The queue's {@code retry.*} and {@code consumer.*}, the listener's own backoff where it has
+     * one, and virtual threads where the application runs on them.
+     */
     private static ConsumeOptions options(
-            QueueDefinitions definitions, ListenerMethod listener, Duration shutdownTimeout) {
+            QueueDefinitions definitions, ListenerMethod listener, Duration shutdownTimeout, BeanFactory beans) {
         ConsumeOptions.Builder options = QueueFactory.consumeOptions(definitions.queues.get(listener.queue()))
                 .concurrency(listener.concurrency())
                 .shutdownTimeout(shutdownTimeout);
+        if (beans.containsBean(VirtualThreads.BEAN)) {
+            options.threadFactory(beans.getBean(VirtualThreads.BEAN, ThreadFactory.class));
+        }
         if (listener.initialBackoff() != null || listener.maxBackoff() != null) {
             ConsumeOptions queue = options.build();
             Duration initial = listener.initialBackoff() != null ? listener.initialBackoff() : queue.initialBackoff();

@@ -209,6 +209,7 @@ final class QueueRegistrar
     private static final List<String> QUEUE_SETTINGS = List.of(
             "type",
             "payload-type",
+            "codec",
             "key-prefix",
             "visibility-timeout",
             "max-attempts",
@@ -219,7 +220,13 @@ final class QueueRegistrar
             "shards",
             "sharded",
             "retry.initial-backoff",
-            "retry.max-backoff");
+            "retry.max-backoff",
+            "consumer.batch-size",
+            "consumer.poll-timeout",
+            "consumer.lease-renewal-limit",
+            "broadcast.buffer-capacity",
+            "broadcast.buffer-bytes",
+            "broadcast.keep-alive-interval");
 
     /**
      * A name no setting has becomes a message with the closest name there is; any other binding

@@ -8,6 +8,7 @@ import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,12 +19,14 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -46,6 +49,12 @@ import tools.jackson.databind.json.JsonMapper;
 @ImportRuntimeHints(QueuekitRuntimeHints.class)
 public class QueuekitAutoConfiguration {
     private static final String TRANSPORT = "queuekit.transport";
+    /**
+     * The name of a {@code JsonMapper} bean for the payloads alone, which wins over the
+     * application's (declare it {@code @Bean(defaultCandidate = false)} so that it does not
+     * replace Boot's own mapper).
+     */
+    static final String JSON_MAPPER = "queuekitJsonMapper";
 
     @Bean
     static QueueRegistrar queuekitQueueRegistrar() {
@@ -59,17 +68,22 @@ public class QueuekitAutoConfiguration {
             ObjectProvider<JsonMapper> mapper,
             ObjectProvider<QueueMetrics> metrics,
             ConfigurableListableBeanFactory beans,
-            BroadcastSubscriptions broadcasts) {
+            BroadcastSubscriptions broadcasts,
+            ObjectProvider<QueueBuilderCustomizer> customizers) {
         Transport transport = definitions.properties.getTransport();
         UnifiedJedis client = transport == Transport.REDIS ? redis.getObject() : null;
         return new QueueFactory(
                 definitions,
                 transport,
                 client,
-                mapper.getIfAvailable(() -> JsonMapper.builder().build()),
+                beans.containsBean(JSON_MAPPER)
+                        ? beans.getBean(JSON_MAPPER, JsonMapper.class)
+                        : mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 metrics.getIfAvailable(() -> QueueMetrics.NONE),
                 () -> clock(definitions, beans),
-                broadcasts);
+                broadcasts,
+                customizers.orderedStream().toList(),
+                beans);
     }
 
     private static Clock clock(QueueDefinitions definitions, BeanFactory beans) {
@@ -90,13 +104,17 @@ public class QueuekitAutoConfiguration {
             QueueDefinitions definitions,
             ObjectProvider<SslBundles> sslBundles,
             ObjectProvider<ConnectionDetailsLookup> connectionDetails,
-            ConfigurableListableBeanFactory beans) {
+            ObjectProvider<RedisClientCustomizer> customizers) {
         RedisSettings settings = RedisSettings.of(environment);
         ConnectionDetailsLookup lookup = connectionDetails.getIfAvailable();
         RedisConnection fromDetails = lookup != null ? lookup.connection(settings) : null;
         RedisConnection connection =
                 fromDetails != null ? fromDetails : settings.connection(sslBundles.getIfAvailable());
-        return RedisClientFactory.create(connection, settings.pool(), definitions);
+        return RedisClientFactory.create(
+                connection,
+                settings.pool(),
+                definitions,
+                customizers.orderedStream().toList());
     }
 
     /** Finds Spring Boot's Redis connection details; a type of ours, so nothing here names Boot's. */
@@ -155,6 +173,17 @@ public class QueuekitAutoConfiguration {
     @Bean
     BroadcastSubscriptions queuekitBroadcastSubscriptions(ApplicationEventPublisher events) {
         return new BroadcastSubscriptions(events);
+    }
+
+    /**
+     * The listeners' worker threads under {@code spring.threads.virtual.enabled=true} (Java 21 and
+     * later, as Spring Boot decides): virtual threads. Not a candidate for injection elsewhere.
+     */
+    @Bean(name = VirtualThreads.BEAN, defaultCandidate = false)
+    @ConditionalOnThreading(Threading.VIRTUAL)
+    @ConditionalOnMissingBean(name = VirtualThreads.BEAN)
+    static ThreadFactory queuekitWorkerThreadFactory() {
+        return VirtualThreads.factory();
     }
 
     /** The in-memory transport's clock, a {@code ManualClock} when tests ask for one. */

@@ -145,12 +145,19 @@ public class QueuekitProperties {
         private Type type = Type.LIST;
 
         /**
-         * The class of the payloads, encoded as JSON with the application's Jackson 3 mapper;
+         * The class of the payloads, encoded as JSON with the application's Jackson 3 mapper (or
+         * the JsonMapper bean named queuekitJsonMapper), unless a codec is set;
          * java.lang.String and byte[] are stored as they are. Unset: the parameter type of the
          * queue's listener method, type arguments included, else java.lang.String. A class only: a
          * type with type arguments, such as {@code List<Order>}, comes from the listener's parameter.
          */
         private Class<?> payloadType;
+
+        /**
+         * The name of a bean of type io.queuekit.Codec that encodes the queue's payloads instead
+         * of the JSON codec; it must take the queue's payload type.
+         */
+        private String codec;
 
         /** The first part of the queue's Redis keys; queuekit by default. */
         private String keyPrefix;
@@ -185,6 +192,12 @@ public class QueuekitProperties {
         /** How a listener method of the queue waits before a failed message is tried again. */
         private final Retry retry = new Retry();
 
+        /** How a listener method of the queue fetches and holds messages (list, delay). */
+        private final Consumer consumer = new Consumer();
+
+        /** How each subscription of a broadcast buffers and keeps its connection alive (broadcast). */
+        private final Broadcast broadcast = new Broadcast();
+
         public Type getType() {
             return type;
         }
@@ -199,6 +212,14 @@ public class QueuekitProperties {
 
         public void setPayloadType(Class<?> payloadType) {
             this.payloadType = payloadType;
+        }
+
+        public String getCodec() {
+            return codec;
+        }
+
+        public void setCodec(String codec) {
+            this.codec = codec;
         }
 
         public String getKeyPrefix() {
@@ -275,6 +296,94 @@ public class QueuekitProperties {
 
         public Retry getRetry() {
             return retry;
+        }
+
+        public Consumer getConsumer() {
+            return consumer;
+        }
+
+        public Broadcast getBroadcast() {
+            return broadcast;
+        }
+    }
+
+    /** The fetching of a queue's listener methods, as {@code ConsumeOptions} sets it. */
+    public static class Consumer {
+        /** Messages a worker fetches per round trip, always; unset, adaptive (one while none wait, more while they do). */
+        private Integer batchSize;
+
+        /** The longest single blocking fetch before a worker checks whether it was stopped; 1 s by default. */
+        private Duration pollTimeout;
+
+        /** How long the leases of held messages are renewed, counted from their fetch; 30 min by default. */
+        private Duration leaseRenewalLimit;
+
+        public Integer getBatchSize() {
+            return batchSize;
+        }
+
+        public void setBatchSize(Integer batchSize) {
+            this.batchSize = batchSize;
+        }
+
+        public Duration getPollTimeout() {
+            return pollTimeout;
+        }
+
+        public void setPollTimeout(Duration pollTimeout) {
+            this.pollTimeout = pollTimeout;
+        }
+
+        public Duration getLeaseRenewalLimit() {
+            return leaseRenewalLimit;
+        }
+
+        public void setLeaseRenewalLimit(Duration leaseRenewalLimit) {
+            this.leaseRenewalLimit = leaseRenewalLimit;
+        }
+
+        boolean isSet() {
+            return batchSize != null || pollTimeout != null || leaseRenewalLimit != null;
+        }
+    }
+
+    /** The subscriptions of a broadcast, as the Redis broadcaster's builder sets them. */
+    public static class Broadcast {
+        /** Messages each subscription holds for its listener before it stops reading; 1024 by default. */
+        private Integer bufferCapacity;
+
+        /** Bytes of messages each subscription holds for its listener before it stops reading; 8 MiB by default. */
+        private Integer bufferBytes;
+
+        /** How long a subscribed connection may be quiet before it sends a keep-alive; 30 s by default. */
+        private Duration keepAliveInterval;
+
+        public Integer getBufferCapacity() {
+            return bufferCapacity;
+        }
+
+        public void setBufferCapacity(Integer bufferCapacity) {
+            this.bufferCapacity = bufferCapacity;
+        }
+
+        public Integer getBufferBytes() {
+            return bufferBytes;
+        }
+
+        public void setBufferBytes(Integer bufferBytes) {
+            this.bufferBytes = bufferBytes;
+        }
+
+        public Duration getKeepAliveInterval() {
+            return keepAliveInterval;
+        }
+
+        public void setKeepAliveInterval(Duration keepAliveInterval) {
+            this.keepAliveInterval = keepAliveInterval;
+        }
+
+        boolean isSet() {
+            return bufferCapacity != null || bufferBytes != null || keepAliveInterval != null;
         }
     }
 

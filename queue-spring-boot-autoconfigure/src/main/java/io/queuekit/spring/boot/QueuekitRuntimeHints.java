@@ -1,17 +1,19 @@
 package io.queuekit.spring.boot;
 
 import java.util.Collection;
+import java.util.List;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 import org.springframework.core.ResolvableType;
 
 /**
  * What a native image of an application with queuekit needs beyond what its code shows: the Lua
- * scripts the Redis queues load as resources and the properties {@link QueueRegistrar} binds, for
- * every application; and, from {@link #registerQueues}, the listener methods the container calls
+ * scripts the Redis queues load as resources, the properties {@link QueueRegistrar} binds and the
+ * methods {@link VirtualThreads} calls, for every application; and, from {@link #registerQueues}, the listener methods the container calls
  * by reflection and the payload types the JSON codec binds, for the application's own queues.
  */
 final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
@@ -26,6 +28,12 @@ final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
                         QueuekitProperties.InMemory.class,
                         QueuekitProperties.Health.class)
                 .registerHints(hints, classLoader);
+        // VirtualThreads calls Thread.ofVirtual().factory() reflectively
+        hints.reflection()
+                .registerType(Thread.class, type -> type.withMethod("ofVirtual", List.of(), ExecutableMode.INVOKE))
+                .registerType(
+                        TypeReference.of("java.lang.Thread$Builder"),
+                        type -> type.withMethod("factory", List.of(), ExecutableMode.INVOKE));
     }
 
     /**

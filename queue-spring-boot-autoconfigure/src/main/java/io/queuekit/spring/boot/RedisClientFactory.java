@@ -3,6 +3,7 @@ package io.queuekit.spring.boot;
 import io.queuekit.redis.internal.JedisClient;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocketFactory;
 import org.jspecify.annotations.Nullable;
@@ -34,9 +35,13 @@ final class RedisClientFactory {
 
     private RedisClientFactory() {}
 
-    static UnifiedJedis create(RedisConnection c, RedisSettings.Pool poolSettings, QueueDefinitions queues) {
+    static UnifiedJedis create(
+            RedisConnection c,
+            RedisSettings.Pool poolSettings,
+            QueueDefinitions queues,
+            List<RedisClientCustomizer> customizers) {
         Tls tls = Tls.of(c);
-        JedisClientConfig clientConfig = clientConfig(c, tls, queues);
+        JedisClientConfig clientConfig = clientConfig(c, tls, queues, customizers);
         ConnectionPoolConfig pool = pool(poolSettings, queues.poolSize());
         if (c.topology() instanceof RedisConnection.Sentinel sentinel) {
             JedisClientConfig sentinelConfig = sentinelClientConfig(c, tls, sentinel);
@@ -53,10 +58,11 @@ final class RedisClientFactory {
 
     /** The data nodes' settings: Spring Data Redis' Jedis client configuration, plus the blocking read timeout. */
     static JedisClientConfig clientConfig(RedisConnection c, QueueDefinitions queues) {
-        return clientConfig(c, Tls.of(c), queues);
+        return clientConfig(c, Tls.of(c), queues, List.of());
     }
 
-    private static JedisClientConfig clientConfig(RedisConnection c, Tls tls, QueueDefinitions queues) {
+    private static JedisClientConfig clientConfig(
+            RedisConnection c, Tls tls, QueueDefinitions queues, List<RedisClientCustomizer> customizers) {
         DefaultJedisClientConfig.Builder config = common(c, tls)
                 .blockingSocketTimeoutMillis(millis(queues.longestBlockTimeout().plus(BLOCKING_MARGIN)))
                 .user(c.username())
@@ -66,6 +72,9 @@ final class RedisClientFactory {
         } else if (c.topology() instanceof RedisConnection.Sentinel sentinel) {
             config.database(sentinel.database());
         } // a cluster has database 0 only
+        for (RedisClientCustomizer customizer : customizers) {
+            customizer.customize(config);
+        }
         return config.build();
     }
 

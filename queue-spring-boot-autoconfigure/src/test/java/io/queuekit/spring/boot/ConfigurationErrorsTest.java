@@ -66,7 +66,7 @@ class ConfigurationErrorsTest {
         void handle(java.util.List<Invoice> invoices) {}
     }
 
-    private static ContextConsumer<AssertableApplicationContext> failsWith(String... parts) {
+    static ContextConsumer<AssertableApplicationContext> failsWith(String... parts) {
         return context -> {
             assertThat(context).hasFailed();
             QueueConfigurationException e = find(context.getStartupFailure());
@@ -228,6 +228,63 @@ class ConfigurationErrorsTest {
                 .withPropertyValues(
                         "queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.retry.initial-backoff=2s")
                 .run(failsWith("queuekit.queues.prices.retry.*"));
+    }
+
+    @Test
+    void consumerAndBroadcastSettings_thatTheBuildersRefuse_orOfAnotherType_failNamingThem() {
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.consumer.batch-sise=10")
+                .run(failsWith("did you mean queuekit.queues.orders.consumer.batch-size?"));
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.consumer.batch-size=0")
+                .run(failsWith("queuekit.queues.orders.consumer.batch-size=0", "batch size must be 1 to 10000"));
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.consumer.poll-timeout=2m")
+                .run(failsWith("queuekit.queues.orders.consumer.poll-timeout=PT2M", "poll timeout"));
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.consumer.lease-renewal-limit=-1s")
+                .run(failsWith("queuekit.queues.orders.consumer.lease-renewal-limit=PT-1S"));
+        String[] broadcast = {"queuekit.queues.prices.type=broadcast"};
+        Contexts.on(server)
+                .withPropertyValues(broadcast)
+                .withPropertyValues("queuekit.queues.prices.broadcast.buffer-capacity=0")
+                .run(failsWith("queuekit.queues.prices.broadcast.buffer-capacity=0", "bufferCapacity"));
+        Contexts.on(server)
+                .withPropertyValues(broadcast)
+                .withPropertyValues("queuekit.queues.prices.broadcast.buffer-bytes=0")
+                .run(failsWith("queuekit.queues.prices.broadcast.buffer-bytes=0", "bufferBytes"));
+        Contexts.on(server)
+                .withPropertyValues(broadcast)
+                .withPropertyValues("queuekit.queues.prices.broadcast.keep-alive-interval=0s")
+                .run(failsWith("queuekit.queues.prices.broadcast.keep-alive-interval=PT0S", "keepAliveInterval"));
+        Contexts.on(server)
+                .withPropertyValues(broadcast)
+                .withPropertyValues("queuekit.queues.prices.consumer.batch-size=5")
+                .run(failsWith("queuekit.queues.prices.consumer.*", "list and delay queues"));
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.broadcast.buffer-capacity=5")
+                .run(failsWith("queuekit.queues.orders.broadcast.*", "broadcasts"));
+    }
+
+    @Test
+    void inMemory_checksTheConsumerAndBroadcastSettings_asRedisDoes() {
+        String[] inMemory = {"queuekit.transport=in-memory", "queuekit.queues.prices.type=broadcast"};
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues("queuekit.queues.prices.broadcast.buffer-bytes=0")
+                .run(failsWith("queuekit.queues.prices.broadcast.buffer-bytes=0", "bufferBytes"));
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues("queuekit.queues.prices.broadcast.keep-alive-interval=2d")
+                .run(failsWith("queuekit.queues.prices.broadcast.keep-alive-interval=PT48H"));
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues("queuekit.queues.prices.broadcast.buffer-capacity=0")
+                .run(failsWith("queuekit.queues.prices.broadcast.buffer-capacity=0", "inboxCapacity"));
+        Contexts.on(server)
+                .withPropertyValues(inMemory)
+                .withPropertyValues("queuekit.queues.orders.consumer.batch-size=0")
+                .run(failsWith("queuekit.queues.orders.consumer.batch-size=0"));
     }
 
     @Test
