@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -46,10 +45,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RedisSentinelGroup.class);
     private static final int SENTINELS = 3;
     private static final int QUORUM = 2;
-    private static final int TIMEOUT_MILLIS = 2_000;
     private static final Pattern MASTER_NAME = Pattern.compile("[A-Za-z0-9._-]+");
-    /** Deleted to check that a node takes writes: a replica refuses DEL, a primary stores nothing. */
-    private static final String PROBE_KEY = "queuekit:sentinel-group:probe";
 
     private static final Object SHARED_LOCK = new Object();
     private static RedisSentinelGroup sharedGroup;
@@ -59,6 +55,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private final List<RedisServer> sentinels;
     private final Duration timeout;
     private final boolean shared;
+    private final SentinelQueries queries;
 
     private RedisSentinelGroup(
             String masterName, List<RedisServer> nodes, List<RedisServer> sentinels, Duration timeout, boolean shared) {
@@ -67,6 +64,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
         this.sentinels = List.copyOf(sentinels);
         this.timeout = timeout;
         this.shared = shared;
+        this.queries = new SentinelQueries(masterName, this.nodes, this.sentinels, this);
     }
 
     /**
@@ -108,18 +106,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
      * @throws RedisServerException if no Sentinel answers
      */
     public RedisServer primary() {
-        JedisException failure = null;
-        for (RedisServer sentinel : sentinels) {
-            if (!sentinel.isRunning()) {
-                continue;
-            }
-            try (Jedis jedis = connect(sentinel)) {
-                return nodeAt(jedis.sentinelGetMasterAddrByName(masterName));
-            } catch (JedisException e) {
-                failure = e; // a Sentinel going down: ask the next
-            }
-        }
-        throw new RedisServerException("no Sentinel of " + this + " names the primary", failure);
+        return queries.primary();
     }
 
     /** The data node that is not {@link #primary()}: after a failover, the former primary. */
@@ -186,19 +173,22 @@ public final class RedisSentinelGroup implements AutoCloseable {
             throw new IllegalStateException(
                     "cannot fail over " + this + ": the replica on port " + promoted.port() + " is not running");
         }
-        await(timeout, "see a healthy replica on port " + promoted.port(), () -> replicaHealthy(promoted, before));
-        try (Jedis jedis = connect(runningSentinel())) {
+        await(
+                timeout,
+                "see a healthy replica on port " + promoted.port(),
+                () -> queries.replicaHealthy(promoted, before));
+        try (Jedis jedis = SentinelQueries.connect(queries.runningSentinel())) {
             jedis.sentinelFailover(masterName);
         } catch (JedisException e) {
             throw new RedisServerException("the Sentinels of " + this + " refused to fail over: " + e.getMessage(), e);
         }
-        await(timeout, "promote the replica on port " + promoted.port(), () -> writablePrimary() == promoted);
+        await(timeout, "promote the replica on port " + promoted.port(), () -> queries.writablePrimary() == promoted);
         if (before.isRunning()) {
-            try (Jedis jedis = connect(before)) {
+            try (Jedis jedis = SentinelQueries.connect(before)) {
                 jedis.replicaof(promoted.host(), promoted.port());
                 jedis.configRewrite();
             }
-            await(timeout, "make port " + before.port() + " a replica again", () -> linkUp(before));
+            await(timeout, "make port " + before.port() + " a replica again", () -> SentinelQueries.linkUp(before));
         }
         LOG.info("failed {} over from port {} to port {}", masterName, before.port(), promoted.port());
         return promoted;
@@ -212,7 +202,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
      */
     public void awaitPrimaryWritable(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        await(timeout, "agree on a writable primary", () -> writablePrimary() != null);
+        await(timeout, "agree on a writable primary", () -> queries.writablePrimary() != null);
     }
 
     /** Kills every process and deletes their directories; idempotent; does nothing on {@link #shared()}. */
@@ -246,104 +236,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
         nodes.forEach(RedisServer::close);
     }
 
-    /** The primary if every running Sentinel names it and it takes writes, else null. */
-    private RedisServer writablePrimary() {
-        List<String> agreed = null;
-        for (RedisServer sentinel : sentinels) {
-            if (!sentinel.isRunning()) {
-                continue;
-            }
-            try (Jedis jedis = connect(sentinel)) {
-                List<String> named = jedis.sentinelGetMasterAddrByName(masterName);
-                if (agreed != null && !agreed.equals(named)) {
-                    return null;
-                }
-                agreed = named;
-            } catch (JedisException e) {
-                return null;
-            }
-        }
-        if (agreed == null) {
-            return null;
-        }
-        RedisServer primary = nodeAt(agreed);
-        if (!primary.isRunning()) {
-            return null;
-        }
-        try (Jedis jedis = connect(primary)) {
-            jedis.del(PROBE_KEY);
-            return primary;
-        } catch (JedisException e) {
-            return null; // READONLY while it is still a replica, or not up yet
-        }
-    }
-
-    /** Whether every running Sentinel lists {@code replica} as a replica of {@code primary} with its link up. */
-    private boolean replicaHealthy(RedisServer replica, RedisServer primary) {
-        for (RedisServer sentinel : sentinels) {
-            if (!sentinel.isRunning()) {
-                continue;
-            }
-            try (Jedis jedis = connect(sentinel)) {
-                if (!listsHealthyReplica(jedis.sentinelReplicas(masterName), replica, primary)) {
-                    return false;
-                }
-            } catch (JedisException e) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean listsHealthyReplica(
-            List<Map<String, String>> replicas, RedisServer replica, RedisServer primary) {
-        for (Map<String, String> r : replicas) {
-            if (Integer.toString(replica.port()).equals(r.get("port"))) {
-                return "slave".equals(r.get("flags"))
-                        && "ok".equals(r.get("master-link-status"))
-                        && Integer.toString(primary.port()).equals(r.get("master-port"));
-            }
-        }
-        return false;
-    }
-
-    private RedisServer nodeAt(List<String> address) {
-        if (address == null || address.size() != 2) {
-            throw new RedisServerException("the Sentinels of " + this + " do not monitor " + masterName);
-        }
-        int port = Integer.parseInt(address.get(1));
-        for (RedisServer node : nodes) {
-            if (node.port() == port) {
-                return node;
-            }
-        }
-        throw new RedisServerException("the Sentinels of " + this + " name port " + port + " as primary,"
-                + " which is none of its data nodes");
-    }
-
     private RedisServer other(RedisServer node) {
         return nodes.get(0) == node ? nodes.get(1) : nodes.get(0);
-    }
-
-    private RedisServer runningSentinel() {
-        for (RedisServer sentinel : sentinels) {
-            if (sentinel.isRunning()) {
-                return sentinel;
-            }
-        }
-        throw new RedisServerException("no Sentinel of " + this + " is running");
-    }
-
-    private static boolean linkUp(RedisServer replica) {
-        try (Jedis jedis = connect(replica)) {
-            return jedis.info("replication").contains("master_link_status:up");
-        } catch (JedisException e) {
-            return false;
-        }
-    }
-
-    private static Jedis connect(RedisServer server) {
-        return server.backend().connect(TIMEOUT_MILLIS);
     }
 
     private static void await(Duration timeout, String what, BooleanSupplier condition) {
@@ -435,12 +329,12 @@ public final class RedisSentinelGroup implements AutoCloseable {
                 nodes.add(replica);
                 // linked before the Sentinels start, so their first look at the primary lists the replica;
                 // otherwise they learn of it at their next poll, 10 s later
-                await(timeout, "link the replica to the primary", () -> linkUp(replica));
+                await(timeout, "link the replica to the primary", () -> SentinelQueries.linkUp(replica));
                 for (int i = 0; i < SENTINELS; i++) {
                     sentinels.add(sentinel(primary).start());
                 }
                 RedisSentinelGroup group = new RedisSentinelGroup(masterName, nodes, sentinels, timeout, shared);
-                await(timeout, "form", () -> formed(group, primary, replica));
+                await(timeout, "form", () -> group.queries.formed(primary, replica, SENTINELS - 1));
                 group.awaitPrimaryWritable(timeout);
                 LOG.info(
                         "Redis Sentinel group {}: primary on port {}, replica on port {}, Sentinels on ports {}",
@@ -476,22 +370,6 @@ public final class RedisSentinelGroup implements AutoCloseable {
                             "monitor " + masterName + " " + primary.host() + " " + primary.port() + " " + QUORUM)
                     .config("sentinel", "down-after-milliseconds " + masterName + " " + downAfter.toMillis())
                     .config("sentinel", "failover-timeout " + masterName + " " + failoverTimeout.toMillis());
-        }
-
-        /** Every Sentinel knows the other two and sees the replica healthy: a failover can then be agreed. */
-        private static boolean formed(RedisSentinelGroup group, RedisServer primary, RedisServer replica) {
-            for (RedisServer sentinel : group.sentinels) {
-                try (Jedis jedis = connect(sentinel)) {
-                    Map<String, String> master = jedis.sentinelMaster(group.masterName);
-                    if (!"master".equals(master.get("flags"))
-                            || !Integer.toString(SENTINELS - 1).equals(master.get("num-other-sentinels"))) {
-                        return false;
-                    }
-                } catch (JedisException e) {
-                    return false;
-                }
-            }
-            return group.replicaHealthy(replica, primary);
         }
 
         private static Duration atLeast100Millis(Duration duration, String what) {
