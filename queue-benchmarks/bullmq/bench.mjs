@@ -33,7 +33,7 @@ const { values: opt } = parseArgs({
     scale: { type: 'string', default: '1' },
     'time-scale': { type: 'string', default: '1' },
     limit: { type: 'string', default: '120' },
-    seconds: { type: 'string', default: '60' },
+    seconds: { type: 'string', default: '60' }, // idle
     warmup: { type: 'boolean', default: false },
     handshake: { type: 'boolean', default: false },
   },
@@ -179,7 +179,7 @@ async function run(s, name, n, measured) {
   if (s.kind === 'idle') {
     startWorker();
     start = performance.now();
-    await sleep(Number(opt.seconds) * 1000);
+    await sleep(millis(Number(opt.seconds) * 1000));
   } else if (s.kind === 'work') {
     startWorker();
     start = performance.now();
@@ -254,5 +254,5 @@ if (opt.warmup && shape.kind !== 'idle') {
 }
 const result = await run(shape, queueName, shape.kind === 'idle' ? 0 : n, true);
 const version = createRequire(import.meta.url)('bullmq/package.json').version;
-console.log(JSON.stringify({ event: 'result', ...result, bullmq: version, node: process.version }));
-process.exit(0);
+const line = JSON.stringify({ event: 'result', ...result, bullmq: version, node: process.version });
+process.stdout.write(`${line}\n`, () => process.exit(0)); // stdin, if read, would keep Node running
