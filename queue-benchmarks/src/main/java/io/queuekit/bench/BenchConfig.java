@@ -17,6 +17,7 @@ import java.util.Set;
  * @param warmup whether each implementation gets a warm-up run before its measured run
  * @param limitSeconds longest measured run of one implementation in one scenario
  * @param out where results.txt goes
+ * @param bullmqDir where BullMQ's script is ({@code --bullmq-dir}), or null to look for it
  */
 record BenchConfig(
         double scale,
@@ -25,7 +26,8 @@ record BenchConfig(
         Set<String> impls,
         boolean warmup,
         int limitSeconds,
-        Path out) {
+        Path out,
+        Path bullmqDir) {
 
     static final String USAGE = String.join(
             "\n",
@@ -40,6 +42,8 @@ record BenchConfig(
             "  --no-warmup        skip the warm-up run before each measured run (property bench.nowarmup=true)",
             "  --limit SECONDS    time limit of one measured run (default 120; property bench.limit)",
             "  --out FILE         results file (default queue-benchmarks/target/results.txt)",
+            "  --bullmq-dir DIR   where bench.mjs of the bullmq peer is (default queue-benchmarks/bullmq, found from",
+            "                     the working directory or the jar); bullmq needs node on PATH, else its rows say n/a",
             "  --help             this text");
 
     BenchConfig {
@@ -66,6 +70,18 @@ record BenchConfig(
         impls = Set.copyOf(impls);
     }
 
+    /** Settings with BullMQ's script looked for where it usually is. */
+    BenchConfig(
+            double scale,
+            double timeScale,
+            Set<String> scenarios,
+            Set<String> impls,
+            boolean warmup,
+            int limitSeconds,
+            Path out) {
+        this(scale, timeScale, scenarios, impls, warmup, limitSeconds, out, null);
+    }
+
     /** Parses options; {@code null} for {@code --help}. */
     static BenchConfig parse(String[] args, Path defaultOut) {
         double scale = Double.parseDouble(System.getProperty("bench.scale", "1"));
@@ -74,6 +90,7 @@ record BenchConfig(
         int limit = Integer.parseInt(System.getProperty("bench.limit", "120"));
         boolean warmup = !Boolean.getBoolean("bench.nowarmup");
         Path out = defaultOut;
+        Path bullmqDir = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String value = a.contains("=") ? a.substring(a.indexOf('=') + 1) : null;
@@ -83,7 +100,7 @@ record BenchConfig(
                     return null;
                 }
                 case "--no-warmup" -> warmup = false;
-                case "--scale", "--scenario", "--impl", "--limit", "--out" -> {
+                case "--scale", "--scenario", "--impl", "--limit", "--out", "--bullmq-dir" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(key + " needs a value");
@@ -95,17 +112,18 @@ record BenchConfig(
                         case "--scenario" -> scenarios = list(value);
                         case "--impl" -> impls = list(value);
                         case "--limit" -> limit = (int) number(key, value);
+                        case "--bullmq-dir" -> bullmqDir = Path.of(value);
                         default -> out = Path.of(value);
                     }
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
         }
-        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out);
+        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out, bullmqDir);
     }
 
     BenchConfig withTimeScale(double t) {
-        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out);
+        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out, bullmqDir);
     }
 
     boolean runs(String scenario) {

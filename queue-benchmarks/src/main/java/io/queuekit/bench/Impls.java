@@ -30,6 +30,8 @@ final class Impls {
     static final String JEDIS_PUBSUB = "jedis-pubsub";
     static final String INMEMORY_ALO = "queuekit-inmemory-alo";
     static final String INMEMORY_AMO = "queuekit-inmemory-amo";
+    /** BullMQ in a child {@code node} process, beside ours in the scenarios of its shapes. */
+    static final String BULLMQ = "bullmq";
     /** The list queue at least once on a cluster of its own, unsharded: one master holds it. */
     static final String LIST_ALO_CLUSTER = "queuekit-list-alo-cluster";
     /** The same with {@code shards(3)}: one shard per master. */
@@ -52,7 +54,8 @@ final class Impls {
             INMEMORY_ALO,
             INMEMORY_AMO,
             LIST_ALO_CLUSTER,
-            LIST_ALO_SHARDS);
+            LIST_ALO_SHARDS,
+            BULLMQ);
 
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
     private static final Set<String> AT_LEAST_ONCE =

@@ -69,6 +69,8 @@ final class Report {
                         + (r.note().isEmpty() ? "" : " (" + r.note() + ")"));
             } else if (r.dupes() > 0) {
                 out.add("!!! DUPLICATES: " + who + " delivered " + r.dupes() + " message(s) more than once");
+            } else if (r.note().startsWith(BullmqPeer.NOT_AVAILABLE + ":")) {
+                out.add("--- " + who + " " + r.note());
             } else if (!r.note().isEmpty()) {
                 out.add("!!! CUT SHORT: " + who + ": " + r.note());
             }

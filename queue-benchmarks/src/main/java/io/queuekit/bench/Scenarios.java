@@ -68,15 +68,16 @@ final class Scenarios {
     private Scenarios() {}
 
     static List<Scenario> all() {
+        BullmqPeer bullmq = new BullmqPeer("node");
         return List.of(
-                new WorkQueueScenario(
+                bullmq.beside(new WorkQueueScenario(
                         WORK_QUEUE,
                         "1 producer, 4 consumers, 200,000 messages of 100 B, sent one per call, consume() with defaults;"
                                 + " end-to-end latency; -poll: poll one and ack by hand instead",
                         QUEUES,
                         200_000,
                         4,
-                        1),
+                        1)),
                 new WorkQueueScenario(
                         WORK_QUEUE_BATCH,
                         "as work-queue, sent 100 per call and fetched up to 100 per round trip",
@@ -91,7 +92,7 @@ final class Scenarios {
                         DelayScenario.Mode.LOAD,
                         100_000,
                         1),
-                new DelayScenario(
+                bullmq.beside(new DelayScenario(
                         DELAY_LOAD_5S,
                         "100,000 messages due at random over 0-5 s, 1 producer, 10 consumers, as the Lua-claim recipe"
                                 + " was published; Redis CPU per message",
@@ -99,15 +100,15 @@ final class Scenarios {
                         DelayScenario.Mode.LOAD,
                         100_000,
                         1,
-                        5_000),
-                new DelayScenario(
+                        5_000)),
+                bullmq.beside(new DelayScenario(
                         DELAY_BACKLOG,
                         "100,000 messages all due before 10 consumers start; drain rate (queuekit and the batch-claim"
                                 + " prototype fetch up to 100 per claim)",
                         List.of(ZSET, REDISSON_DELAYED, ZSET_POLLING, ZSET_LUA, ZSET_BATCH),
                         DelayScenario.Mode.BACKLOG,
                         100_000,
-                        100),
+                        100)),
                 new DelayScenario(
                         DELAY_BACKLOG_ONE,
                         "as delay-backlog, queuekit with consume() defaults (one per claim while none wait, more while"
@@ -135,13 +136,13 @@ final class Scenarios {
                         1,
                         0,
                         1_000_000),
-                new DelayScenario(
+                bullmq.beside(new DelayScenario(
                         DELAY_LIGHT,
                         "200 messages, one every 20 ms, each due 50-2000 ms later, 10 consumers; lateness",
                         DELAYS,
                         DelayScenario.Mode.LIGHT,
                         200,
-                        1),
+                        1)),
                 new ScheduleScenario(
                         DELAY_SCHEDULE,
                         "1 producer, 100,000 messages each due at random 0-5 s ahead: scheduleAt one per call vs"
