@@ -3,6 +3,7 @@ package io.queuekit.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -22,6 +23,7 @@ import java.util.OptionalLong;
  * @param commands the Redis commands the measured run cost per message, or empty
  * @param producerSeconds delay load scenarios only: how long the producer took to send them all
  * @param serverShares scenarios on several servers only: each server's share of their Redis CPU
+ * @param counts scenarios on Redis with a measured window: script calls, commands and round trips per message
  */
 record Result(
         String scenario,
@@ -40,7 +42,8 @@ record Result(
         String note,
         String commands,
         OptionalDouble producerSeconds,
-        List<Double> serverShares) {
+        List<Double> serverShares,
+        Optional<Counts> counts) {
 
     Result {
         serverShares = List.copyOf(serverShares);
@@ -79,7 +82,8 @@ record Result(
                 note,
                 commands,
                 OptionalDouble.empty(),
-                List.of());
+                List.of(),
+                Optional.empty());
     }
 
     /** The result's line in results.txt. */
@@ -90,8 +94,14 @@ record Result(
                 .append(" impl=")
                 .append(impl)
                 .append(" msgs=")
-                .append(msgs)
-                .append(" msgs_per_s=")
+                .append(msgs);
+        counts.ifPresent(c -> sb.append(" scripts_per_msg=")
+                .append(fmt("%.2f", c.scriptCalls()))
+                .append(" commands_per_msg=")
+                .append(fmt("%.2f", c.commands()))
+                .append(" round_trips_per_msg=")
+                .append(fmt("%.2f", c.roundTrips())));
+        sb.append(" msgs_per_s=")
                 .append(fmt("%.0f", msgsPerS))
                 .append(" p50_ms=")
                 .append(fmt("%.3f", p50Ms))
@@ -133,7 +143,31 @@ record Result(
                 note,
                 c,
                 producerSeconds,
-                serverShares);
+                serverShares,
+                counts);
+    }
+
+    /** This result with the counts and commands of its measured run. */
+    Result withCosts(RedisProbe.Costs costs) {
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                costs.commands(),
+                producerSeconds,
+                serverShares,
+                Optional.of(costs.counts()));
     }
 
     Result withProducerSeconds(double seconds) {
@@ -154,7 +188,8 @@ record Result(
                 note,
                 commands,
                 OptionalDouble.of(seconds),
-                serverShares);
+                serverShares,
+                counts);
     }
 
     /** This result with each server's share of the Redis CPU, in the deployment's order. */
@@ -180,7 +215,8 @@ record Result(
                 note,
                 commands,
                 producerSeconds,
-                list);
+                list,
+                counts);
     }
 
     static String fmt(String format, double value) {
