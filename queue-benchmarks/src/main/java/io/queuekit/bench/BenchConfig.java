@@ -17,6 +17,7 @@ import java.util.Set;
  * @param warmup whether each implementation gets a warm-up run before its measured run
  * @param limitSeconds longest measured run of one implementation in one scenario
  * @param out where results.txt goes
+ * @param runCount how many times every scenario runs, the implementations in a rotated order each time
  */
 record BenchConfig(
         double scale,
@@ -25,7 +26,12 @@ record BenchConfig(
         Set<String> impls,
         boolean warmup,
         int limitSeconds,
-        Path out) {
+        Path out,
+        int runCount) {
+    /** Runs of the full benchmark unless {@code --runs} says otherwise. */
+    static final int RUNS = 3;
+
+    private static final Set<String> FLAGS = Set.of("--help", "-h", "--no-warmup");
 
     static final String USAGE = String.join(
             "\n",
@@ -39,6 +45,8 @@ record BenchConfig(
             "                     " + String.join(", ", Impls.NAMES.subList(10, Impls.NAMES.size())),
             "  --no-warmup        skip the warm-up run before each measured run (property bench.nowarmup=true)",
             "  --limit SECONDS    time limit of one measured run (default 120; property bench.limit)",
+            "  --runs N           run every scenario N times, the implementations in a rotated order each",
+            "                     time; the summary gives ranges (default " + RUNS + "; property bench.runs)",
             "  --out FILE         results file (default queue-benchmarks/target/results.txt)",
             "  --help             this text");
 
@@ -51,6 +59,9 @@ record BenchConfig(
         }
         if (limitSeconds < 1) {
             throw new IllegalArgumentException("time limit must be at least 1 s: " + limitSeconds);
+        }
+        if (runCount < 1 || runCount > 100) {
+            throw new IllegalArgumentException("runs must be 1 to 100: " + runCount);
         }
         for (String s : scenarios) {
             if (!Scenarios.NAMES.contains(s)) {
@@ -66,6 +77,18 @@ record BenchConfig(
         impls = Set.copyOf(impls);
     }
 
+    /** One run: for tests. */
+    BenchConfig(
+            double scale,
+            double timeScale,
+            Set<String> scenarios,
+            Set<String> impls,
+            boolean warmup,
+            int limitSeconds,
+            Path out) {
+        this(scale, timeScale, scenarios, impls, warmup, limitSeconds, out, 1);
+    }
+
     /** Parses options; {@code null} for {@code --help}. */
     static BenchConfig parse(String[] args, Path defaultOut) {
         double scale = Double.parseDouble(System.getProperty("bench.scale", "1"));
@@ -73,17 +96,21 @@ record BenchConfig(
         Set<String> impls = list(System.getProperty("bench.impl", ""));
         int limit = Integer.parseInt(System.getProperty("bench.limit", "120"));
         boolean warmup = !Boolean.getBoolean("bench.nowarmup");
+        int runs = Integer.parseInt(System.getProperty("bench.runs", Integer.toString(RUNS)));
         Path out = defaultOut;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String value = a.contains("=") ? a.substring(a.indexOf('=') + 1) : null;
             String key = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (value != null && FLAGS.contains(key)) {
+                throw new IllegalArgumentException(key + " takes no value: '" + a + "'");
+            }
             switch (key) {
                 case "--help", "-h" -> {
                     return null;
                 }
                 case "--no-warmup" -> warmup = false;
-                case "--scale", "--scenario", "--impl", "--limit", "--out" -> {
+                case "--scale", "--scenario", "--impl", "--limit", "--out", "--runs" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(key + " needs a value");
@@ -95,17 +122,18 @@ record BenchConfig(
                         case "--scenario" -> scenarios = list(value);
                         case "--impl" -> impls = list(value);
                         case "--limit" -> limit = (int) number(key, value);
+                        case "--runs" -> runs = whole(key, value);
                         default -> out = Path.of(value);
                     }
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
         }
-        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out);
+        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out, runs);
     }
 
     BenchConfig withTimeScale(double t) {
-        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out);
+        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out, runCount);
     }
 
     boolean runs(String scenario) {
@@ -131,6 +159,14 @@ record BenchConfig(
             return Double.parseDouble(value);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " needs a number: '" + value + "'");
+        }
+    }
+
+    private static int whole(String key, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " needs a whole number: '" + value + "'");
         }
     }
 

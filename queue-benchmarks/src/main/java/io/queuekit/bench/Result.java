@@ -24,6 +24,7 @@ import java.util.OptionalLong;
  * @param producerSeconds delay load scenarios only: how long the producer took to send them all
  * @param serverShares scenarios on several servers only: each server's share of their Redis CPU
  * @param counts scenarios on Redis with a measured window: script calls, commands and round trips per message
+ * @param run which of the benchmark's runs this is, from 1
  */
 record Result(
         String scenario,
@@ -43,10 +44,14 @@ record Result(
         String commands,
         OptionalDouble producerSeconds,
         List<Double> serverShares,
-        Optional<Counts> counts) {
+        Optional<Counts> counts,
+        int run) {
 
     Result {
         serverShares = List.copyOf(serverShares);
+        if (run < 1) {
+            throw new IllegalArgumentException("runs count from 1: " + run);
+        }
     }
 
     Result(
@@ -83,7 +88,8 @@ record Result(
                 commands,
                 OptionalDouble.empty(),
                 List.of(),
-                Optional.empty());
+                Optional.empty(),
+                1);
     }
 
     /** The result's line in results.txt. */
@@ -93,6 +99,8 @@ record Result(
                 .append(scenario)
                 .append(" impl=")
                 .append(impl)
+                .append(" run=")
+                .append(run)
                 .append(" msgs=")
                 .append(msgs);
         counts.ifPresent(c -> sb.append(" scripts_per_msg=")
@@ -144,7 +152,8 @@ record Result(
                 c,
                 producerSeconds,
                 serverShares,
-                counts);
+                counts,
+                run);
     }
 
     /** This result with the counts and commands of its measured run. */
@@ -167,7 +176,32 @@ record Result(
                 costs.commands(),
                 producerSeconds,
                 serverShares,
-                Optional.of(costs.counts()));
+                Optional.of(costs.counts()),
+                run);
+    }
+
+    /** This result as the given run's. */
+    Result inRun(int n) {
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                commands,
+                producerSeconds,
+                serverShares,
+                counts,
+                n);
     }
 
     Result withProducerSeconds(double seconds) {
@@ -189,7 +223,8 @@ record Result(
                 commands,
                 OptionalDouble.of(seconds),
                 serverShares,
-                counts);
+                counts,
+                run);
     }
 
     /** This result with each server's share of the Redis CPU, in the deployment's order. */
@@ -216,7 +251,8 @@ record Result(
                 commands,
                 producerSeconds,
                 list,
-                counts);
+                counts,
+                run);
     }
 
     static String fmt(String format, double value) {
