@@ -66,10 +66,12 @@ public final class Bench {
                         .appendOnly(false)
                         .start();
                 RedisProbe probe = new RedisProbe(redis.uri())) {
+            int cpus = Runtime.getRuntime().availableProcessors(); // before pinning narrows what this JVM sees
+            Pinning pinning = config.pin() ? Pinning.apply(probe.pid()) : Pinning.off("not asked for");
             double idle = idleCpu(probe);
             header = String.format(
                     "queuekit benchmark %s, Redis %s (%s, no persistence, idle CPU %.0f us/s),"
-                            + " %d CPUs, Java %s, scale %s, %d run%s (implementations in a rotated order),"
+                            + " %d CPUs, Java %s, scale %s, %d run%s (implementations in a rotated order), %s,"
                             + " load average %s at start",
                     LocalDateTime.now(ZoneId.systemDefault())
                             .format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
@@ -77,14 +79,15 @@ public final class Bench {
                     probe.version(),
                     redis.source(),
                     idle,
-                    Runtime.getRuntime().availableProcessors(),
+                    cpus,
                     System.getProperty("java.version"),
                     config.scale(),
                     config.runCount(),
                     config.runCount() == 1 ? "" : "s",
+                    pinning.describe(),
                     loadAverage());
             log.println(header);
-            Context ctx = new Context(config, redis.uri(), probe, idle);
+            Context ctx = new Context(config, redis.uri(), probe, idle, pinning);
             for (int run = 1; run <= config.runCount(); run++) {
                 List<Result> ofRun = new ArrayList<>();
                 for (Scenario s : scenarios) {

@@ -18,6 +18,7 @@ import java.util.Set;
  * @param limitSeconds longest measured run of one implementation in one scenario
  * @param out where results.txt goes
  * @param runCount how many times every scenario runs, the implementations in a rotated order each time
+ * @param pin whether to pin Redis to one core and this JVM to the others, where the machine allows
  */
 record BenchConfig(
         double scale,
@@ -27,11 +28,12 @@ record BenchConfig(
         boolean warmup,
         int limitSeconds,
         Path out,
-        int runCount) {
+        int runCount,
+        boolean pin) {
     /** Runs of the full benchmark unless {@code --runs} says otherwise. */
     static final int RUNS = 3;
 
-    private static final Set<String> FLAGS = Set.of("--help", "-h", "--no-warmup");
+    private static final Set<String> FLAGS = Set.of("--help", "-h", "--no-warmup", "--pin", "--no-pin");
 
     static final String USAGE = String.join(
             "\n",
@@ -47,6 +49,8 @@ record BenchConfig(
             "  --limit SECONDS    time limit of one measured run (default 120; property bench.limit)",
             "  --runs N           run every scenario N times, the implementations in a rotated order each",
             "                     time; the summary gives ranges (default " + RUNS + "; property bench.runs)",
+            "  --pin, --no-pin    Redis on one core, this JVM and its child processes on the others, where",
+            "                     there are 2 cores or more and taskset (default on; property bench.pin)",
             "  --out FILE         results file (default queue-benchmarks/target/results.txt)",
             "  --help             this text");
 
@@ -77,7 +81,7 @@ record BenchConfig(
         impls = Set.copyOf(impls);
     }
 
-    /** One run: for tests. */
+    /** One run, no pinning: for tests, which share the machine and their JVM. */
     BenchConfig(
             double scale,
             double timeScale,
@@ -86,7 +90,7 @@ record BenchConfig(
             boolean warmup,
             int limitSeconds,
             Path out) {
-        this(scale, timeScale, scenarios, impls, warmup, limitSeconds, out, 1);
+        this(scale, timeScale, scenarios, impls, warmup, limitSeconds, out, 1, false);
     }
 
     /** Parses options; {@code null} for {@code --help}. */
@@ -97,6 +101,7 @@ record BenchConfig(
         int limit = Integer.parseInt(System.getProperty("bench.limit", "120"));
         boolean warmup = !Boolean.getBoolean("bench.nowarmup");
         int runs = Integer.parseInt(System.getProperty("bench.runs", Integer.toString(RUNS)));
+        boolean pin = Boolean.parseBoolean(System.getProperty("bench.pin", "true"));
         Path out = defaultOut;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -110,6 +115,8 @@ record BenchConfig(
                     return null;
                 }
                 case "--no-warmup" -> warmup = false;
+                case "--pin" -> pin = true;
+                case "--no-pin" -> pin = false;
                 case "--scale", "--scenario", "--impl", "--limit", "--out", "--runs" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
@@ -129,11 +136,11 @@ record BenchConfig(
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
         }
-        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out, runs);
+        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out, runs, pin);
     }
 
     BenchConfig withTimeScale(double t) {
-        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out, runCount);
+        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out, runCount, pin);
     }
 
     boolean runs(String scenario) {

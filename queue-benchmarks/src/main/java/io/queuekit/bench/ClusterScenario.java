@@ -30,7 +30,7 @@ final class ClusterScenario extends WorkQueueScenario {
             if (impl.equals(Impls.LIST_ALO_SHARDS)) {
                 b.shards(MASTERS);
             }
-            return new OnCluster(cluster, new QueuekitQueue(b.build(), client));
+            return new OnCluster(cluster, new QueuekitQueue(b.build(), client), ctx.pinning());
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -44,13 +44,14 @@ final class ClusterScenario extends WorkQueueScenario {
         private final List<RedisProbe> probes = new ArrayList<>();
         private final double[] idle;
 
-        OnCluster(RedisCluster cluster, QueueUnderTest queue) {
+        OnCluster(RedisCluster cluster, QueueUnderTest queue, Pinning pinning) {
             this.cluster = cluster;
             this.queue = queue;
             try {
                 for (RedisServer m : cluster.masters()) {
                     RedisProbe probe = new RedisProbe(m.uri());
                     probes.add(probe);
+                    pinning.pinServer(probe.pid());
                 }
             } catch (RuntimeException e) {
                 probes.forEach(Impls::closeQuietly);

@@ -83,6 +83,11 @@ final class RedisProbe implements AutoCloseable {
         return Math.round((field(info, "used_cpu_sys") + field(info, "used_cpu_user")) * 1_000_000);
     }
 
+    /** The server's process id (INFO server), for pinning it to a core. */
+    synchronized long pid() {
+        return (long) field(info("server"), "process_id");
+    }
+
     /** The counters now: two INFO calls, always the same two, so that two snapshots' own calls cancel out. */
     synchronized Snapshot commandStats() {
         long reads = (long) field(info("stats"), "total_reads_processed");

@@ -31,17 +31,22 @@ class BenchTest {
     }
 
     @Test
-    void options_runThreeTimes_byDefault() {
+    void options_runThreeTimesPinned_byDefault() {
         BenchConfig config = BenchConfig.parse(new String[0], OUT);
 
         assertThat(config.runCount()).isEqualTo(BenchConfig.RUNS).isEqualTo(3);
+        assertThat(config.pin()).isTrue();
     }
 
     @Test
-    void options_setRuns() {
-        assertThat(BenchConfig.parse(new String[] {"--runs", "1"}, OUT).runCount())
-                .isEqualTo(1);
-        assertThat(BenchConfig.parse(new String[] {"--runs=2"}, OUT).runCount()).isEqualTo(2);
+    void options_setRunsAndPinning() {
+        BenchConfig config = BenchConfig.parse(new String[] {"--runs", "1", "--no-pin"}, OUT);
+
+        assertThat(config.runCount()).isEqualTo(1);
+        assertThat(config.pin()).isFalse();
+        assertThat(BenchConfig.parse(new String[] {"--runs=2", "--no-pin", "--pin"}, OUT))
+                .extracting(BenchConfig::runCount, BenchConfig::pin)
+                .containsExactly(2, true);
     }
 
     @Test
@@ -51,8 +56,14 @@ class BenchTest {
                 .hasMessage("runs must be 1 to 100: 0");
         assertThatThrownBy(() -> BenchConfig.parse(new String[] {"--runs", "two"}, OUT))
                 .hasMessage("--runs needs a whole number: 'two'");
-        assertThatThrownBy(() -> BenchConfig.parse(new String[] {"--no-warmup=false"}, OUT))
-                .hasMessage("--no-warmup takes no value: '--no-warmup=false'");
+        assertThatThrownBy(() -> BenchConfig.parse(new String[] {"--pin=false"}, OUT))
+                .hasMessage("--pin takes no value: '--pin=false'");
+    }
+
+    @Test
+    void coreLists_readAsTasksetPrintsThem() {
+        assertThat(Pinning.parseList("0,1")).containsExactly(0, 1);
+        assertThat(Pinning.parseList(" 0-3,6\n")).containsExactly(0, 1, 2, 3, 6);
     }
 
     @Test
