@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -18,9 +19,10 @@ import java.util.OptionalLong;
 
 /**
  * The side-by-side benchmark of issue 6: starts its own Redis server (no persistence), runs every
- * scenario for queuekit's transports and for the peers against it, and writes
- * {@code queue-benchmarks/target/results.txt}: a table, one {@code BENCH} line per result, and the
- * targets of the issue as ratios within this run, each PASS or MISS.
+ * scenario for queuekit's transports and for the peers against it, as many times as asked with the
+ * implementations in a rotated order, and writes {@code queue-benchmarks/target/results.txt}: the
+ * counts per message and the rates as ranges over the runs, one {@code BENCH} line per result, and
+ * the targets as ratios within each run, PASS only if every run met them.
  *
  * <p>Exit status: 0 when done, 1 if a queuekit transport that promises at-least-once lost or
  * duplicated a message or failed, 2 for bad options.
@@ -55,6 +57,7 @@ public final class Bench {
         List<Scenario> scenarios =
                 Scenarios.all().stream().filter(s -> config.runs(s.name())).toList();
         List<Result> results = new ArrayList<>();
+        List<List<Check>> checks = new ArrayList<>();
         long began = System.nanoTime();
         long[] cpuAtStart = cpuTicks();
         String header;
@@ -63,46 +66,43 @@ public final class Bench {
                         .appendOnly(false)
                         .start();
                 RedisProbe probe = new RedisProbe(redis.uri())) {
+            int cpus = Runtime.getRuntime().availableProcessors(); // before pinning narrows what this JVM sees
+            Pinning pinning = config.pin() ? Pinning.apply(probe.pid()) : Pinning.off("not asked for");
             double idle = idleCpu(probe);
             header = String.format(
                     "queuekit benchmark %s, Redis %s (%s, no persistence, idle CPU %.0f us/s),"
-                            + " %d CPUs, Java %s, scale %s, load average %s at start",
+                            + " %d CPUs, Java %s, scale %s, %d run%s (implementations in a rotated order), %s,"
+                            + " load average %s at start",
                     LocalDateTime.now(ZoneId.systemDefault())
                             .format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
                             .substring(0, 19),
                     probe.version(),
                     redis.source(),
                     idle,
-                    Runtime.getRuntime().availableProcessors(),
+                    cpus,
                     System.getProperty("java.version"),
                     config.scale(),
+                    config.runCount(),
+                    config.runCount() == 1 ? "" : "s",
+                    pinning.describe(),
                     loadAverage());
             log.println(header);
-            Context ctx = new Context(config, redis.uri(), probe, idle);
-            for (Scenario s : scenarios) {
-                log.println("== " + s.name() + ": " + s.summary());
-                for (String impl : s.impls()) {
-                    if (!config.runsImpl(impl)) {
-                        continue;
+            Context ctx = new Context(config, redis.uri(), probe, idle, pinning);
+            for (int run = 1; run <= config.runCount(); run++) {
+                List<Result> ofRun = new ArrayList<>();
+                for (Scenario s : scenarios) {
+                    log.println("== " + (config.runCount() == 1 ? "" : "run " + run + ", ") + s.name() + ": "
+                            + s.summary());
+                    List<String> impls =
+                            s.impls().stream().filter(config::runsImpl).toList();
+                    for (String impl : rotated(impls, run - 1)) {
+                        ofRun.add(runAndLog(s, impl, ctx, run, log));
                     }
-                    long t0 = System.nanoTime();
-                    long[] ticks = cpuTicks();
-                    long jvm0 = jvmCpuNanos();
-                    Result r = runOne(s, impl, ctx);
-                    results.add(r);
-                    log.printf(
-                            "   %-24s %s  (%.1f s, %s, JVM CPU %.1f us/msg with the warm-up)%n",
-                            impl,
-                            r.line().substring(r.line().indexOf("msgs=")),
-                            (System.nanoTime() - t0) / 1e9,
-                            stolen(ticks, cpuTicks()),
-                            (jvmCpuNanos() - jvm0) / 1e3 / Math.max(1, r.msgs()));
-                    Report.warnings(List.of(r)).forEach(log::println);
-                    log.flush();
                 }
+                results.addAll(ofRun);
+                checks.add(Targets.evaluate(ofRun));
             }
         }
-        List<Targets.Check> checks = Targets.evaluate(results);
         String report = Report.render(
                 header
                         + String.format(
@@ -110,13 +110,43 @@ public final class Bench {
                                 loadAverage(), (System.nanoTime() - began) / 1e9, stolen(cpuAtStart, cpuTicks())),
                 scenarios,
                 results,
-                checks);
+                checks,
+                config.runCount());
         Report.write(config.out(), report);
         log.println();
         log.print(report);
         log.println("results written to " + config.out());
         log.flush();
         return results;
+    }
+
+    /**
+     * The implementations of a scenario in the order run {@code by} (from 0) runs them: rotated by
+     * {@code by}, so that none is always first, or always right after the same one.
+     */
+    static List<String> rotated(List<String> impls, int by) {
+        List<String> out = new ArrayList<>(impls);
+        if (!out.isEmpty()) {
+            Collections.rotate(out, -(by % out.size()));
+        }
+        return out;
+    }
+
+    private static Result runAndLog(Scenario s, String impl, Context ctx, int run, PrintStream log) {
+        long t0 = System.nanoTime();
+        long[] ticks = cpuTicks();
+        long jvm0 = jvmCpuNanos();
+        Result r = runOne(s, impl, ctx).inRun(run);
+        log.printf(
+                "   %-24s %s  (%.1f s, %s, JVM CPU %.1f us/msg with the warm-up)%n",
+                impl,
+                r.line().substring(r.line().indexOf("msgs=")),
+                (System.nanoTime() - t0) / 1e9,
+                stolen(ticks, cpuTicks()),
+                (jvmCpuNanos() - jvm0) / 1e3 / Math.max(1, r.msgs()));
+        Report.warnings(List.of(r)).forEach(log::println);
+        log.flush();
+        return r;
     }
 
     /** The machine's load average over the last minute, to judge how much else was running. */

@@ -18,6 +18,8 @@ import java.util.Set;
  * @param limitSeconds longest measured run of one implementation in one scenario
  * @param out where results.txt goes
  * @param bullmqDir where BullMQ's script is ({@code --bullmq-dir}), or null to look for it
+ * @param runCount how many times every scenario runs, the implementations in a rotated order each time
+ * @param pin whether to pin Redis to one core and this JVM to the others, where the machine allows
  */
 record BenchConfig(
         double scale,
@@ -27,7 +29,13 @@ record BenchConfig(
         boolean warmup,
         int limitSeconds,
         Path out,
-        Path bullmqDir) {
+        Path bullmqDir,
+        int runCount,
+        boolean pin) {
+    /** Runs of the full benchmark unless {@code --runs} says otherwise. */
+    static final int RUNS = 3;
+
+    private static final Set<String> FLAGS = Set.of("--help", "-h", "--no-warmup", "--pin", "--no-pin");
 
     static final String USAGE = String.join(
             "\n",
@@ -41,6 +49,10 @@ record BenchConfig(
             "                     " + String.join(", ", Impls.NAMES.subList(10, Impls.NAMES.size())),
             "  --no-warmup        skip the warm-up run before each measured run (property bench.nowarmup=true)",
             "  --limit SECONDS    time limit of one measured run (default 120; property bench.limit)",
+            "  --runs N           run every scenario N times, the implementations in a rotated order each",
+            "                     time; the summary gives ranges (default " + RUNS + "; property bench.runs)",
+            "  --pin, --no-pin    Redis on one core, this JVM and its child processes on the others, where",
+            "                     there are 2 cores or more and taskset (default on; property bench.pin)",
             "  --out FILE         results file (default queue-benchmarks/target/results.txt)",
             "  --bullmq-dir DIR   where bench.mjs of the bullmq peer is (default queue-benchmarks/bullmq, found from",
             "                     the working directory or the jar); bullmq needs node on PATH, else its rows say n/a",
@@ -56,6 +68,9 @@ record BenchConfig(
         if (limitSeconds < 1) {
             throw new IllegalArgumentException("time limit must be at least 1 s: " + limitSeconds);
         }
+        if (runCount < 1 || runCount > 100) {
+            throw new IllegalArgumentException("runs must be 1 to 100: " + runCount);
+        }
         for (String s : scenarios) {
             if (!Scenarios.NAMES.contains(s)) {
                 throw new IllegalArgumentException("unknown scenario '" + s + "'; known: " + Scenarios.NAMES);
@@ -70,7 +85,7 @@ record BenchConfig(
         impls = Set.copyOf(impls);
     }
 
-    /** Settings with BullMQ's script looked for where it usually is. */
+    /** One run, no pinning, BullMQ's script looked for where it usually is: for tests. */
     BenchConfig(
             double scale,
             double timeScale,
@@ -79,7 +94,7 @@ record BenchConfig(
             boolean warmup,
             int limitSeconds,
             Path out) {
-        this(scale, timeScale, scenarios, impls, warmup, limitSeconds, out, null);
+        this(scale, timeScale, scenarios, impls, warmup, limitSeconds, out, null, 1, false);
     }
 
     /** Parses options; {@code null} for {@code --help}. */
@@ -89,18 +104,25 @@ record BenchConfig(
         Set<String> impls = list(System.getProperty("bench.impl", ""));
         int limit = Integer.parseInt(System.getProperty("bench.limit", "120"));
         boolean warmup = !Boolean.getBoolean("bench.nowarmup");
+        int runs = Integer.parseInt(System.getProperty("bench.runs", Integer.toString(RUNS)));
+        boolean pin = Boolean.parseBoolean(System.getProperty("bench.pin", "true"));
         Path out = defaultOut;
         Path bullmqDir = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String value = a.contains("=") ? a.substring(a.indexOf('=') + 1) : null;
             String key = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (value != null && FLAGS.contains(key)) {
+                throw new IllegalArgumentException(key + " takes no value: '" + a + "'");
+            }
             switch (key) {
                 case "--help", "-h" -> {
                     return null;
                 }
                 case "--no-warmup" -> warmup = false;
-                case "--scale", "--scenario", "--impl", "--limit", "--out", "--bullmq-dir" -> {
+                case "--pin" -> pin = true;
+                case "--no-pin" -> pin = false;
+                case "--scale", "--scenario", "--impl", "--limit", "--out", "--bullmq-dir", "--runs" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(key + " needs a value");
@@ -113,17 +135,18 @@ record BenchConfig(
                         case "--impl" -> impls = list(value);
                         case "--limit" -> limit = (int) number(key, value);
                         case "--bullmq-dir" -> bullmqDir = Path.of(value);
+                        case "--runs" -> runs = whole(key, value);
                         default -> out = Path.of(value);
                     }
                 }
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
         }
-        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out, bullmqDir);
+        return new BenchConfig(scale, 1.0, scenarios, impls, warmup, limit, out, bullmqDir, runs, pin);
     }
 
     BenchConfig withTimeScale(double t) {
-        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out, bullmqDir);
+        return new BenchConfig(scale, t, scenarios, impls, warmup, limitSeconds, out, bullmqDir, runCount, pin);
     }
 
     boolean runs(String scenario) {
@@ -149,6 +172,14 @@ record BenchConfig(
             return Double.parseDouble(value);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " needs a number: '" + value + "'");
+        }
+    }
+
+    private static int whole(String key, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " needs a whole number: '" + value + "'");
         }
     }
 

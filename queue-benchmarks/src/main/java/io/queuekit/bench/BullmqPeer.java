@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -109,7 +108,7 @@ final class BullmqPeer {
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         CompletableFuture.delayedExecutor(timeoutSeconds, TimeUnit.SECONDS).execute(p::destroyForcibly);
-        Map<String, long[]> before = Map.of();
+        RedisProbe.Snapshot before = null;
         long cpuBefore = 0;
         long began = 0;
         double storing = Double.NaN;
@@ -133,11 +132,14 @@ final class BullmqPeer {
                     case "result" -> {
                         double cpu = ctx.cpuSince(cpuBefore, System.nanoTime() - began);
                         Result r = result(shape, event, cpu);
+                        if (before == null) {
+                            throw new IOException("bench.mjs gave a result before it was ready: " + command);
+                        }
                         long per = Math.max(1, r.msgs()); // totals when nothing was sent
-                        String commands =
-                                RedisProbe.perMessage(before, ctx.probe().commandStats(), per, 6);
+                        RedisProbe.Costs costs =
+                                RedisProbe.costs(before, ctx.probe().commandStats(), per, 6);
                         System.out.println("   bullmq: " + line);
-                        return r.withCommands(Double.isNaN(storing) ? commands : split(storing, cpu, per, commands));
+                        return r.withCosts(Double.isNaN(storing) ? costs : costs.prefixed(split(storing, cpu, per)));
                     }
                     default -> System.out.println("   bullmq: " + line);
                 }
@@ -168,13 +170,12 @@ final class BullmqPeer {
     }
 
     /** As our delay scenarios say it for a backlog: Redis CPU storing it and draining it. */
-    private static String split(double storing, double cpu, long msgs, String commands) {
+    private static String split(double storing, double cpu, long msgs) {
         return String.format(
                 Locale.ROOT,
-                "storing %.2f us/msg and draining %.2f of Redis CPU; %s",
+                "storing %.2f us/msg and draining %.2f of Redis CPU; ",
                 storing / msgs,
-                (cpu - storing) / msgs,
-                commands);
+                (cpu - storing) / msgs);
     }
 
     /**

@@ -4,9 +4,8 @@ import io.queuekit.Codec;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.testing.RedisCluster;
 import io.queuekit.testing.RedisServer;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import redis.clients.jedis.RedisClusterClient;
 
 /**
@@ -31,7 +30,7 @@ final class ClusterScenario extends WorkQueueScenario {
             if (impl.equals(Impls.LIST_ALO_SHARDS)) {
                 b.shards(MASTERS);
             }
-            return new OnCluster(cluster, new QueuekitQueue(b.build(), client));
+            return new OnCluster(cluster, new QueuekitQueue(b.build(), client), ctx.pinning());
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -42,13 +41,22 @@ final class ClusterScenario extends WorkQueueScenario {
     private static final class OnCluster implements Deployment {
         private final RedisCluster cluster;
         private final QueueUnderTest queue;
-        private final List<RedisServer> masters;
+        private final List<RedisProbe> probes = new ArrayList<>();
         private final double[] idle;
 
-        OnCluster(RedisCluster cluster, QueueUnderTest queue) {
+        OnCluster(RedisCluster cluster, QueueUnderTest queue, Pinning pinning) {
             this.cluster = cluster;
             this.queue = queue;
-            this.masters = cluster.masters();
+            try {
+                for (RedisServer m : cluster.masters()) {
+                    RedisProbe probe = new RedisProbe(m.uri());
+                    probes.add(probe);
+                    pinning.pinServer(probe.pid());
+                }
+            } catch (RuntimeException e) {
+                probes.forEach(Impls::closeQuietly);
+                throw e;
+            }
             this.idle = idleMicrosPerSecond();
         }
 
@@ -58,24 +66,20 @@ final class ClusterScenario extends WorkQueueScenario {
         }
 
         @Override
-        public Map<String, long[]> commandStats() {
-            Map<String, long[]> sum = new HashMap<>();
-            for (RedisServer m : masters) {
-                try (RedisProbe probe = new RedisProbe(m.uri())) {
-                    probe.commandStats()
-                            .forEach((k, v) -> sum.merge(k, v, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}));
-                }
+        public RedisProbe.Snapshot commandStats() {
+            RedisProbe.Snapshot sum = null;
+            for (RedisProbe probe : probes) {
+                RedisProbe.Snapshot s = probe.commandStats();
+                sum = sum == null ? s : sum.plus(s);
             }
             return sum;
         }
 
         @Override
         public long[] cpuMicros() {
-            long[] out = new long[masters.size()];
+            long[] out = new long[probes.size()];
             for (int i = 0; i < out.length; i++) {
-                try (RedisProbe probe = new RedisProbe(masters.get(i).uri())) {
-                    out[i] = probe.cpuMicros();
-                }
+                out[i] = probes.get(i).cpuMicros();
             }
             return out;
         }
@@ -110,6 +114,7 @@ final class ClusterScenario extends WorkQueueScenario {
 
         @Override
         public void close() {
+            probes.forEach(Impls::closeQuietly);
             cluster.close();
         }
     }

@@ -9,16 +9,19 @@ final class Context {
     private final RedisProbe probe;
     private final AtomicInteger sequence = new AtomicInteger();
     private final double idleCpuMicrosPerSecond;
+    private final Pinning pinning;
 
     /**
      * @param idleCpuMicrosPerSecond the server's own CPU use while no client works (its timers),
      *     subtracted from CPU measurements so they show what the implementations cost
+     * @param pinning how servers started during the run are to be pinned
      */
-    Context(BenchConfig config, String uri, RedisProbe probe, double idleCpuMicrosPerSecond) {
+    Context(BenchConfig config, String uri, RedisProbe probe, double idleCpuMicrosPerSecond, Pinning pinning) {
         this.config = config;
         this.uri = uri;
         this.probe = probe;
         this.idleCpuMicrosPerSecond = idleCpuMicrosPerSecond;
+        this.pinning = pinning;
     }
 
     /** Server CPU micros used since {@code before} (from {@link RedisProbe#cpuMicros()}), less idle use. */
@@ -37,6 +40,10 @@ final class Context {
 
     RedisProbe probe() {
         return probe;
+    }
+
+    Pinning pinning() {
+        return pinning;
     }
 
     /** A queue or channel name used by nothing before in this run. */

@@ -3,7 +3,6 @@ package io.queuekit.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -88,7 +87,7 @@ final class DelayScenario extends Scenario {
         String note = "";
         long start;
         double cpu;
-        String commands;
+        RedisProbe.Costs costs;
         double producerSeconds = Double.NaN;
         try (DelayUnderTest q = Impls.delay(impl, ctx.uri(), ctx.freshName(name()))) {
             int waiting = m == Mode.SCHEDULE_THEN_DRAIN ? ctx.config().count(preload, 0) : 0;
@@ -99,7 +98,7 @@ final class DelayScenario extends Scenario {
                 }
                 q.load(later, System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1));
             }
-            Map<String, long[]> before = ctx.probe().commandStats();
+            RedisProbe.Snapshot before = ctx.probe().commandStats();
             long cpuBefore = ctx.probe().cpuMicros();
             long began = System.nanoTime();
             long deadline = ctx.deadlineNanos();
@@ -171,20 +170,19 @@ final class DelayScenario extends Scenario {
             }
             q.stopConsumers();
             cpu = ctx.cpuSince(cpuBefore, System.nanoTime() - began);
-            commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), n, 6);
+            costs = RedisProbe.costs(before, ctx.probe().commandStats(), n, 6);
             if (!Double.isNaN(storing)) {
-                commands = String.format(
+                costs = costs.prefixed(String.format(
                         Locale.ROOT,
-                        "storing %.2f us/msg and draining %.2f of Redis CPU; %s",
+                        "storing %.2f us/msg and draining %.2f of Redis CPU; ",
                         storing / n,
-                        (cpu - storing) / n,
-                        commands);
+                        (cpu - storing) / n));
             }
         } finally {
             ctx.probe().flushAll();
         }
         Result r = result(impl, n, t, 1, start, OptionalLong.of(t.early()), OptionalDouble.of(cpu / n), note)
-                .withCommands(commands);
+                .withCosts(costs);
         return Double.isNaN(producerSeconds) ? r : r.withProducerSeconds(producerSeconds);
     }
 }

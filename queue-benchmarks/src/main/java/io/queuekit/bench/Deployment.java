@@ -1,7 +1,5 @@
 package io.queuekit.bench;
 
-import java.util.Map;
-
 /**
  * Where a work-queue run's queue lives, and how its Redis work is read: the benchmark's one
  * server, or the masters of a cluster. Closing it cleans up after the run.
@@ -11,7 +9,7 @@ interface Deployment extends AutoCloseable {
     QueueUnderTest queue();
 
     /** Calls and microseconds per command, summed over the servers (see {@link RedisProbe#commandStats()}). */
-    Map<String, long[]> commandStats();
+    RedisProbe.Snapshot commandStats();
 
     /** CPU microseconds used so far by each server, in a fixed order. */
     long[] cpuMicros();
@@ -32,7 +30,7 @@ interface Deployment extends AutoCloseable {
             }
 
             @Override
-            public Map<String, long[]> commandStats() {
+            public RedisProbe.Snapshot commandStats() {
                 return ctx.probe().commandStats();
             }
 

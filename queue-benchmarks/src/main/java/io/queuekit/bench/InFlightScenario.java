@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -64,30 +63,31 @@ final class InFlightScenario extends Scenario {
             q.stats();
             Collections.shuffle(held, new Random(42));
             int measured = Math.min(n, MEASURED);
-            Map<String, long[]> before = ctx.probe().commandStats();
+            RedisProbe.Snapshot before = ctx.probe().commandStats();
             long cpu = ctx.probe().cpuMicros();
             long start = System.nanoTime();
             long acked = ack(held.subList(0, measured));
             long elapsed = Math.max(1, System.nanoTime() - start);
             double cpuPerAck = ctx.cpuSince(cpu, elapsed) / measured;
-            String commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), measured, 6);
+            RedisProbe.Costs costs = RedisProbe.costs(before, ctx.probe().commandStats(), measured, 6);
             acked += ack(held.subList(measured, n));
             return new Result(
-                    name(),
-                    impl,
-                    measured,
-                    measured / (elapsed / 1e9),
-                    0,
-                    0,
-                    0,
-                    0,
-                    n - acked,
-                    OptionalLong.empty(),
-                    OptionalDouble.of(cpuPerAck),
-                    OptionalDouble.empty(),
-                    true,
-                    "",
-                    commands);
+                            name(),
+                            impl,
+                            measured,
+                            measured / (elapsed / 1e9),
+                            0,
+                            0,
+                            0,
+                            0,
+                            n - acked,
+                            OptionalLong.empty(),
+                            OptionalDouble.of(cpuPerAck),
+                            OptionalDouble.empty(),
+                            true,
+                            "",
+                            "")
+                    .withCosts(costs);
         } finally {
             Impls.closeQuietly(client);
             ctx.probe().flushAll();

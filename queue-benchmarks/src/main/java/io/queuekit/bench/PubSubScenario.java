@@ -1,7 +1,6 @@
 package io.queuekit.bench;
 
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -31,11 +30,11 @@ final class PubSubScenario extends Scenario {
         List<String> bodies = Body.all(n);
         Tracker t = new Tracker(n, subscribers, false);
         String note = "";
-        String commands;
+        RedisProbe.Costs costs;
         long start;
         try (BroadcastUnderTest b = Impls.broadcast(impl, ctx.uri(), ctx.freshName(name()))) {
             b.subscribe(subscribers, t::received);
-            Map<String, long[]> before = ctx.probe().commandStats();
+            RedisProbe.Snapshot before = ctx.probe().commandStats();
             start = System.nanoTime();
             long deadline = ctx.deadlineNanos();
             for (int i = 0; i < n; i++) {
@@ -50,11 +49,11 @@ final class PubSubScenario extends Scenario {
             if (note.isEmpty()) {
                 note = incomplete(t, complete, deadline);
             }
-            commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), n, 6);
+            costs = RedisProbe.costs(before, ctx.probe().commandStats(), n, 6);
         } finally {
             ctx.probe().flushAll();
         }
         return result(impl, n, t, subscribers, start, OptionalLong.empty(), OptionalDouble.empty(), note)
-                .withCommands(commands);
+                .withCosts(costs);
     }
 }

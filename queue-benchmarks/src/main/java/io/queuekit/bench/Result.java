@@ -3,6 +3,7 @@ package io.queuekit.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -22,6 +23,8 @@ import java.util.OptionalLong;
  * @param commands the Redis commands the measured run cost per message, or empty
  * @param producerSeconds delay load scenarios only: how long the producer took to send them all
  * @param serverShares scenarios on several servers only: each server's share of their Redis CPU
+ * @param counts scenarios on Redis with a measured window: script calls, commands and round trips per message
+ * @param run which of the benchmark's runs this is, from 1
  */
 record Result(
         String scenario,
@@ -40,10 +43,15 @@ record Result(
         String note,
         String commands,
         OptionalDouble producerSeconds,
-        List<Double> serverShares) {
+        List<Double> serverShares,
+        Optional<Counts> counts,
+        int run) {
 
     Result {
         serverShares = List.copyOf(serverShares);
+        if (run < 1) {
+            throw new IllegalArgumentException("runs count from 1: " + run);
+        }
     }
 
     Result(
@@ -79,7 +87,9 @@ record Result(
                 note,
                 commands,
                 OptionalDouble.empty(),
-                List.of());
+                List.of(),
+                Optional.empty(),
+                1);
     }
 
     /** The result's line in results.txt. */
@@ -89,9 +99,17 @@ record Result(
                 .append(scenario)
                 .append(" impl=")
                 .append(impl)
+                .append(" run=")
+                .append(run)
                 .append(" msgs=")
-                .append(msgs)
-                .append(" msgs_per_s=")
+                .append(msgs);
+        counts.ifPresent(c -> sb.append(" scripts_per_msg=")
+                .append(fmt("%.2f", c.scriptCalls()))
+                .append(" commands_per_msg=")
+                .append(fmt("%.2f", c.commands()))
+                .append(" round_trips_per_msg=")
+                .append(fmt("%.2f", c.roundTrips())));
+        sb.append(" msgs_per_s=")
                 .append(fmt("%.0f", msgsPerS))
                 .append(" p50_ms=")
                 .append(fmt("%.3f", p50Ms))
@@ -133,7 +151,57 @@ record Result(
                 note,
                 c,
                 producerSeconds,
-                serverShares);
+                serverShares,
+                counts,
+                run);
+    }
+
+    /** This result with the counts and commands of its measured run. */
+    Result withCosts(RedisProbe.Costs costs) {
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                costs.commands(),
+                producerSeconds,
+                serverShares,
+                Optional.of(costs.counts()),
+                run);
+    }
+
+    /** This result as the given run's. */
+    Result inRun(int n) {
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                msgsPerS,
+                p50Ms,
+                p99Ms,
+                maxMs,
+                dupes,
+                lost,
+                early,
+                redisCpuUsPerMsg,
+                bytesPerMsg,
+                atLeastOnce,
+                note,
+                commands,
+                producerSeconds,
+                serverShares,
+                counts,
+                n);
     }
 
     Result withProducerSeconds(double seconds) {
@@ -154,7 +222,9 @@ record Result(
                 note,
                 commands,
                 OptionalDouble.of(seconds),
-                serverShares);
+                serverShares,
+                counts,
+                run);
     }
 
     /** This result with each server's share of the Redis CPU, in the deployment's order. */
@@ -180,7 +250,9 @@ record Result(
                 note,
                 commands,
                 producerSeconds,
-                list);
+                list,
+                counts,
+                run);
     }
 
     static String fmt(String format, double value) {

@@ -7,7 +7,6 @@ import io.queuekit.redis.zset.RedisDelayQueue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -54,11 +53,11 @@ final class ScheduleScenario extends Scenario {
         int sent = 0;
         long nanos;
         long stored;
-        String commands;
+        RedisProbe.Costs costs;
         try (RedisClient client = Clients.jedis(ctx.uri());
                 RedisDelayQueue<String> q = RedisDelayQueue.builder(client, ctx.freshName(name()), Codec.utf8())
                         .build()) {
-            Map<String, long[]> before = ctx.probe().commandStats();
+            RedisProbe.Snapshot before = ctx.probe().commandStats();
             long deadline = ctx.deadlineNanos();
             long start = System.nanoTime();
             if (each) {
@@ -80,7 +79,7 @@ final class ScheduleScenario extends Scenario {
                 }
             }
             nanos = Math.max(1, System.nanoTime() - start);
-            commands = RedisProbe.perMessage(before, ctx.probe().commandStats(), Math.max(1, sent), 8);
+            costs = RedisProbe.costs(before, ctx.probe().commandStats(), Math.max(1, sent), 8);
             QueueStats s = q.stats();
             stored = s.ready() + s.delayed();
         } finally {
@@ -103,6 +102,6 @@ final class ScheduleScenario extends Scenario {
                         Impls.atLeastOnce(impl),
                         note,
                         "")
-                .withCommands(commands);
+                .withCosts(costs);
     }
 }

@@ -52,11 +52,11 @@ final class ScriptCostScenario extends Scenario {
          * script to run with cold caches).
          */
         void measure(String op, int n, Call call) throws Exception {
-            long[] before = ctx.probe().commandStats().getOrDefault("evalsha", new long[2]);
+            long[] before = ctx.probe().commandStats().command("evalsha");
             for (int i = 0; i < n; i++) {
                 call.run(i);
             }
-            long[] after = ctx.probe().commandStats().getOrDefault("evalsha", new long[2]);
+            long[] after = ctx.probe().commandStats().command("evalsha");
             long scripts = after[0] - before[0];
             parts.add(String.format(
                     Locale.ROOT, "%s %.1f us/call", op, scripts == 0 ? 0 : (after[1] - before[1]) / (double) scripts));

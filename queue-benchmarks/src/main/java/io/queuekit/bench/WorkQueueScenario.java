@@ -1,7 +1,6 @@
 package io.queuekit.bench;
 
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -42,12 +41,12 @@ class WorkQueueScenario extends Scenario {
         List<String> bodies = Body.all(n);
         Tracker t = new Tracker(n, 1, false);
         String note = "";
-        String commands;
+        RedisProbe.Costs costs;
         long start;
         double[] cpu;
         try (Deployment where = deploy(impl, ctx);
                 QueueUnderTest q = where.queue()) {
-            Map<String, long[]> before = where.commandStats();
+            RedisProbe.Snapshot before = where.commandStats();
             long[] cpuBefore = where.cpuMicros();
             q.startConsumers(consumers, batch, t::received);
             start = System.nanoTime();
@@ -77,22 +76,22 @@ class WorkQueueScenario extends Scenario {
             }
             q.stopConsumers();
             cpu = where.cpuSince(cpuBefore, System.nanoTime() - start);
-            commands = RedisProbe.perMessage(before, where.commandStats(), n, 6);
+            costs = RedisProbe.costs(before, where.commandStats(), n, 6);
         }
         double total = 0;
         for (double c : cpu) {
             total += c;
         }
         Result r = result(
-                        impl,
-                        n,
-                        t,
-                        1,
-                        start,
-                        OptionalLong.empty(),
-                        Impls.inMemory(impl) ? OptionalDouble.empty() : OptionalDouble.of(total / n),
-                        note)
-                .withCommands(commands);
+                impl,
+                n,
+                t,
+                1,
+                start,
+                OptionalLong.empty(),
+                Impls.inMemory(impl) ? OptionalDouble.empty() : OptionalDouble.of(total / n),
+                note);
+        r = Impls.inMemory(impl) ? r.withCommands(costs.commands()) : r.withCosts(costs);
         return cpu.length > 1 ? r.withServerShares(shares(cpu, total)) : r;
     }
 

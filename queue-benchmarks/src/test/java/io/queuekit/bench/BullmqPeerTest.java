@@ -47,7 +47,7 @@ class BullmqPeerTest {
         assertThat(r.early()).isEmpty();
         assertThat(r.producerSeconds()).isEmpty();
         assertThat(r.note()).isEqualTo("time limit reached after sending 20 of 40");
-        assertThat(r.line()).startsWith("BENCH scenario=work-queue impl=bullmq msgs=20 msgs_per_s=200");
+        assertThat(r.line()).startsWith("BENCH scenario=work-queue impl=bullmq run=1 msgs=20 msgs_per_s=200");
     }
 
     @Test
@@ -55,16 +55,15 @@ class BullmqPeerTest {
     void run_withoutNode_isARowSayingNotAvailable_andWhy(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve(BullmqPeer.SCRIPT), "");
         Files.writeString(dir.resolve("package.json"), "{}");
-        BenchConfig config = new BenchConfig(1, 1, Set.of(), Set.of(), false, 10, dir.resolve("out"), dir);
-        try (RedisProbe neverCalled = new RedisProbe("redis://127.0.0.1:1")) {
-            Context ctx = new Context(config, "redis://127.0.0.1:1", neverCalled, 0);
+        BenchConfig config = new BenchConfig(1, 1, Set.of(), Set.of(), false, 10, dir.resolve("out"), dir, 1, false);
+        // no Redis: a run without node returns before it would reach one
+        Context ctx = new Context(config, "redis://127.0.0.1:1", null, 0, Pinning.off("a test"));
 
-            Result r = new BullmqPeer("queuekit-no-such-node").run(Scenarios.DELAY_LIGHT, ctx);
+        Result r = new BullmqPeer("queuekit-no-such-node").run(Scenarios.DELAY_LIGHT, ctx);
 
-            assertThat(r.note()).startsWith("n/a: node not found (queuekit-no-such-node --version");
-            assertThat(r.msgs()).isZero();
-            assertThat(r.impl()).isEqualTo(Impls.BULLMQ);
-        }
+        assertThat(r.note()).startsWith("n/a: node not found (queuekit-no-such-node --version");
+        assertThat(r.msgs()).isZero();
+        assertThat(r.impl()).isEqualTo(Impls.BULLMQ);
     }
 
     @Test
