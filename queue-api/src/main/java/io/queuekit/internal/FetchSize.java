@@ -7,9 +7,11 @@ package io.queuekit.internal;
  * comes back full doubles the next, up to {@link #MAX}, and one that comes back short goes back to
  * one at a time. A try that came back short was wrong about the queue (messages arriving fast
  * also make fetches return at once), so the run needed before the next try doubles, up to
- * {@link #MOST_RUN}: a fetch of several costs more than one of one where only one waits. Never
- * more than {@link #AHEAD_NANOS} of handling by the handler's recent pace. One per worker, used by
- * its thread only.
+ * {@link #MOST_RUN}: a fetch of several costs more than one of one where only one waits. A batch
+ * that comes back with several, though short, keeps its size: it found a queue all the same, and
+ * each batch saves the claims of all but one of what it took (under a steady load of delayed
+ * messages no batch comes back full). Never more than {@link #AHEAD_NANOS} of handling by the
+ * handler's recent pace. One per worker, used by its thread only.
  */
 final class FetchSize {
     /** Most messages fetched at once. */
@@ -54,14 +56,14 @@ final class FetchSize {
             }
             return;
         }
-        if (got < asked) {
+        if (got <= 1) {
             if (trying) {
                 run = Math.min(MOST_RUN, 2 * run);
             }
             size = 1;
         } else {
             run = RUN;
-            size = (int) Math.min(ahead, 2L * asked);
+            size = (int) Math.min(ahead, got < asked ? asked : 2L * asked);
         }
         trying = false;
     }

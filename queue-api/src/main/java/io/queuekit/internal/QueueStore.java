@@ -34,8 +34,7 @@ public interface QueueStore<T> {
     LeaseKeeper leaseKeeper();
 
     /**
-     * How this store's managed consumers of batch size one ack what they finished together with
-     * their next fetch; null where a store has nothing better than an ack followed by a poll,
+     * How this store's managed consumers ack what they finished together with their next fetch; null where a store has nothing better than an ack followed by a poll,
      * which the consumer then makes itself.
      */
     default AckingFetch<T> ackingFetch() {

@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * consumers survive a Redis restart without user action, and is logged through the queue's
  * {@link Logs}: one stack trace for an outage, however many workers meet it. Every fetched
  * delivery is held by the queue's {@link LeaseKeeper} until settled, so a long handler keeps its message. A
- * batch's successes are acked together in one round trip: at the end of the batch, before the
- * next handler once the oldest has waited a second, at once while stopping, and by a close whose
- * wait ended while a later handler of the batch still ran.
+ * worker's successes are acked together, by its next fetch where the store has an
+ * {@link AckingFetch} (else in a call of their own just before it), still held until then; alone
+ * before the next handler of a batch once the oldest has waited a second, at once while stopping,
+ * and by a close whose wait ended while a later handler of the batch still ran.
  */
 final class Workers implements Subscription {
     private static final Logger LOG = LoggerFactory.getLogger(Workers.class);
@@ -111,37 +112,39 @@ final class Workers implements Subscription {
 
     private <T> void run(Worker self, MessageQueue<T> q, MessageHandler<T> handler, AckingFetch<T> ackingFetch) {
         long failures = 0;
-        Finished<T> finished = null; // handled alone and to be acked with the next fetch
         FetchSize size = options.adaptiveBatch() ? new FetchSize() : null;
         try {
             while (true) {
+                List<Delivery<T>> done = List.of(); // handled, to be acked with this fetch
+                List<LeaseKeeper.Hold> doneHolds = List.of();
                 synchronized (self) {
                     if (!active) {
                         return;
                     }
                     self.fetching = true;
+                    if (ackingFetch != null && !self.toAck.isEmpty()) {
+                        done = cast(List.copyOf(self.toAck));
+                        doneHolds = List.copyOf(self.toAckHolds);
+                        self.toAck.clear();
+                        self.toAckHolds.clear();
+                    }
                 }
-                Finished<T> toAck = finished;
-                finished = null;
+                flush(self); // where the store has no acking fetch
                 int want = size == null ? options.batchSize() : size.next();
-                if (toAck != null && want > 1) { // a batch fetch takes no ack with it
-                    ackAlone(toAck);
-                    toAck = null;
-                }
-                Delivery<T> single = null;
                 List<Delivery<T>> batch = List.of();
                 Throwable failure = null;
                 long fetchStart = System.nanoTime();
                 try {
-                    if (toAck != null) {
+                    if (!done.isEmpty()) {
                         try {
-                            single = ackingFetch.ackThenPoll(
-                                    toAck.delivery(), options.pollTimeout().toNanos());
+                            batch = ackingFetch.ackThenReceive(
+                                    done, want, options.pollTimeout().toNanos());
                         } finally {
-                            toAck.hold().release();
+                            doneHolds.forEach(LeaseKeeper.Hold::release);
                         }
                     } else if (want == 1) {
-                        single = q.poll(options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                        Delivery<T> d = q.poll(options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                        batch = d == null ? List.of() : List.of(d);
                     } else {
                         batch = q.pollBatch(want, options.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
                     }
@@ -168,17 +171,13 @@ final class Workers implements Subscription {
                 }
                 long handleStart = System.nanoTime();
                 try {
-                    if (single != null) {
-                        finished = handleSingle(single, q, handler, ackingFetch != null);
+                    if (batch.size() == 1) {
+                        handleSingle(self, batch.get(0), q, handler);
                     } else {
                         handle(self, batch, q, handler);
                     }
                     if (size != null) {
-                        size.fetched(
-                                want,
-                                single != null ? 1 : batch.size(),
-                                handleStart - fetchStart,
-                                System.nanoTime() - handleStart);
+                        size.fetched(want, batch.size(), handleStart - fetchStart, System.nanoTime() - handleStart);
                     }
                 } catch (Throwable e) {
                     // not the handler's (handle catches those): a metrics observer or the lease keeper
@@ -186,51 +185,53 @@ final class Workers implements Subscription {
                 }
             }
         } finally {
-            if (finished != null) { // stopping
-                ackAlone(finished);
-            }
+            flush(self); // stopping: no fetch comes to take them
         }
     }
 
-    /** Acks a delivery handled alone that no fetch will take with it, and releases its hold. */
-    private <T> void ackAlone(Finished<T> f) {
-        try {
-            settleQuietly(() -> f.delivery().ack(), f.delivery().id().value());
-        } finally {
-            f.hold().release();
-        }
+    @SuppressWarnings("unchecked") // a worker's deliveries are all of its queue's payload type
+    private static <T> List<Delivery<T>> cast(List<Delivery<?>> deliveries) {
+        return (List<Delivery<T>>) (List<?>) deliveries;
     }
-
-    /** A delivery whose handler returned, to be acked with the next fetch, and its lease's hold. */
-    private record Finished<T>(Delivery<T> delivery, LeaseKeeper.Hold hold) {}
 
     /**
      * Runs the handler on a delivery fetched alone and settles it, holding its lease meanwhile:
-     * what {@link #handle} does for a batch of one, without its lists and locks, since a consumer
-     * of batch size 1 (the default) does this for every message. A plain ack is left to the next
-     * fetch when {@code ackWithFetch}: then it returns the delivery, still held; else null.
+     * what {@link #handle} does for a batch of one, without its lists, since a consumer of batch
+     * size 1 (the default) does this for every message. A plain ack waits, held, for the next fetch.
      */
-    private <T> Finished<T> handleSingle(
-            Delivery<T> d, MessageQueue<T> q, MessageHandler<T> handler, boolean ackWithFetch) {
+    private <T> void handleSingle(Worker self, Delivery<T> d, MessageQueue<T> q, MessageHandler<T> handler) {
         LeaseKeeper.Hold hold = leases.hold(d, options.leaseRenewalLimit());
         boolean keep = false;
         try {
             if (!terminated) {
-                keep = handleOne(d, handler, q, ackWithFetch);
+                keep = handleOne(d, handler, q, true);
+            }
+            if (keep) {
+                toAck(self, d, hold);
             }
         } finally {
             if (!keep) {
                 hold.release();
             }
         }
-        return keep ? new Finished<>(d, hold) : null;
+    }
+
+    /** Leaves a success to be acked with the next fetch, or by a flush. */
+    private static void toAck(Worker self, Delivery<?> d, LeaseKeeper.Hold hold) {
+        synchronized (self) {
+            if (self.toAck.isEmpty()) {
+                self.oldestToAck = System.nanoTime();
+            }
+            self.toAck.add(d);
+            self.toAckHolds.add(hold);
+        }
     }
 
     /**
      * Runs the handler on each delivery of a batch and settles it, holding every delivery's lease
-     * from now until it is settled. Successes are acked together: at the end of the batch, before
-     * the next handler once the oldest has waited a second, at once while stopping, and by a close
-     * that ends while a later handler of the batch still runs.
+     * from now until it is settled. Successes are acked together, with the next fetch; before the
+     * next handler instead once the oldest has waited a second, at once while stopping, and by a
+     * close that ends while a later handler of the batch still runs.
      */
     private <T> void handle(Worker self, List<Delivery<T>> batch, MessageQueue<T> q, MessageHandler<T> handler) {
         if (batch.isEmpty()) {
@@ -240,18 +241,12 @@ final class Workers implements Subscription {
         for (Delivery<T> d : batch) {
             holds.add(leases.hold(d, options.leaseRenewalLimit()));
         }
+        boolean[] kept = new boolean[batch.size()];
         try {
             for (int i = 0; i < batch.size() && !terminated; i++) {
-                if (handleOne(batch.get(i), handler, q, batch.size() > 1)) {
-                    synchronized (self) {
-                        if (self.toAck.isEmpty()) {
-                            self.oldestToAck = System.nanoTime();
-                        }
-                        self.toAck.add(batch.get(i));
-                        self.toAckHolds.add(holds.get(i));
-                    }
-                } else {
-                    holds.get(i).release();
+                if (handleOne(batch.get(i), handler, q, true)) {
+                    toAck(self, batch.get(i), holds.get(i));
+                    kept[i] = true;
                 }
                 boolean due;
                 synchronized (self) {
@@ -261,9 +256,12 @@ final class Workers implements Subscription {
                     flush(self);
                 }
             }
-            flush(self);
         } finally {
-            holds.forEach(LeaseKeeper.Hold::release);
+            for (int i = 0; i < kept.length; i++) {
+                if (!kept[i]) { // a kept hold is released once its ack is made
+                    holds.get(i).release();
+                }
+            }
         }
     }
 

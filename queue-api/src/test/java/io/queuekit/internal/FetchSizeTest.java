@@ -36,7 +36,7 @@ class FetchSizeTest {
     }
 
     @Test
-    void fullFetches_double_upToTheMost_andAShortOneGoesBackToOne() {
+    void fullFetches_double_upToTheMost_andOneThatFoundOneGoesBackToOne() {
         FetchSize s = new FetchSize();
         singlesAtOnce(s, FetchSize.RUN, QUICK);
         for (int want = FetchSize.PROBE; want < FetchSize.MAX; want *= 2) {
@@ -47,10 +47,24 @@ class FetchSizeTest {
         s.fetched(FetchSize.MAX, FetchSize.MAX, AT_ONCE, FetchSize.MAX * QUICK);
         assertThat(s.next()).isEqualTo(FetchSize.MAX);
 
-        s.fetched(FetchSize.MAX, 5, AT_ONCE, 5 * QUICK);
+        s.fetched(FetchSize.MAX, 1, AT_ONCE, QUICK);
         assertThat(s.next()).isEqualTo(1);
         singlesAtOnce(s, FetchSize.RUN, QUICK); // a queue was seen: the next try comes as soon
         assertThat(s.next()).isEqualTo(FetchSize.PROBE);
+    }
+
+    @Test
+    void aBatchThatCameBackWithSeveral_keepsItsSize_thoughShort() {
+        FetchSize s = new FetchSize();
+        singlesAtOnce(s, FetchSize.RUN, QUICK);
+        s.fetched(FetchSize.PROBE, FetchSize.PROBE, AT_ONCE, FetchSize.PROBE * QUICK);
+        assertThat(s.next()).isEqualTo(2 * FetchSize.PROBE);
+        for (int i = 0; i < 10; i++) { // delayed messages falling due a few at a time
+            s.fetched(2 * FetchSize.PROBE, 3, AT_ONCE, 3 * QUICK);
+            assertThat(s.next()).isEqualTo(2 * FetchSize.PROBE);
+        }
+        s.fetched(2 * FetchSize.PROBE, 1, AT_ONCE, QUICK);
+        assertThat(s.next()).isEqualTo(1);
     }
 
     @Test

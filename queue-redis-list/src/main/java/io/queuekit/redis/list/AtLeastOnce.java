@@ -85,59 +85,89 @@ final class AtLeastOnce<T> extends ListMode<T> {
 
     @Override
     public List<Delivery<T>> receive(int max, long timeoutNanos) throws InterruptedException {
-        return receiving.receive(max, timeoutNanos, new CarriedAck(null));
+        return receiving.receive(max, timeoutNanos, new CarriedAck(List.of()));
     }
 
     @Override
     List<Delivery<T>> await(int max, long timeoutNanos) throws InterruptedException {
-        return awaiting.receive(max, timeoutNanos, new CarriedAck(null));
+        return awaiting.receive(max, timeoutNanos, new CarriedAck(List.of()));
     }
 
     /**
-     * A managed consumer's next fetch, one message, with the ack of the one it finished ({@code
-     * done}) written in the same round trip as the BLMOVE: see {@link AckingFetch}. Only where the
-     * client can send them together ({@link RedisContext#oneRoundTrip()}).
+     * A managed consumer's next fetch, with the acks of what it finished ({@code done}): made by
+     * the batch claim's script, or written in the same round trip as the LMOVE or BLMOVE of a
+     * fetch of one; see {@link AckingFetch}. Only where the client can send them together
+     * ({@link RedisContext#oneRoundTrip()}).
      */
     @Override
     public AckingFetch<T> ackingFetch() {
         if (engine.oneRoundTrip() == null) {
             return null;
         }
-        return (done, timeoutNanos) -> {
-            LeasedDelivery<T> toAck = null;
-            if (done instanceof LeasedDelivery<T> ld && ld.mode() == this) {
-                // past its deadline or settled already: nothing to ack, as ack() would find
-                toAck = ld.claimSettlement() ? ld : null;
-            } else {
-                done.ack();
+        return (done, max, timeoutNanos) -> {
+            List<LeasedDelivery<T>> toAck = new ArrayList<>(done.size());
+            for (Delivery<T> d : done) {
+                if (d instanceof LeasedDelivery<T> ld && ld.mode() == this) {
+                    // past its deadline or settled already: nothing to ack, as ack() would find
+                    if (ld.claimSettlement()) {
+                        toAck.add(ld);
+                    }
+                } else {
+                    d.ack();
+                }
             }
-            return RedisListQueue.first(receiving.receive(1, timeoutNanos, new CarriedAck(toAck)));
+            return receiving.receive(max, timeoutNanos, new CarriedAck(toAck));
         };
     }
 
     /**
-     * The ack of a delivery whose settling its consumer claimed, to go with the next fetch, made
-     * after the upkeep, which may move its element out of 'claiming' (see {@link #pendingAck}).
+     * The acks of deliveries whose settling their consumer claimed, to go with the next fetch:
+     * inside the batch claim's script ({@link #inClaim}), or before a move in its round trip
+     * ({@link #withMove}), made after the upkeep, which may move an element out of 'claiming'
+     * (see {@link #pendingAck}).
      */
     private final class CarriedAck implements Receiver.CarriedAck {
-        private final LeasedDelivery<T> toAck;
+        private final List<LeasedDelivery<T>> toAck;
         private PendingAck pending;
+        private boolean inline;
 
-        CarriedAck(LeasedDelivery<T> toAck) {
+        CarriedAck(List<LeasedDelivery<T>> toAck) {
             this.toAck = toAck;
         }
 
-        PendingAck pending() {
+        PendingAck withMove() {
             if (pending == null) {
                 pending = pendingAck(toAck);
+            } else if (inline) {
+                pending.ackAlone(); // a move cannot carry a script's ack: made alone if still waiting
+            }
+            return pending;
+        }
+
+        PendingAck inClaim() {
+            if (pending == null) {
+                inline = true;
+                pending = toAck.isEmpty()
+                        ? PendingAck.none()
+                        : PendingAck.inline(
+                                ack.queueScript(),
+                                ack.args(envelopes(toAck)),
+                                AtLeastOnce.this::acked,
+                                () -> toAck.forEach(LeasedDelivery::releaseSettlement));
             }
             return pending;
         }
 
         @Override
         public void ackAlone() {
-            pending().ackAlone();
+            (pending != null ? pending : inClaim()).ackAlone();
         }
+    }
+
+    private static <T> List<Envelope> envelopes(List<LeasedDelivery<T>> deliveries) {
+        List<Envelope> out = new ArrayList<>(deliveries.size());
+        deliveries.forEach(d -> out.add(d.envelope()));
+        return out;
     }
 
     /** Takes with LMOVE or a batch script, waits with BLMOVE; the upkeep first when it is due. */
@@ -145,14 +175,12 @@ final class AtLeastOnce<T> extends ListMode<T> {
         @Override
         public Receiver.Claimed<T> claim(int max, CarriedAck ack) {
             upkeep();
-            PendingAck pending = ack.pending();
             int n = Math.min(max, claimBatch);
             List<Delivery<T>> got;
             if (n > 1) {
-                pending.ackAlone();
-                got = takeBatch(n);
+                got = takeBatch(n, ack.inClaim());
             } else {
-                byte[] e = fetch(pending, 0);
+                byte[] e = fetch(ack.withMove(), 0);
                 got = e == null ? List.of() : deliveries(e, System.nanoTime(), false);
             }
             return new Receiver.Claimed<>(got, WakeUps.NONE, WakeUps.NONE);
@@ -161,7 +189,7 @@ final class AtLeastOnce<T> extends ListMode<T> {
         @Override
         public Receiver.Woken<T> block(int max, long millis, CarriedAck ack) throws InterruptedException {
             upkeep();
-            PendingAck pending = ack.pending();
+            PendingAck pending = ack.withMove();
             long wait = Math.min(millis, Math.max(1, ceilMillis(untilUpkeep(System.nanoTime()))));
             if (wait < RedisCalls.MIN_BLOCK_MILLIS) {
                 Thread.sleep(wait);
@@ -220,10 +248,12 @@ final class AtLeastOnce<T> extends ListMode<T> {
         }
     }
 
-    private List<Delivery<T>> takeBatch(int n) {
+    /** Takes up to {@code n} with the claim script, which makes {@code pending} first. */
+    private List<Delivery<T>> takeBatch(int n, PendingAck pending) {
         // the script starts the leases: deadlines count from before it was sent, so never after them
         long sent = System.nanoTime();
-        List<byte[]> taken = claim.run(n, lease);
+        List<byte[]> taken = pending.inside(acks -> claim.run(n, lease, acks), ListScripts.Claim.Result::acked)
+                .elements();
         List<Delivery<T>> out = new ArrayList<>(taken.size());
         for (byte[] e : taken) {
             out.addAll(deliveries(e, sent, true));
@@ -301,21 +331,27 @@ final class AtLeastOnce<T> extends ListMode<T> {
     }
 
     /**
-     * The ack of {@code d} (none if null) to send with a fetch: a plain {@code LREM} from 'claiming'
-     * where that is the whole ack, followed by the ack script if the element was no longer there
+     * The acks of {@code ds} (none if empty) to send with a fetch: for one, a plain {@code LREM}
+     * from 'claiming' where that is the whole ack, followed by the ack script if the element was no longer there
      * (see {@link #ack(LeasedDelivery)}); else the ack script. The LREM's reply is read with the
      * fetch's, so the script after an LREM that missed runs up to a block timeout later: the LREM
      * only while the delivery's deadline is more than two block timeouts away, else the script,
      * which runs before the fetch.
      */
-    private PendingAck pendingAck(LeasedDelivery<T> d) {
-        if (d == null) {
+    private PendingAck pendingAck(List<LeasedDelivery<T>> ds) {
+        if (ds.isEmpty()) {
             return PendingAck.none();
         }
-        Envelope e = d.envelope();
-        if (!mayBeClaiming(d) || d.deadlineNanos() - System.nanoTime() < 2 * capNanos) {
-            return PendingAck.of(engine, ack.queueScript(), ack.args(List.of(e)), this::acked, d::releaseSettlement);
+        LeasedDelivery<T> d = ds.get(0);
+        if (ds.size() > 1 || !mayBeClaiming(d) || d.deadlineNanos() - System.nanoTime() < 2 * capNanos) {
+            return PendingAck.of(
+                    engine,
+                    ack.queueScript(),
+                    ack.args(envelopes(ds)),
+                    this::acked,
+                    () -> ds.forEach(LeasedDelivery::releaseSettlement));
         }
+        Envelope e = d.envelope();
         return PendingAck.of(
                 engine,
                 () -> new CommandArguments(Protocol.Command.LREM)

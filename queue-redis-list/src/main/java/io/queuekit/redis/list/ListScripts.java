@@ -139,9 +139,24 @@ final class ListScripts {
             script = queue.script("claim", LUA + "claim.lua", "ready", "claiming", "held", "inflight");
         }
 
-        /** Up to {@code max} elements, oldest first, leased for {@code leaseMillis} from the server's now. */
-        List<byte[]> run(int max, byte[] leaseMillis) {
-            return bulks(script.run(num(max), leaseMillis));
+        /** What a claim took, and how many of the acks sent with it it made. */
+        record Result(int acked, List<byte[]> elements) {}
+
+        /**
+         * Up to {@code max} elements, oldest first, leased for {@code leaseMillis} from the server's
+         * now, after acking {@code acks} ({@link Ack#args}; empty for none).
+         */
+        Result run(int max, byte[] leaseMillis, List<byte[]> acks) {
+            List<byte[]> args = new ArrayList<>(2 + acks.size());
+            args.add(num(max));
+            args.add(leaseMillis);
+            args.addAll(acks);
+            List<?> r = array(script.run(args));
+            List<byte[]> elements = new ArrayList<>(r.size() - 1);
+            for (int i = 1; i < r.size(); i++) {
+                elements.add((byte[]) r.get(i));
+            }
+            return new Result((int) integer(r.get(0)), elements);
         }
     }
 

@@ -67,6 +67,31 @@ class RedisListQueueRoundTripTest {
 
     @Test
     @Timeout(60)
+    void aBatchConsumer_acksEachBatchWithItsNextClaim_inOneScriptCallPerBatch() {
+        try (RedisListQueue<String> q = RedisListQueue.builder(client, Queues.unique("batches"), Codec.utf8())
+                .build()) {
+            q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+            AtomicInteger handled = new AtomicInteger();
+            long before = RedisClients.readsProcessed(client);
+            long scriptsBefore = RedisClients.commandCalls(client, "evalsha");
+
+            Subscription consumer = q.consume(
+                    d -> handled.incrementAndGet(),
+                    ConsumeOptions.builder().concurrency(1).batchSize(10).build());
+            await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
+            consumer.close();
+            long reads = RedisClients.readsProcessed(client) - before;
+            long scripts = RedisClients.commandCalls(client, "evalsha") - scriptsBefore;
+
+            assertThat(q.stats().total()).as("every message acked").isZero();
+            // 50 batches: an ack script of their own would make it 100 calls, a claim each and an ack each
+            assertThat(scripts).as("script calls").isLessThan(COUNT / 10 * 5 / 4);
+            assertThat(reads).as("round trips").isLessThan(COUNT / 10 * 5 / 4);
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void aManagedConsumer_withLessThanTwoBlockTimeoutsOfLease_sendsTheAckScriptAheadOfItsFetch() {
         // an LREM's reply is read with the blocking fetch's, so an ack it missed would finish up to
         // a block timeout later: too late for a lease this short, so the script goes ahead instead

@@ -186,8 +186,8 @@ final class ZsetStore<T> implements DelayStorage<T> {
     }
 
     /**
-     * A managed consumer's next fetch, one message, with the ack of the one it finished made by
-     * its first claim's script (see {@link AckingFetch}): one script call, on any client; alone
+     * A managed consumer's next fetch, with the acks of what it finished made by its first claim's
+     * script (see {@link AckingFetch}): one script call, on any client, however many it acks; alone
      * before a first wait instead (the wait's blocking call is not one this store sends). Not where
      * acks wait for replicas.
      */
@@ -196,18 +196,28 @@ final class ZsetStore<T> implements DelayStorage<T> {
         if (queue.settings().replicas().waited()) {
             return null; // an ack that waits for replicas is a call of its own
         }
-        return (done, timeoutNanos) -> {
-            PendingAck pending = PendingAck.none();
-            if (done instanceof ZsetDelivery<T> zd && zd.store() == this) {
-                if (zd.settled().claim()) { // else settled already: nothing to ack, as ack() would find
-                    List<byte[]> args = ack.args(List.of(zd.lease()));
-                    pending = PendingAck.inline(ack.queueScript(), args, this::acked, zd.settled()::release);
+        return (done, max, timeoutNanos) -> {
+            List<ZsetDelivery<T>> mine = new ArrayList<>(done.size());
+            for (Delivery<T> d : done) {
+                if (d instanceof ZsetDelivery<T> zd && zd.store() == this) {
+                    if (zd.settled().claim()) { // else settled already: nothing to ack, as ack() would find
+                        mine.add(zd);
+                    }
+                } else {
+                    d.ack();
                 }
-            } else {
-                done.ack();
             }
-            List<Delivery<T>> got = receiver.receive(1, timeoutNanos, pending);
-            return got.isEmpty() ? null : got.get(0);
+            PendingAck pending = PendingAck.none();
+            if (!mine.isEmpty()) {
+                List<ZsetScripts.Lease> leases = new ArrayList<>(mine.size());
+                mine.forEach(zd -> leases.add(zd.lease()));
+                pending = PendingAck.inline(
+                        ack.queueScript(),
+                        ack.args(leases),
+                        this::acked,
+                        () -> mine.forEach(zd -> zd.settled().release()));
+            }
+            return receiver.receive(batch(max), timeoutNanos, pending);
         };
     }
 

@@ -61,6 +61,28 @@ class RedisDelayQueueRoundTripTest {
 
     @Test
     @Timeout(60)
+    void aBatchConsumer_acksEachBatchWithItsNextClaim_inOneScriptCallPerBatch() {
+        try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "batches-" + UUID.randomUUID(), Codec.utf8())
+                .build()) {
+            q.sendAll(IntStream.range(0, COUNT).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+            AtomicInteger handled = new AtomicInteger();
+            long scriptsBefore = RedisClients.commandCalls(client, "evalsha");
+
+            Subscription consumer = q.consume(
+                    d -> handled.incrementAndGet(),
+                    ConsumeOptions.builder().concurrency(1).batchSize(10).build());
+            await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == COUNT);
+            consumer.close();
+            long scripts = RedisClients.commandCalls(client, "evalsha") - scriptsBefore;
+
+            assertThat(q.stats().total()).as("every message acked").isZero();
+            // 50 batches: an ack script of their own would make it 100 calls, a claim each and an ack each
+            assertThat(scripts).as("script calls").isLessThan(COUNT / 10 * 5 / 4);
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void anAckTravellingWithAClaim_stillAcks_whenTheServerForgotTheScripts() {
         try (RedisDelayQueue<String> q = RedisDelayQueue.builder(client, "flushed-" + UUID.randomUUID(), Codec.utf8())
                 .build()) {
