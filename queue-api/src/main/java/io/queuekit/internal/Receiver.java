@@ -215,7 +215,8 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
     /**
      * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: one claim, no wait,
      * and no interrupt is checked) for the first; empty if none came. {@code ack} (may be a no-op)
-     * is made with the first claim or wait, or alone before the return whatever happens.
+     * is made with the first claim or block, alone before a wait in this process once the receive
+     * has waited a second, or alone before the return whatever happens.
      *
      * @throws InterruptedException if interrupted on entry or between steps
      * @throws io.queuekit.QueueClosedException once the queue is closing

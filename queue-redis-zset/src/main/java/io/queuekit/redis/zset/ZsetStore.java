@@ -191,8 +191,9 @@ final class ZsetStore<T> implements DelayStorage<T> {
 
     /**
      * A managed consumer's next fetch, one message, with the ack of the one it finished made by
-     * its first claim's script (see {@link AckingFetch}): one script call, on any client; alone
-     * before a first wait instead (the wait's blocking call is not one this store sends). Not where
+     * the script of its first claim, which may come after waits in the JVM (see {@link AckingFetch}
+     * and {@link Receiver}): one script call, on any client; alone before a block on the wake-up
+     * list instead (the blocking call is not one this store sends), or if no claim comes. Not where
      * acks wait for replicas.
      */
     @Override
