@@ -263,10 +263,15 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                         runtime.checkReceiving();
                     }
                     case SLEEP -> {
-                        if (System.nanoTime() - began > ACK_HOLD_NANOS) {
-                            ack.ackAlone(); // it has waited long enough for a claim to travel with
+                        // the ack waits for a claim to travel with for a second at most, then goes alone
+                        long held = System.nanoTime() - began;
+                        long millis = s.millis();
+                        if (held >= ACK_HOLD_NANOS) {
+                            ack.ackAlone();
+                        } else {
+                            millis = Math.min(millis, TimeUnit.NANOSECONDS.toMillis(ACK_HOLD_NANOS - held) + 1);
                         }
-                        plan.await(s.millis());
+                        plan.await(millis);
                         runtime.checkReceiving();
                     }
                     case POP -> plan.woke(store.pop());
