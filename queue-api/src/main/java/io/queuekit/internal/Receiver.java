@@ -4,6 +4,7 @@ import io.queuekit.Delivery;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -21,6 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Receiver<T, A extends Receiver.CarriedAck> {
     private static final Logger LOG = LoggerFactory.getLogger(Receiver.class);
+    /** How long an ack may wait for a claim of its receive to travel with, before a wait here. */
+    private static final long ACK_HOLD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** What a receive does next; see {@link Step}. */
     public enum Kind {
@@ -28,7 +31,7 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         CLAIM,
         /** Wait on the store for {@link Step#millis()}; then {@link Plan#woke}. */
         BLOCK,
-        /** Wait {@link Step#millis()} in this process; then ask again. */
+        /** Wait up to {@link Step#millis()} in this process ({@link Plan#await}); then ask again. */
         SLEEP,
         /** Read a wake-up without waiting; then {@link Plan#woke}. */
         POP,
@@ -36,11 +39,20 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         RETURN
     }
 
-    /** One step of a receive; {@code millis} for {@link Kind#BLOCK} and {@link Kind#SLEEP}. */
-    public record Step(Kind kind, long millis) {
+    /**
+     * One step of a receive; {@code millis} for {@link Kind#BLOCK} and {@link Kind#SLEEP}. A
+     * {@link Kind#CLAIM} that is {@code watched} has another receive of its queue object waiting to
+     * take on the next event it finds, so the claim need not wake a consumer for it.
+     */
+    public record Step(Kind kind, long millis, boolean watched) {
         static final Step CLAIM = new Step(Kind.CLAIM, 0);
+        static final Step CLAIM_WATCHED = new Step(Kind.CLAIM, 0, true);
         static final Step POP = new Step(Kind.POP, 0);
         static final Step RETURN = new Step(Kind.RETURN, 0);
+
+        public Step(Kind kind, long millis) {
+            this(kind, millis, false);
+        }
     }
 
     /** One receive's decisions, used by its thread only. */
@@ -58,6 +70,15 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
 
         /** Ends the receive: a time to hand on to the store's wake-up list, or NONE. Idempotent. */
         long leave();
+
+        /**
+         * Waits a {@link Kind#SLEEP} of {@code millis}, or less if the plan's circumstances change.
+         *
+         * @throws InterruptedException if interrupted while it waits
+         */
+        default void await(long millis) throws InterruptedException {
+            Thread.sleep(millis);
+        }
     }
 
     /**
@@ -157,6 +178,14 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         Claimed<T> claim(int max, A ack);
 
         /**
+         * {@link #claim(int, Object)}; if {@code watched}, a claim that takes something need not wake
+         * a consumer for a next event still to come: a receive of this queue object takes it on.
+         */
+        default Claimed<T> claim(int max, A ack, boolean watched) {
+            return claim(max, ack);
+        }
+
+        /**
          * Waits up to {@code millis} (at least the store's shortest block) for a wake-up or, where its
          * waits take messages, for up to {@code max} of them; {@code ack} goes with the wait or is
          * made alone first.
@@ -186,7 +215,8 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
     /**
      * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: one claim, no wait,
      * and no interrupt is checked) for the first; empty if none came. {@code ack} (may be a no-op)
-     * is made with the first claim or wait, or alone before the return whatever happens.
+     * is made with the first claim or block, alone before a wait in this process once the receive
+     * has waited a second, or alone before the return whatever happens.
      *
      * @throws InterruptedException if interrupted on entry or between steps
      * @throws io.queuekit.QueueClosedException once the queue is closing
@@ -208,13 +238,14 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
             throw new InterruptedException();
         }
         runtime.checkReceiving();
+        long began = System.nanoTime();
         Plan plan = plans.begin(max, timeoutNanos);
         try {
             while (true) {
                 Step s = plan.next();
                 switch (s.kind()) {
                     case CLAIM -> {
-                        Claimed<T> c = store.claim(max, ack);
+                        Claimed<T> c = store.claim(max, ack, s.watched());
                         plan.claimed(
                                 c.serverMillis(),
                                 c.nextEventMillis(),
@@ -232,7 +263,15 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                         runtime.checkReceiving();
                     }
                     case SLEEP -> {
-                        Thread.sleep(s.millis());
+                        // the ack waits for a claim to travel with for a second at most, then goes alone
+                        long held = System.nanoTime() - began;
+                        long millis = s.millis();
+                        if (held >= ACK_HOLD_NANOS) {
+                            ack.ackAlone();
+                        } else {
+                            millis = Math.min(millis, TimeUnit.NANOSECONDS.toMillis(ACK_HOLD_NANOS - held) + 1);
+                        }
+                        plan.await(millis);
                         runtime.checkReceiving();
                     }
                     case POP -> plan.woke(store.pop());

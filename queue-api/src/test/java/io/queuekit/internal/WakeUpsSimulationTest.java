@@ -50,6 +50,8 @@ class WakeUpsSimulationTest {
         long claims = 0;
         long messages = 0;
         long handOns = 0;
+        long blocks = 0;
+        long pops = 0;
         for (long seed = first; seed < last; seed++) {
             Sim sim = new Sim(seed);
             try {
@@ -64,11 +66,13 @@ class WakeUpsSimulationTest {
             claims += sim.claims;
             messages += sim.taken;
             handOns += sim.handOns;
+            blocks += sim.blocks;
+            pops += sim.pops;
         }
         System.out.printf(
-                "wake-up simulation: %d seeds, %d messages claimed by %d claims, %d wake-ups handed on; worst "
-                        + "lateness within the bound %.1f ms%n",
-                last - first, messages, claims, handOns, worst / (double) MS);
+                "wake-up simulation: %d seeds, %d messages claimed by %d claims, %d wake-ups handed on, %d blocks "
+                        + "and %d reads of the list; worst lateness within the bound %.1f ms%n",
+                last - first, messages, claims, handOns, blocks, pops, worst / (double) MS);
         assertThat(messages).isPositive();
     }
 
@@ -105,6 +109,9 @@ class WakeUpsSimulationTest {
         final List<Proc> procs = new ArrayList<>();
         final Map<Long, Integer> signalsOnTheWay = new HashMap<>();
         final Map<Long, Integer> pushesOnTheWay = new HashMap<>();
+        /** Next events that watched claims woke no one for, their replies on the way to their objects. */
+        final Map<Long, Integer> keptOnTheWay = new HashMap<>();
+
         int active; // receives entered and not left, in live processes
         long activeSince;
         long lastLoss = Long.MIN_VALUE / 2;
@@ -115,6 +122,8 @@ class WakeUpsSimulationTest {
         long claims;
         long taken;
         long handOns;
+        long blocks;
+        long pops;
 
         Sim(long seed) {
             this.rnd = new Random(seed);
@@ -138,6 +147,7 @@ class WakeUpsSimulationTest {
                 Ev e = events.poll();
                 now = e.at;
                 e.run.run();
+                stirSleepers();
                 check(e.lossy);
             }
         }
@@ -207,8 +217,11 @@ class WakeUpsSimulationTest {
             }
         }
 
-        /** claim.lua: reap, take up to n in due order, lease, wake another for the rest. */
-        long[] claim(int n) {
+        /**
+         * claim.lua: reap, take up to n in due order, lease, wake another for the rest, unless
+         * {@code watched} and the next event is still to come.
+         */
+        long[] claim(int n, boolean watched) {
             long c = serverMs();
             claims++;
             while (!leases.isEmpty() && leases.first().expiry <= c) {
@@ -231,7 +244,11 @@ class WakeUpsSimulationTest {
             }
             long next = nextEvent();
             if (!took.isEmpty() && next >= 0) {
-                wake(next);
+                if (watched && next > c) {
+                    keptOnTheWay.merge(next, 1, Integer::sum);
+                } else {
+                    wake(next);
+                }
             }
             long[] out = new long[3 + 2 * took.size()];
             out[0] = c;
@@ -369,6 +386,7 @@ class WakeUpsSimulationTest {
             final int style; // 0: a worker polling 1 s; 1: short polls with pauses; 2: take
             WakeUps.Receive receive;
             long blockToken = -1;
+            long sleepToken = -1;
             long deadlineAt;
 
             Consumer(Proc proc, int number, int style) {
@@ -409,27 +427,50 @@ class WakeUpsSimulationTest {
                     case CLAIM ->
                         request(
                                 () -> {
-                                    long[] got = claim(batch);
-                                    log(this + " claim: now " + got[0] + " next " + got[1] + " took " + got[2]);
+                                    long[] got = claim(batch, s.watched());
+                                    log(this + " claim" + (s.watched() ? " (watched)" : "") + ": now " + got[0]
+                                            + " next " + got[1] + " took " + got[2]);
                                     return got;
                                 },
                                 got -> {
                                     r.claimed(got[0], got[1], got[2] > 0);
+                                    if (s.watched() && got[2] > 0 && got[1] > got[0]) {
+                                        keptOnTheWay.merge(got[1], -1, Integer::sum);
+                                    }
                                     if (got[2] > 0) {
                                         leave(got);
                                     } else {
                                         step();
                                     }
+                                },
+                                got -> {
+                                    if (s.watched() && got[2] > 0 && got[1] > got[0]) {
+                                        lastLoss = now; // a next event no one else was woken for
+                                        keptOnTheWay.merge(got[1], -1, Integer::sum);
+                                    }
                                 });
                     case BLOCK -> {
+                        for (Consumer other : proc.consumers) {
+                            if (other.blockToken >= 0) {
+                                throw new AssertionError(
+                                        this + " blocks on the list while " + other + " of its object does (rule 9)");
+                            }
+                        }
                         long token = seq++;
                         blockToken = token;
+                        blocks++;
                         requestBlock(s.millis(), token);
                     }
-                    case SLEEP -> at(now + s.millis() * MS, this::step);
+                    case SLEEP -> {
+                        // in this process: ends early if another receive of the object stirs it
+                        long token = seq++;
+                        sleepToken = token;
+                        at(now + s.millis() * MS, () -> wakeFromSleep(token));
+                    }
                     case POP ->
                         request(
                                 () -> {
+                                    pops++;
                                     long sig = signal == null ? WakeUps.NONE : signal;
                                     signal = null;
                                     log(this + " pop " + sig);
@@ -442,14 +483,32 @@ class WakeUpsSimulationTest {
                                     arrived(got[0]);
                                     r.woke(got[0]);
                                     step();
+                                },
+                                got -> {
+                                    if (got[0] != WakeUps.NONE) {
+                                        lastLoss = now; // a wake-up the dead process took off the list
+                                        arrived(got[0]);
+                                    }
                                 });
                     case RETURN -> {
-                        if (signal != null && signal <= serverMs() && signalSince + rttNanos < deadlineAt) {
+                        // rule 8, for the last receive of its object, with no one blocking on the list
+                        if (!proc.wakeUps.blocking()
+                                && proc.wakeUps.receives() == 1
+                                && signal != null
+                                && signal <= serverMs()
+                                && signalSince + rttNanos < deadlineAt) {
                             throw new AssertionError(this + " returned nothing at its deadline, though a wake-up for "
                                     + signal + " ms, due, was on the list before then");
                         }
                         leave(null);
                     }
+                }
+            }
+
+            void wakeFromSleep(long token) {
+                if (sleepToken == token) {
+                    sleepToken = -1;
+                    step();
                 }
             }
 
@@ -472,10 +531,13 @@ class WakeUpsSimulationTest {
                     at(fires, () -> {
                         if (blockToken == token) {
                             blockToken = -1;
-                            reply(new long[] {WakeUps.NONE}, got -> {
-                                receive.woke(WakeUps.NONE);
-                                step();
-                            });
+                            reply(
+                                    new long[] {WakeUps.NONE},
+                                    got -> {
+                                        receive.woke(WakeUps.NONE);
+                                        step();
+                                    },
+                                    got -> {});
                         }
                     });
                 });
@@ -511,26 +573,34 @@ class WakeUpsSimulationTest {
                 at(now + handling, this::enter);
             }
 
-            /** A request run on the server after half a round trip, its reply half a round trip later. */
-            void request(java.util.function.Supplier<long[]> onServer, java.util.function.Consumer<long[]> onReply) {
+            /**
+             * A request run on the server after half a round trip, its reply half a round trip later,
+             * to {@code onReply}, or to {@code onLost} if the process died meanwhile.
+             */
+            void request(
+                    java.util.function.Supplier<long[]> onServer,
+                    java.util.function.Consumer<long[]> onReply,
+                    java.util.function.Consumer<long[]> onLost) {
                 Proc p = proc;
                 at(now + half(), () -> {
                     if (!p.alive && rnd.nextBoolean()) {
                         return; // lost with the process's connection
                     }
                     long[] got = onServer.get();
-                    reply(got, onReply);
+                    reply(got, onReply, onLost);
                 });
             }
 
-            void reply(long[] got, java.util.function.Consumer<long[]> onReply) {
+            void reply(
+                    long[] got,
+                    java.util.function.Consumer<long[]> onReply,
+                    java.util.function.Consumer<long[]> onLost) {
                 Proc p = proc;
                 at(now + half(), () -> {
                     if (p.alive) {
                         onReply.accept(got);
-                    } else if (got.length == 1 && got[0] != WakeUps.NONE) {
-                        lastLoss = now; // a wake-up the dead process took off the list
-                        arrived(got[0]);
+                    } else {
+                        onLost.accept(got);
                     }
                 });
             }
@@ -539,17 +609,44 @@ class WakeUpsSimulationTest {
         void deliverSignal(Consumer c, long sig) {
             signalsOnTheWay.merge(sig, 1, Integer::sum);
             log("wake " + sig + " serves " + c);
-            c.reply(new long[] {sig}, got -> {
-                arrived(sig);
-                c.receive.woke(sig);
-                log(c + " woke by " + sig + ": duty " + c.proc.wakeUps.duty());
-                c.step();
-            });
+            c.reply(
+                    new long[] {sig},
+                    got -> {
+                        arrived(sig);
+                        c.receive.woke(sig);
+                        log(c + " woke by " + sig + ": duty " + c.proc.wakeUps.duty());
+                        c.step();
+                    },
+                    got -> {
+                        lastLoss = now; // a wake-up the dead process took off the list
+                        arrived(sig);
+                    });
         }
 
         void arrived(long sig) {
             if (sig != WakeUps.NONE) {
                 signalsOnTheWay.merge(sig, -1, Integer::sum);
+            }
+        }
+
+        /** Receives waiting in their process that another receive stirred look again, a little later. */
+        void stirSleepers() {
+            for (Proc p : procs) {
+                if (!p.alive) {
+                    continue;
+                }
+                for (Consumer c : p.consumers) {
+                    if (c.sleepToken >= 0 && c.receive != null && c.receive.stirred()) {
+                        long token = c.sleepToken;
+                        c.sleepToken = -2; // stirred: not again until it sleeps anew
+                        at(now + 1_000 + rnd.nextInt(50_000), () -> {
+                            if (c.sleepToken == -2) {
+                                c.sleepToken = token;
+                                c.wakeFromSleep(token);
+                            }
+                        });
+                    }
+                }
             }
         }
 
@@ -575,6 +672,9 @@ class WakeUpsSimulationTest {
                 covered |= s.getValue() > 0 && s.getKey() <= e;
             }
             for (Map.Entry<Long, Integer> s : pushesOnTheWay.entrySet()) {
+                covered |= s.getValue() > 0 && s.getKey() <= e;
+            }
+            for (Map.Entry<Long, Integer> s : keptOnTheWay.entrySet()) {
                 covered |= s.getValue() > 0 && s.getKey() <= e;
             }
             if (covered) {

@@ -106,7 +106,11 @@ class WakeUpsTest {
         assertThat(b.holds()).isTrue();
         advanceTo(1_000);
         assertThat(b.next().kind()).isEqualTo(Kind.RETURN);
-        assertThat(b.leave()).as("b's poll ends: it hands the wake-up on").isEqualTo(2_000);
+        assertThat(b.leave())
+                .as("b's poll ends: it hands the wake-up on, not to the list")
+                .isEqualTo(WakeUps.NONE);
+        assertThat(a.holds()).as("but to a, which waits here still").isTrue();
+        assertThat(wakeUps.duty()).isEqualTo(2_000);
     }
 
     @Test
@@ -183,5 +187,109 @@ class WakeUpsTest {
         assertThat(r.next().kind()).isEqualTo(Kind.POP);
         r.woke(120); // sent during the stretch slept here: due, so claimed now
         assertThat(r.next().kind()).isEqualTo(Kind.CLAIM);
+    }
+
+    @Test
+    void oneReceivePerObjectBlocks_theOthersWaitHere_untilItStops() {
+        twoWaiting(); // b blocks on the list, a waits in this process
+        assertThat(wakeUps.blocking()).isTrue();
+        WakeUps.Receive c = receive(60_000);
+
+        assertThat(c.next()).as("b blocks already").isEqualTo(new Step(Kind.SLEEP, BLOCK));
+        assertThat(c.stirred()).isFalse();
+        b.woke(WakeUps.NONE);
+        b.leave();
+
+        assertThat(c.stirred()).as("the list is free").isTrue();
+        assertThat(c.next()).isEqualTo(new Step(Kind.BLOCK, BLOCK));
+        assertThat(a.next()).isEqualTo(new Step(Kind.SLEEP, BLOCK));
+    }
+
+    @Test
+    void aWaitingReceiveWithADuty_waitsHereUntilItsTime_withoutATick() {
+        twoWaiting(); // b blocks, a waits here
+        b.woke(3_000);
+        assertThat(b.leave()).as("handed to a").isEqualTo(WakeUps.NONE);
+        WakeUps.Receive c = receive(60_000);
+        assertThat(c.next()).as("trusts, a's duty covering the next event").isEqualTo(new Step(Kind.BLOCK, BLOCK));
+
+        assertThat(a.next()).as("c blocks: a waits here, all of it").isEqualTo(new Step(Kind.SLEEP, 3_000));
+        advanceTo(3_000);
+        assertThat(a.next().kind()).isEqualTo(Kind.CLAIM);
+    }
+
+    @Test
+    void aWatchedClaimThatTakes_leavesTheNextEventToAReceiveWaitingHere() {
+        twoWaiting(); // b blocks, a waits here
+        WakeUps.Receive c = receive(30_000); // enters, trusted, waits here
+        assertThat(c.next().kind()).isEqualTo(Kind.SLEEP);
+        a.woke(1_000);
+        advanceTo(1_000);
+
+        Step claim = a.next();
+        assertThat(claim.kind()).isEqualTo(Kind.CLAIM);
+        assertThat(claim.watched()).as("c waits here to take on what it finds").isTrue();
+        a.claimed(1_000, 1_400, true); // its script woke no one for 1,400
+
+        assertThat(a.leave()).as("nothing to push").isEqualTo(WakeUps.NONE);
+        assertThat(wakeUps.duty()).isEqualTo(1_400);
+        assertThat(c.holds()).as("c, waiting here, not b on the list").isTrue();
+        assertThat(b.holds()).isFalse();
+        assertThat(c.stirred()).isTrue();
+    }
+
+    @Test
+    void aDutyIsHandedToAReceiveWaitingHere_elseToTheList() {
+        twoWaiting(); // b blocks, a waits here
+        a.woke(5_000);
+        advanceTo(1_000);
+
+        assertThat(a.leave()).as("only b is left, blocked on the list").isEqualTo(5_000);
+
+        WakeUps.Receive c = receive(60_000);
+        c.next();
+        c.woke(6_000);
+        WakeUps.Receive d = receive(30_000);
+        d.next();
+        assertThat(c.leave()).as("d waits here").isEqualTo(WakeUps.NONE);
+        assertThat(d.holds()).isTrue();
+        assertThat(d.stirred()).isTrue();
+    }
+
+    @Test
+    void aDueDuty_waitsForAClaimOnItsWayThatDischargesIt() {
+        twoWaiting();
+        a.woke(1_000);
+        b.woke(1_000);
+        advanceTo(1_000);
+        assertThat(a.next().kind()).isEqualTo(Kind.CLAIM);
+
+        assertThat(b.next().kind())
+                .as("a's claim, sent since b took its duty, discharges it")
+                .isEqualTo(Kind.SLEEP);
+        a.claimed(1_000, 2_000, true);
+
+        assertThat(b.stirred()).isTrue();
+        assertThat(b.holds()).isFalse();
+    }
+
+    @Test
+    void theLastReceiveOnly_readsTheListAtItsDeadline() {
+        WakeUps.Receive r = enteredAndFoundNothing(150);
+        WakeUps.Receive other = receive(150);
+        assertThat(r.next()).isEqualTo(new Step(Kind.BLOCK, 50));
+        assertThat(other.next()).isEqualTo(new Step(Kind.SLEEP, 150));
+        advanceTo(50);
+        r.woke(WakeUps.NONE);
+        assertThat(r.next()).isEqualTo(new Step(Kind.SLEEP, 100));
+        assertThat(other.stirred()).as("r stopped blocking").isTrue();
+        assertThat(other.next()).as("too short to block").isEqualTo(new Step(Kind.SLEEP, 100));
+        advanceTo(150);
+
+        assertThat(r.next().kind())
+                .as("another receive of the object is still here")
+                .isEqualTo(Kind.RETURN);
+        r.leave();
+        assertThat(other.next().kind()).as("the last one reads the list").isEqualTo(Kind.POP);
     }
 }

@@ -139,6 +139,13 @@ final class BullmqPeer {
                         RedisProbe.Costs costs =
                                 RedisProbe.costs(before, ctx.probe().commandStats(), per, 6);
                         System.out.println("   bullmq: " + line);
+                        if (shape.equals(Scenarios.IDLE)) {
+                            return IdleScenario.result(
+                                    shape,
+                                    Impls.BULLMQ,
+                                    costs,
+                                    event.path("window_s").asDouble() / 60);
+                        }
                         return r.withCosts(Double.isNaN(storing) ? costs : costs.prefixed(split(storing, cpu, per)));
                     }
                     default -> System.out.println("   bullmq: " + line);

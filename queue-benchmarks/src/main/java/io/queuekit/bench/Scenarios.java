@@ -33,6 +33,7 @@ final class Scenarios {
     static final String DELAY_WAITING_1M = "delay-waiting-1m";
     static final String DELAY_LIGHT = "delay-light";
     static final String DELAY_SCHEDULE = "delay-schedule";
+    static final String IDLE = "idle";
     static final String PUBSUB_FANOUT = "pubsub";
     static final String IN_MEMORY = "inmemory";
     static final String MEMORY = "memory";
@@ -53,6 +54,7 @@ final class Scenarios {
             DELAY_WAITING_1M,
             DELAY_LIGHT,
             DELAY_SCHEDULE,
+            IDLE,
             PUBSUB_FANOUT,
             IN_MEMORY,
             MEMORY,
@@ -150,6 +152,12 @@ final class Scenarios {
                         List.of(ZSET, ZSET_EACH),
                         100_000,
                         100),
+                bullmq.beside(new IdleScenario(
+                        IDLE,
+                        "10 consume() consumers of one queue object, default options, on an empty queue for 60 s"
+                                + " (times --scale): Redis round trips and commands a minute",
+                        List.of(ZSET, LIST_ALO),
+                        60_000)),
                 new PubSubScenario(
                         PUBSUB_FANOUT,
                         "1 publisher, 3 subscribers, 200,000 messages; msgs_per_s counts published messages",

@@ -139,16 +139,25 @@ final class ZsetScripts {
         record Result(
                 long nowMillis, long nextEventMillis, long reaped, long buried, int acked, List<Claimed> claimed) {}
 
-        /** @param acks {@link Ack#args} of deliveries to ack before claiming; empty for none */
-        List<byte[]> args(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention, List<byte[]> acks) {
-            List<byte[]> args = new ArrayList<>(4 + acks.size());
+        /**
+         * @param watched another consumer of this queue object takes on the next event: a claim that
+         *     takes wakes no one for an event still to come
+         * @param acks {@link Ack#args} of deliveries to ack before claiming; empty for none
+         */
+        List<byte[]> args(
+                int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention, boolean watched, List<byte[]> acks) {
+            List<byte[]> args = new ArrayList<>(5 + acks.size());
             args.add(num(max));
             args.add(leaseMillis);
             args.add(maxAttempts);
             args.add(retention);
+            args.add(watched ? WATCHED : UNWATCHED);
             args.addAll(acks);
             return args;
         }
+
+        private static final byte[] WATCHED = text("1");
+        private static final byte[] UNWATCHED = text("0");
 
         /** The script, to send with an ack ({@link io.queuekit.redis.internal.PendingAck}). */
         QueueScript queueScript() {

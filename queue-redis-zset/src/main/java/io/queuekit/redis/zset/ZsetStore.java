@@ -148,14 +148,18 @@ final class ZsetStore<T> implements DelayStorage<T> {
 
     /** One claim: up to {@code max} deliveries, and when to look again. */
     ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into) {
-        return claim(max, into, PendingAck.none());
+        return claim(max, into, PendingAck.none(), false);
     }
 
-    /** {@link #claim(int, List)}, after {@code pending}, which the claim script makes itself. */
-    private ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into, PendingAck pending) {
+    /**
+     * {@link #claim(int, List)}, after {@code pending}, which the claim script makes itself;
+     * {@code watched}: a receive of this object takes on the next event (see {@link WakeUps}).
+     */
+    private ZsetScripts.Claim.Result claim(int max, List<Delivery<T>> into, PendingAck pending, boolean watched) {
         queue.runtime().checkReceiving();
         ZsetScripts.Claim.Result r = pending.inside(
-                acks -> claim.parse(claim.queueScript().run(claim.args(max, lease, maxAttempts, retention, acks))),
+                acks -> claim.parse(
+                        claim.queueScript().run(claim.args(max, lease, maxAttempts, retention, watched, acks))),
                 ZsetScripts.Claim.Result::acked);
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
             into.add(new ZsetDelivery<>(this, c.id(), c.attempt(), c.token(), c.body()));
@@ -186,9 +190,10 @@ final class ZsetStore<T> implements DelayStorage<T> {
     }
 
     /**
-     * A managed consumer's next fetch, with the acks of what it finished made by its first claim's
-     * script (see {@link AckingFetch}): one script call, on any client, however many it acks; alone
-     * before a first wait instead (the wait's blocking call is not one this store sends). Not where
+     * A managed consumer's next fetch, with the acks of what it finished made by the script of its
+     * first claim, which may come after waits in the JVM (see {@link AckingFetch} and {@link
+     * Receiver}): one script call, on any client, however many it acks; alone before a block on the
+     * wake-up list instead (the blocking call is not one this store sends), or if no claim comes. Not where
      * acks wait for replicas.
      */
     @Override
@@ -225,8 +230,13 @@ final class ZsetStore<T> implements DelayStorage<T> {
     private final class Waits implements Receiver.Store<T, PendingAck> {
         @Override
         public Receiver.Claimed<T> claim(int max, PendingAck ack) {
+            return claim(max, ack, false);
+        }
+
+        @Override
+        public Receiver.Claimed<T> claim(int max, PendingAck ack, boolean watched) {
             List<Delivery<T>> got = new ArrayList<>();
-            ZsetScripts.Claim.Result r = ZsetStore.this.claim(max, got, ack);
+            ZsetScripts.Claim.Result r = ZsetStore.this.claim(max, got, ack, watched);
             return new Receiver.Claimed<>(got, r.nowMillis(), r.nextEventMillis());
         }
 

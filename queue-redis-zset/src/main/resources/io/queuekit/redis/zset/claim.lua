@@ -2,7 +2,9 @@
 -- and returning expired leases. Atomic: a message is either still waiting or in flight with a
 -- lease, never neither. Each hand-out gets a fencing token no other hand-out ever gets.
 -- ARGV[1] n, ARGV[2] lease ms, ARGV[3] max attempts, ARGV[4] dead-letter retention,
--- ARGV[5..] pairs of id, fencing token to ack first, as ack.lua does (a managed consumer's
+-- ARGV[5] '1' if another consumer of the caller's queue object watches the next event: then a
+-- claim that takes wakes no one for an event still to come (docs/wake-up-protocol.md, rule 2),
+-- ARGV[6..] pairs of id, fencing token to ack first, as ack.lua does (a managed consumer's
 -- finished delivery travels with its next claim; none for a plain claim).
 -- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
 --          acked, id1, attempt1, token1, body1, id2, ...}.
@@ -23,8 +25,8 @@ check_layout()
 local n, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = now_ms()
 local acked = 0
-if #ARGV > 4 then
-  acked = ack_pairs(5, now)
+if #ARGV > 5 then
+  acked = ack_pairs(6, now)
 end
 -- the earliest lease: reap if it expired; else it is the lease part of the next event
 local first_lease = redis.call('ZRANGE', K_INFLIGHT, 0, 0, 'WITHSCORES')
@@ -92,7 +94,7 @@ if next < 0 or (next_lease >= 0 and next_lease < next) then
   next = next_lease
 end
 out[2] = next
-if #ids > 0 then
+if #ids > 0 and (ARGV[5] ~= '1' or next <= now) then
   after_claim(now, next)
 end
 return out
