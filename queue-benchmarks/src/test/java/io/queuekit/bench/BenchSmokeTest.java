@@ -45,7 +45,10 @@ class BenchSmokeTest {
     private static final Set<String> IN_FLIGHT =
             Set.of(Scenarios.IN_FLIGHT_1K, Scenarios.IN_FLIGHT_10K, Scenarios.IN_FLIGHT_50K);
     private static final Set<String> COUNTED = Stream.of(
-                    DELAYS, IN_FLIGHT, WORK_QUEUES, Set.of(Scenarios.PUBSUB_FANOUT, Scenarios.DELAY_SCHEDULE))
+                    DELAYS,
+                    IN_FLIGHT,
+                    WORK_QUEUES,
+                    Set.of(Scenarios.PUBSUB_FANOUT, Scenarios.DELAY_SCHEDULE, Scenarios.IDLE))
             .flatMap(Set::stream)
             .collect(Collectors.toSet());
 

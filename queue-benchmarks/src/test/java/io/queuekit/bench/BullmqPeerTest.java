@@ -104,7 +104,11 @@ class BullmqPeerTest {
 
         assertThat(beside)
                 .containsExactly(
-                        Scenarios.WORK_QUEUE, Scenarios.DELAY_LOAD_5S, Scenarios.DELAY_BACKLOG, Scenarios.DELAY_LIGHT);
-        beside.forEach(name -> assertThat(script).contains("'" + name + "': {"));
+                        Scenarios.WORK_QUEUE,
+                        Scenarios.DELAY_LOAD_5S,
+                        Scenarios.DELAY_BACKLOG,
+                        Scenarios.DELAY_LIGHT,
+                        Scenarios.IDLE);
+        beside.forEach(name -> assertThat(script).containsAnyOf("'" + name + "': {", "\n  " + name + ": {"));
     }
 }
