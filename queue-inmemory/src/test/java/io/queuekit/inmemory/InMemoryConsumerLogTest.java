@@ -12,12 +12,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A handler that throws is not silent: its failure is logged at WARN with the exception, and the
  * dead-lettering that ends its last attempt logs a line of its own; the same for a handler that
- * dead-letters a message itself. A close that waits for running handlers says so.
+ * dead-letters a message itself. A close that waits for running handlers says so. Runs alone: its
+ * {@link LogCapture} replaces {@code System.err} for the whole JVM.
  */
+@Isolated
 @Timeout(30)
 class InMemoryConsumerLogTest {
 

@@ -20,13 +20,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A fetch that fails on every retry in every worker, as in a Redis outage (here the queue's clock
  * throws): the log gets one stack trace, at most a counted line per period (10 s, so the lines
  * themselves are checked on a virtual clock in {@code RateLimitedLogTest}), and one line when
- * fetching works again that counts every failure; never a stack trace per retry per worker.
+ * fetching works again that counts every failure; never a stack trace per retry per worker. Runs
+ * alone: its {@link LogCapture} replaces {@code System.err} for the whole JVM.
  */
+@Isolated
 @Timeout(30)
 class InMemoryOutageLogTest {
     private static final int WORKERS = 4;

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
@@ -24,11 +26,13 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * in the test written for that promise. Run by the build in an execution of its own, with
  * {@code queuekit.tck.patience} short, since a broken transport makes the suite wait for what
  * never comes. A subclass names its broken copies and the tests of each one's promise in a
- * static {@code mutants()}; there are two, so that the build's two test JVMs share the wait.
+ * static {@code mutants()}. The copies run at once (four at a time, as the module's test classes
+ * do): each run mostly waits out the short patience.
  */
 abstract class SuiteCheck {
 
     @ParameterizedTest(name = "{0}")
+    @Execution(ExecutionMode.CONCURRENT)
     @org.junit.jupiter.params.provider.MethodSource("mutants")
     @DisplayName("the contract suite fails for a transport that breaks a promise")
     void theSuiteFails_inTheTestsOfTheBrokenPromise(Class<?> mutant, List<String> testsOfThePromise) {

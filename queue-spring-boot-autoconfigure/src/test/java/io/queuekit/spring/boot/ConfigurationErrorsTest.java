@@ -11,6 +11,7 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -24,7 +25,11 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 
-/** Configuration that cannot work fails start-up, saying which property or method to fix. */
+/**
+ * Configuration that cannot work fails start-up, saying which property or method to fix. Runs alone:
+ * one test reads the last start-up report that the whole JVM printed.
+ */
+@Isolated
 @RedisServerTest
 @Timeout(60)
 class ConfigurationErrorsTest {
