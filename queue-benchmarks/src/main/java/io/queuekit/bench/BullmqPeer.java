@@ -218,22 +218,7 @@ final class BullmqPeer {
 
     /** A row for a run that could not be made, saying why. */
     static Result notAvailable(String shape, String why) {
-        return new Result(
-                shape,
-                Impls.BULLMQ,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                OptionalLong.empty(),
-                OptionalDouble.empty(),
-                OptionalDouble.empty(),
-                Impls.atLeastOnce(Impls.BULLMQ),
-                NOT_AVAILABLE + ": " + why,
-                "");
+        return Result.undelivered(shape, Impls.BULLMQ, 0, NOT_AVAILABLE + ": " + why, "");
     }
 
     /**

@@ -2,8 +2,6 @@ package io.queuekit.bench;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalDouble;
-import java.util.OptionalLong;
 
 /**
  * What an idle queue object costs Redis: consumers started on an empty queue and left waiting, while
@@ -63,22 +61,6 @@ final class IdleScenario extends Scenario {
                 perMinute.scriptCalls(),
                 minutes,
                 totals.commands());
-        return new Result(
-                        scenario,
-                        impl,
-                        0,
-                        0,
-                        0,
-                        0,
-                        0,
-                        0,
-                        0,
-                        OptionalLong.empty(),
-                        OptionalDouble.empty(),
-                        OptionalDouble.empty(),
-                        Impls.atLeastOnce(impl),
-                        "",
-                        "")
-                .withCosts(new RedisProbe.Costs(perMinute, text));
+        return Result.undelivered(scenario, impl, 0, "", "").withCosts(new RedisProbe.Costs(perMinute, text));
     }
 }

@@ -92,6 +92,29 @@ record Result(
                 1);
     }
 
+    /**
+     * A row of a run that delivers nothing to time (an idle run, one of script costs, a peer that
+     * could not run): no rate, latency or Redis CPU.
+     */
+    static Result undelivered(String scenario, String impl, long msgs, String note, String commands) {
+        return new Result(
+                scenario,
+                impl,
+                msgs,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                OptionalLong.empty(),
+                OptionalDouble.empty(),
+                OptionalDouble.empty(),
+                Impls.atLeastOnce(impl),
+                note,
+                commands);
+    }
+
     /** The result's line in results.txt. */
     String line() {
         StringBuilder sb = new StringBuilder();

@@ -8,8 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.RedisClient;
 
@@ -107,21 +105,6 @@ final class ScriptCostScenario extends Scenario {
             Impls.closeQuietly(client);
             ctx.probe().flushAll();
         }
-        return new Result(
-                name(),
-                impl,
-                n,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                OptionalLong.empty(),
-                OptionalDouble.empty(),
-                OptionalDouble.empty(),
-                Impls.atLeastOnce(impl),
-                "",
-                costs.describe());
+        return Result.undelivered(name(), impl, n, "", costs.describe());
     }
 }
