@@ -18,7 +18,7 @@ import { Queue, Worker } from 'bullmq';
 const SHAPES = {
   'work-queue': { kind: 'work', count: 200_000, consumers: 4 },
   'delay-load-5s': { kind: 'load', count: 100_000, consumers: 10, windowMs: 5_000 },
-  'delay-light': { kind: 'light', count: 200, consumers: 10, intervalMs: 20, minDelayMs: 50, maxDelayMs: 2_000 },
+  'delay-light': { kind: 'light', count: 2_000, consumers: 10, intervalMs: 20, minDelayMs: 50, maxDelayMs: 2_000 },
   'delay-backlog': { kind: 'backlog', count: 100_000, consumers: 10 },
   idle: { kind: 'idle', count: 0, consumers: 10 },
 };

@@ -140,10 +140,10 @@ final class Scenarios {
                         1_000_000),
                 bullmq.beside(new DelayScenario(
                         DELAY_LIGHT,
-                        "200 messages, one every 20 ms, each due 50-2000 ms later, 10 consumers; lateness",
+                        "2,000 messages, one every 20 ms, each due 50-2000 ms later, 10 consumers; lateness",
                         DELAYS,
                         DelayScenario.Mode.LIGHT,
-                        200,
+                        2_000,
                         1)),
                 new ScheduleScenario(
                         DELAY_SCHEDULE,
