@@ -2,6 +2,7 @@ package io.queuekit.redis.internal;
 
 import io.queuekit.MessageId;
 import io.queuekit.internal.DeadLetterStore;
+import io.queuekit.internal.Payloads;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,7 @@ final class RedisDeadLetters<T> implements DeadLetterStore<T> {
                 r.attempts(),
                 r.reason(),
                 Instant.ofEpochMilli(r.deadAtMillis()),
+                Payloads.headers(StoredBody.payload(r.body())),
                 () -> queue.decode(StoredBody.payload(r.body())));
     }
 
