@@ -166,10 +166,10 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
      * operator's eyes. Only ready messages are shown, not those in flight, retries still waiting
      * for their delay, or dead letters. Read-only and one round trip; the answer may be stale by
      * the time it arrives, as consumers take messages meanwhile. Each shows its id, the attempt its
-     * next delivery will be, when it was sent (the sender's clock) and its payload, or null if that
-     * cannot be decoded; {@link WaitingMessage#dueAt()} is null. An element pushed onto the list
-     * by another program is shown as it is, with a null id (the queue dead-letters it when it
-     * reaches it). On a sharded queue, the next {@code max} of each shard merged by the time they
+     * next delivery will be, when it was sent (the sender's clock), its payload, or null if that
+     * cannot be decoded, and its headers; {@link WaitingMessage#dueAt()} is null. An element
+     * pushed onto the list by another program is shown as it is, with a null id (the queue
+     * dead-letters it when it reaches it). On a sharded queue, the next {@code max} of each shard merged by the time they
      * were sent, oldest first (one round trip per shard): each shard hands out its own in that
      * order, but the shards are read in turn, so the order across shards is not the order of
      * delivery.

@@ -271,7 +271,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * operator's eyes. Messages in flight and dead letters are not shown. Read-only and one round
      * trip; the answer may be stale by the time it arrives, as consumers take messages meanwhile.
      * Each shows its id, the attempt its next delivery will be, when it was enqueued and falls due
-     * (both on the server's clock), and its payload, or null if that cannot be decoded.
+     * (both on the server's clock), its payload, or null if that cannot be decoded, and its
+     * headers.
      *
      * @param max how many at most, 1 to 10000
      * @return the messages, next due first; empty if none waits

@@ -1,6 +1,7 @@
 package io.queuekit.redis.zset;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
@@ -9,6 +10,7 @@ import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.Payloads;
 import io.queuekit.internal.Receiver;
 import io.queuekit.internal.WakeUps;
 import io.queuekit.redis.WaitingMessage;
@@ -375,12 +377,14 @@ final class ZsetStore<T> implements DelayStorage<T> {
             }
             byte[] body = w.body();
             long enqueued = body == null ? -1 : StoredBody.checkedEnqueuedMillis(body);
+            byte[] section = body == null ? null : enqueued < 0 ? body : StoredBody.payload(body);
             out.add(new WaitingMessage<>(
                     id,
                     w.deliveries() + 1,
                     enqueued < 0 ? null : Instant.ofEpochMilli(enqueued),
                     due,
-                    body == null ? null : decodeOrNull(enqueued < 0 ? body : StoredBody.payload(body))));
+                    section == null ? null : decodeOrNull(section),
+                    section == null ? Headers.empty() : Payloads.headers(section)));
         }
         return out;
     }
