@@ -1,6 +1,7 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
@@ -90,9 +91,9 @@ abstract class ListMode<T> implements ListStorage<T> {
      * sender's clock as their enqueue time.
      */
     @Override
-    public final List<MessageId> send(List<? extends T> payloads) {
+    public final List<MessageId> send(List<? extends T> payloads, Headers headers) {
         engine.runtime().checkOpen();
-        return store(engine.encodeAll(payloads));
+        return store(engine.encodeAll(payloads, headers));
     }
 
     /** Stores encoded payloads (checked already) in one LPUSH; their ids, in order. */

@@ -4,6 +4,7 @@ import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
@@ -96,11 +97,19 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return engine.settings().keys().name();
     }
 
+    /**
+     * {@inheritDoc} One {@code LPUSH}, headers or not: they are stored in the message's list
+     * element, in front of its payload, and a message without them is stored as it is.
+     */
     @Override
-    public MessageId send(T payload) {
+    public MessageId send(T payload, Headers headers) {
         Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(headers, "headers");
         engine.runtime().checkOpen();
-        return mode.send(List.of(payload)).get(0);
+        List<T> one = List.of(payload);
+        return engine.runtime()
+                .sending(1, added -> mode.send(one, headers.withAll(added)))
+                .get(0);
     }
 
     /**
@@ -114,7 +123,10 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
         List<T> checked = Checks.payloads(payloads);
         engine.runtime().checkOpen();
-        return mode.send(checked);
+        if (checked.isEmpty()) {
+            return List.of(); // nothing sent, so nothing for observations to see
+        }
+        return engine.runtime().sending(checked.size(), added -> mode.send(checked, added));
     }
 
     @Override
