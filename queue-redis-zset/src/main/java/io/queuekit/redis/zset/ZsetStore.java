@@ -93,9 +93,9 @@ final class ZsetStore<T> implements DelayStorage<T> {
      * {@code millis} when {@code absolute}). One round trip.
      */
     @Override
-    public List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
+    public List<MessageId> send(List<? extends T> payloads, Headers headers, boolean absolute, long millis) {
         queue.runtime().checkOpen();
-        return store(queue.encodeAll(payloads), absolute, millis);
+        return store(queue.encodeAll(payloads, headers), absolute, millis);
     }
 
     /** {@link #send} of payloads encoded (and checked) already. */
@@ -109,13 +109,13 @@ final class ZsetStore<T> implements DelayStorage<T> {
     }
 
     /**
-     * Stores payloads with generated ids, each due at its own time in {@code dueMillis} (epoch ms,
-     * one per payload, in order). One round trip.
+     * Stores payloads with generated ids, each with the headers at its index and due at its own
+     * time in {@code dueMillis} (epoch ms, one per payload, in order). One round trip.
      */
     @Override
-    public List<MessageId> sendEach(List<? extends T> payloads, long[] dueMillis) {
+    public List<MessageId> sendEach(List<? extends T> payloads, List<Headers> headers, long[] dueMillis) {
         queue.runtime().checkOpen();
-        return storeEach(queue.encodeAll(payloads), dueMillis);
+        return storeEach(queue.encodeEach(payloads, headers), dueMillis);
     }
 
     /** {@link #sendEach} of payloads encoded (and checked) already. */
@@ -130,10 +130,10 @@ final class ZsetStore<T> implements DelayStorage<T> {
 
     /** Stores a payload under a caller's id unless that id is stored; true if stored. */
     @Override
-    public boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
+    public boolean sendWithId(MessageId id, T payload, Headers headers, boolean absolute, long millis) {
         Checks.callerId(id);
         queue.runtime().checkOpen();
-        byte[] encoded = queue.encodeAll(List.of(payload)).get(0);
+        byte[] encoded = queue.encodeAll(List.of(payload), headers).get(0);
         boolean stored = send.storeWithId(id, encoded, absolute, millis);
         if (stored) {
             observer.sent(1);
