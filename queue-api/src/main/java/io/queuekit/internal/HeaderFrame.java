@@ -56,11 +56,16 @@ public final class HeaderFrame {
 
     /** Whether {@code section} is a frame (else it is a payload stored as it is). */
     public static boolean framed(byte[] section) {
-        if (section.length < MAGIC.length) {
+        return framed(section, 0);
+    }
+
+    /** Whether the section that begins at {@code from} in {@code stored} is a frame. */
+    public static boolean framed(byte[] stored, int from) {
+        if (stored.length - from < MAGIC.length) {
             return false;
         }
         for (int i = 0; i < MAGIC.length; i++) {
-            if (section[i] != MAGIC[i]) {
+            if (stored[from + i] != MAGIC[i]) {
                 return false;
             }
         }

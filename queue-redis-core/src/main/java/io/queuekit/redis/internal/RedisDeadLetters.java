@@ -2,7 +2,6 @@ package io.queuekit.redis.internal;
 
 import io.queuekit.MessageId;
 import io.queuekit.internal.DeadLetterStore;
-import io.queuekit.internal.Payloads;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +50,7 @@ final class RedisDeadLetters<T> implements DeadLetterStore<T> {
                 r.attempts(),
                 r.reason(),
                 Instant.ofEpochMilli(r.deadAtMillis()),
-                Payloads.headers(StoredBody.payload(r.body())),
+                StoredBody.headers(r.body()),
                 () -> queue.decode(StoredBody.payload(r.body())));
     }
 

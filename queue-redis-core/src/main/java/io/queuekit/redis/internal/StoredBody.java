@@ -12,12 +12,6 @@ import java.util.Arrays;
  * has any ({@link HeaderFrame}).
  */
 public final class StoredBody {
-    /**
-     * Bytes of a section enough to tell whether it is framed: more than the frame's mark, which
-     * {@link HeaderFrame#framed} compares alone.
-     */
-    private static final int MARK_BYTES = 16;
-
     private StoredBody() {}
 
     /** The body of a payload enqueued at {@code enqueuedMillis}. */
@@ -84,7 +78,7 @@ public final class StoredBody {
      * without headers costs a look at its first bytes.
      */
     public static Headers headers(byte[] stored, int from) {
-        if (!HeaderFrame.framed(Arrays.copyOfRange(stored, from, Math.min(stored.length, from + MARK_BYTES)))) {
+        if (!HeaderFrame.framed(stored, from)) {
             return Headers.empty();
         }
         return HeaderFrame.headersOrEmpty(Arrays.copyOfRange(stored, from, stored.length));
