@@ -96,7 +96,7 @@ public final class QueuesEndpoint {
 
     /**
      * {@code peek}: the next messages to be delivered (Redis queues only); {@code dead-letters}: the
-     * dead letters, newest first.
+     * dead letters, oldest first (as {@link io.queuekit.DeadLetters#list} returns them).
      */
     @ReadOperation
     public WebEndpointResponse<Object> messages(@Selector String name, @Selector String part, @Nullable String limit) {
