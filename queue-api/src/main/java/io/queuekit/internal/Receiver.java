@@ -68,6 +68,9 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         /** What a wait or a read of the wake-up list brought: the time a wake-up names, or NONE. */
         void woke(long signalMillis);
 
+        /** A {@link Kind#BLOCK} took something, and the receive returns it. */
+        default void took() {}
+
         /** Ends the receive: a time to hand on to the store's wake-up list, or NONE. Idempotent. */
         long leave();
 
@@ -88,6 +91,14 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
     @FunctionalInterface
     public interface Plans {
         Plan begin(int max, long timeoutNanos);
+
+        /**
+         * {@link #begin(int, long)} for a receive whose first claim or block carries an ack
+         * ({@code carrying}, see {@link CarriedAck#carrying()}).
+         */
+        default Plan begin(int max, long timeoutNanos, boolean carrying) {
+            return begin(max, timeoutNanos);
+        }
     }
 
     /**
@@ -149,6 +160,11 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
     public interface CarriedAck {
         /** Makes the ack alone if no fetch has taken it yet; idempotent. */
         void ackAlone();
+
+        /** Whether there is an ack to make that no fetch has taken yet. */
+        default boolean carrying() {
+            return false;
+        }
     }
 
     /** What a claim got, and what it found on the server. */
@@ -239,7 +255,7 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         }
         runtime.checkReceiving();
         long began = System.nanoTime();
-        Plan plan = plans.begin(max, timeoutNanos);
+        Plan plan = plans.begin(max, timeoutNanos, ack.carrying());
         try {
             while (true) {
                 Step s = plan.next();
@@ -257,6 +273,7 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                     case BLOCK -> {
                         Woken<T> w = store.block(max, s.millis(), ack);
                         if (!w.deliveries().isEmpty()) {
+                            plan.took();
                             return w.deliveries();
                         }
                         plan.woke(w.signalMillis());

@@ -75,12 +75,8 @@ final class AtLeastOnce<T> extends ListMode<T> {
         this.ackLabel = engine.label() + ": ack";
         this.sweptUpTo = System.nanoTime(); // before any take
         Moves moves = new Moves();
-        this.receiving = new Receiver<>(
-                engine.runtime(),
-                moves,
-                Receiver.takingWaits(System::nanoTime, capMillis, max -> Math.min(max, claimBatch) > 1));
-        this.awaiting = new Receiver<>(
-                engine.runtime(), moves, Receiver.takingWaits(System::nanoTime, capMillis, max -> false));
+        this.receiving = new Receiver<>(engine.runtime(), moves, gate.plans(max -> Math.min(max, claimBatch) > 1));
+        this.awaiting = new Receiver<>(engine.runtime(), moves, gate.plans(max -> false));
     }
 
     @Override
@@ -161,6 +157,11 @@ final class AtLeastOnce<T> extends ListMode<T> {
         @Override
         public void ackAlone() {
             (pending != null ? pending : inClaim()).ackAlone();
+        }
+
+        @Override
+        public boolean carrying() {
+            return pending == null && !toAck.isEmpty();
         }
     }
 

@@ -39,12 +39,8 @@ final class AtMostOnce<T> extends ListMode<T> {
         super(engine);
         this.claim = new ListScripts.ClaimAtMostOnce(engine);
         Pops pops = new Pops();
-        this.receiving = new Receiver<>(
-                engine.runtime(),
-                pops,
-                Receiver.takingWaits(System::nanoTime, capMillis, max -> Math.min(max, claimBatch) > 1));
-        this.awaiting =
-                new Receiver<>(engine.runtime(), pops, Receiver.takingWaits(System::nanoTime, capMillis, max -> false));
+        this.receiving = new Receiver<>(engine.runtime(), pops, gate.plans(max -> Math.min(max, claimBatch) > 1));
+        this.awaiting = new Receiver<>(engine.runtime(), pops, gate.plans(max -> false));
     }
 
     @Override

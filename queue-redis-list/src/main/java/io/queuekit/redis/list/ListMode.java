@@ -9,6 +9,7 @@ import io.queuekit.internal.AckAll;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
 import io.queuekit.internal.GeneratedIds;
+import io.queuekit.internal.IdleGate;
 import io.queuekit.internal.Payloads;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueScript;
@@ -47,6 +48,8 @@ abstract class ListMode<T> implements ListStorage<T> {
     final byte[] lease;
     final byte[] maxAttempts;
     final byte[] retention;
+    /** Rule 10 of the wake-up protocol: while this object is idle, one of its receives blocks. */
+    final IdleGate gate;
     /** Ids made without a round trip, apart from other queue objects' and the server's. */
     private final GeneratedIds ids;
 
@@ -74,6 +77,7 @@ abstract class ListMode<T> implements ListStorage<T> {
         this.capMillis = engine.settings().blockTimeout().toMillis();
         this.capNanos = TimeUnit.MILLISECONDS.toNanos(capMillis);
         this.claimBatch = engine.settings().claimBatch();
+        this.gate = new IdleGate(System::nanoTime, capMillis);
         this.lease = QueueScript.num(engine.settings().visibilityTimeout().toMillis());
         this.maxAttempts = QueueScript.num(engine.settings().maxAttempts());
         this.retention = QueueScript.num(engine.settings().deadLetterRetention());
@@ -148,9 +152,14 @@ abstract class ListMode<T> implements ListStorage<T> {
         return dead;
     }
 
-    /** Nothing to wake: a blocked receiver notices within its block timeout. */
+    /**
+     * Stirs the receives waiting in this process behind the gate; one blocked in Redis notices
+     * within its block timeout.
+     */
     @Override
-    public final void receivingStopped() {}
+    public final void receivingStopped() {
+        gate.stir();
+    }
 
     /** Nothing held outside Redis, which keeps everything. */
     @Override
