@@ -1,6 +1,7 @@
 package io.queuekit;
 
 import java.util.Collection;
+import java.util.Objects;
 
 /**
  * Publish/subscribe on one channel: every subscriber present when a message is published receives
@@ -34,7 +35,19 @@ public interface Broadcaster<T> extends AutoCloseable {
      *     number of subscribed connections, across all processes); zero means no one did and the
      *     message is gone
      */
-    long publish(T message);
+    default long publish(T message) {
+        return publish(message, Headers.empty());
+    }
+
+    /**
+     * Sends a message with headers to every current subscriber; a subscription made with
+     * {@link #subscribeWithHeaders} receives them as given (with those the publisher's
+     * observations added).
+     *
+     * @return as {@link #publish(Object)}
+     * @throws NullPointerException if {@code message} or {@code headers} is null
+     */
+    long publish(T message, Headers headers);
 
     /**
      * Publishes several messages, in the order of the collection's iterator: the batch form of
@@ -71,7 +84,28 @@ public interface Broadcaster<T> extends AutoCloseable {
      *
      * @return the subscription; close it to stop
      */
-    Subscription subscribe(MessageListener<? super T> listener);
+    default Subscription subscribe(MessageListener<? super T> listener) {
+        Objects.requireNonNull(listener, "listener");
+        return subscribeWithHeaders(new BroadcastListener<T>() {
+            @Override
+            public void onMessage(T message, Headers headers) throws Exception {
+                listener.onMessage(message);
+            }
+
+            @Override
+            public String toString() {
+                return listener.toString();
+            }
+        });
+    }
+
+    /**
+     * As {@link #subscribe(MessageListener)}, to a listener that receives each message's headers
+     * too (empty for a message published without any).
+     *
+     * @return the subscription; close it to stop
+     */
+    Subscription subscribeWithHeaders(BroadcastListener<? super T> listener);
 
     /** What this transport promises. */
     Semantics semantics();

@@ -29,8 +29,8 @@ import java.util.List;
  * {@link #scheduleAll(Collection, Duration)} and {@link #scheduleAllAt(Collection, Instant)} store
  * many messages due at one time, as {@link #sendAll(Collection)} stores many ready ones;
  * {@link #scheduleEach(Collection)} stores many messages each due at its own time, given as a
- * {@link Scheduled}. All three are checked in full before anything is stored, then stored
- * together, in one round trip on Redis.
+ * {@link Scheduled}, each with its own headers. All three are checked in full before anything is
+ * stored, then stored together, in one round trip on Redis.
  *
  * <h2>Limits</h2>
  * Delays and due times must lie within {@link #MAX_DELAY} of now; further ones are refused with
@@ -49,14 +49,30 @@ public interface DelayQueue<T> extends MessageQueue<T> {
      * @param delay zero or more, at most {@link #MAX_DELAY}
      * @return the new message's id
      */
-    MessageId schedule(T payload, Duration delay);
+    default MessageId schedule(T payload, Duration delay) {
+        return schedule(payload, Headers.empty(), delay);
+    }
+
+    /**
+     * Stores a message with headers that becomes ready after {@code delay}; see
+     * {@link MessageQueue#send(Object, Headers)} for the headers.
+     *
+     * @param delay zero or more, at most {@link #MAX_DELAY}
+     * @return the new message's id
+     */
+    MessageId schedule(T payload, Headers headers, Duration delay);
 
     /**
      * Stores a message that becomes ready at {@code dueAt}; a past instant means now.
      *
      * @return the new message's id
      */
-    MessageId scheduleAt(T payload, Instant dueAt);
+    default MessageId scheduleAt(T payload, Instant dueAt) {
+        return scheduleAt(payload, Headers.empty(), dueAt);
+    }
+
+    /** As {@link #scheduleAt(Object, Instant)}, with headers. */
+    MessageId scheduleAt(T payload, Headers headers, Instant dueAt);
 
     /**
      * Stores a message under a caller-chosen id, unless one with that id is already stored.
@@ -64,10 +80,23 @@ public interface DelayQueue<T> extends MessageQueue<T> {
      * @return {@code true} if stored, {@code false} if ignored because the id exists
      * @throws IllegalArgumentException if the id begins with {@link MessageId#GENERATED_MARK}
      */
-    boolean schedule(MessageId id, T payload, Duration delay);
+    default boolean schedule(MessageId id, T payload, Duration delay) {
+        return schedule(id, payload, Headers.empty(), delay);
+    }
+
+    /**
+     * As {@link #schedule(MessageId, Object, Duration)}, with headers; a schedule ignored because
+     * the id exists leaves the first message's headers as they are.
+     */
+    boolean schedule(MessageId id, T payload, Headers headers, Duration delay);
 
     /** As {@link #schedule(MessageId, Object, Duration)}, at an absolute time. */
-    boolean scheduleAt(MessageId id, T payload, Instant dueAt);
+    default boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
+        return scheduleAt(id, payload, Headers.empty(), dueAt);
+    }
+
+    /** As {@link #schedule(MessageId, Object, Headers, Duration)}, at an absolute time. */
+    boolean scheduleAt(MessageId id, T payload, Headers headers, Instant dueAt);
 
     /**
      * Stores several messages that all become ready after {@code delay}: the batch form of

@@ -45,6 +45,12 @@ public interface Delivery<T> {
      */
     T payload();
 
+    /**
+     * The headers the message was sent with (with those the sender's observations added), exactly
+     * as given; empty if it had none. The same on every delivery of the message.
+     */
+    Headers headers();
+
     /** 1 for the first delivery, one more for each redelivery or retry. */
     int attempt();
 

@@ -46,13 +46,27 @@ public interface MessageQueue<T> extends AutoCloseable {
     String name();
 
     /**
-     * Stores one message for delivery.
+     * Stores one message for delivery, without headers of its own (a queue with
+     * {@linkplain io.queuekit.spi.MessageObservations observations} still adds the trace's).
      *
      * @return the id assigned to the message
      * @throws NullPointerException if {@code payload} is null
      * @throws IllegalArgumentException if the encoded payload exceeds the queue's size limit
      */
-    MessageId send(T payload);
+    default MessageId send(T payload) {
+        return send(payload, Headers.empty());
+    }
+
+    /**
+     * Stores one message with headers, which every delivery of it returns as given
+     * ({@link Delivery#headers()}), through retries, dead letters and requeue.
+     *
+     * @return the id assigned to the message
+     * @throws NullPointerException if {@code payload} or {@code headers} is null
+     * @throws IllegalArgumentException if the encoded payload exceeds the queue's size limit, or
+     *     the headers with those the queue's observations add exceed {@link Headers}' limits
+     */
+    MessageId send(T payload, Headers headers);
 
     /**
      * Stores several messages in one round trip, in the order of the collection's iterator. Either

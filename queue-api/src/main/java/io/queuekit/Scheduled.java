@@ -20,18 +20,31 @@ import java.util.Objects;
  *
  * @param payload the message; not null
  * @param dueAt when the message becomes ready; not null
+ * @param headers the message's headers; not null, empty if it has none
  * @param <T> the payload type
  */
-public record Scheduled<T>(T payload, Instant dueAt) {
+public record Scheduled<T>(T payload, Instant dueAt, Headers headers) {
 
     /**
      * Refuses nulls.
      *
-     * @throws NullPointerException if {@code payload} or {@code dueAt} is null, naming which
+     * @throws NullPointerException if {@code payload}, {@code dueAt} or {@code headers} is null,
+     *     naming which
      */
     public Scheduled {
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(dueAt, "dueAt");
+        Objects.requireNonNull(headers, "headers");
+    }
+
+    /** {@code payload}, due at {@code dueAt}, without headers. */
+    public Scheduled(T payload, Instant dueAt) {
+        this(payload, dueAt, Headers.empty());
+    }
+
+    /** This message with {@code headers} instead of its own. */
+    public Scheduled<T> withHeaders(Headers headers) {
+        return new Scheduled<>(payload, dueAt, headers);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.queuekit.internal;
 
 import static io.queuekit.internal.RateLimitedLog.more;
 
+import io.queuekit.Headers;
 import io.queuekit.SerializationException;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
@@ -32,15 +33,17 @@ public final class BroadcastDispatch<B, T> {
     private static final int DRAIN = 256;
     private static final Duration LOG_PERIOD = Duration.ofSeconds(10);
 
-    /** Receives the messages, told the name of the channel each came from. */
+    /** Receives the messages, told the name of the channel each came from and its headers. */
     @FunctionalInterface
     public interface Listener<T> {
-        void onMessage(String channel, T message) throws Exception;
+        void onMessage(String channel, T message, Headers headers) throws Exception;
     }
 
     private final String name;
     private final String channel;
     private final Function<? super B, ? extends T> decode;
+    private final Function<? super B, Headers> headers;
+    private final BroadcastRuntime<?> runtime;
     private final Listener<? super T> listener;
     private final Runnable onFailure;
     private final QueueMetrics.Observer observer;
@@ -58,6 +61,7 @@ public final class BroadcastDispatch<B, T> {
      * @param maxItems how many messages the subscription holds at most
      * @param maxBytes how many bytes of messages it holds at most (one larger message is taken alone)
      * @param decode the payload of a message's body; whatever it throws makes a decode failure
+     * @param headers the headers of a message's body; none if it throws
      * @param onFailure ends the subscription, should its thread ever end other than by closing
      */
     public BroadcastDispatch(
@@ -67,8 +71,11 @@ public final class BroadcastDispatch<B, T> {
             int maxItems,
             long maxBytes,
             Function<? super B, ? extends T> decode,
+            Function<? super B, Headers> headers,
             Listener<? super T> listener,
             Runnable onFailure) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.headers = Objects.requireNonNull(headers, "headers");
         this.name = Objects.requireNonNull(name, "name");
         this.channel = Objects.requireNonNull(channel, "channel");
         this.decode = Objects.requireNonNull(decode, "decode");
@@ -179,6 +186,14 @@ public final class BroadcastDispatch<B, T> {
         }
     }
 
+    private Headers headersOf(B body) {
+        try {
+            return headers.apply(body);
+        } catch (RuntimeException e) {
+            return Headers.empty();
+        }
+    }
+
     private void runEvent(Inbound<B> item) {
         try {
             item.action().run();
@@ -208,7 +223,8 @@ public final class BroadcastDispatch<B, T> {
         observer.delivered(Duration.ofNanos(start - item.arrivedNanos()));
         boolean failed = false;
         try {
-            listener.onMessage(from, value);
+            Headers h = headersOf(item.body());
+            runtime.handling(h, () -> listener.onMessage(from, value, h));
         } catch (Throwable t) {
             failed = true;
             if (!closing || !(t instanceof InterruptedException)) {

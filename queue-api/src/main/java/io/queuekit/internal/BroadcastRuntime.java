@@ -1,6 +1,8 @@
 package io.queuekit.internal;
 
+import io.queuekit.Headers;
 import io.queuekit.QueueClosedException;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +41,8 @@ public final class BroadcastRuntime<S extends BroadcastRuntime.Member> {
     private final String label;
     private final Logger log;
     private final QueueMetrics.Observer observer;
+    private final MessageObservations observations;
+    private final MessageObservations.Destination destination;
     private final Duration closeTimeout;
     private final BroadcastCounters totals = new BroadcastCounters();
     private final AtomicInteger numbers = new AtomicInteger();
@@ -54,6 +58,25 @@ public final class BroadcastRuntime<S extends BroadcastRuntime.Member> {
      */
     public BroadcastRuntime(
             String channel, String label, QueueMetrics.Observer observer, Duration closeTimeout, Logger log) {
+        this(channel, label, observer, MessageObservations.NONE, "", closeTimeout, log);
+    }
+
+    /**
+     * As the constructor without observations, with {@code observations} seeing every publish and
+     * every message a listener handles.
+     *
+     * @param transport the transport's name, as {@link io.queuekit.Semantics#transport()} says it
+     */
+    public BroadcastRuntime(
+            String channel,
+            String label,
+            QueueMetrics.Observer observer,
+            MessageObservations observations,
+            String transport,
+            Duration closeTimeout,
+            Logger log) {
+        this.observations = Objects.requireNonNull(observations, "observations");
+        this.destination = new MessageObservations.Destination(channel, transport, MessageObservations.Kind.BROADCAST);
         this.channel = Objects.requireNonNull(channel, "channel");
         this.label = Objects.requireNonNull(label, "label");
         this.log = Objects.requireNonNull(log, "log");
@@ -64,6 +87,19 @@ public final class BroadcastRuntime<S extends BroadcastRuntime.Member> {
     /** Where the broadcaster reports what it does; never throws. */
     public QueueMetrics.Observer observer() {
         return observer;
+    }
+
+    /**
+     * Runs one publish of {@code count} messages inside the broadcaster's observations:
+     * {@code send} publishes them, each with the headers it is given added to its own.
+     */
+    public <R> R sending(int count, MessageObservations.Send<R> send) {
+        return observations.sending(destination, count, send);
+    }
+
+    /** Runs a listener's handling of one message that arrived with {@code headers} inside the observations. */
+    void handling(Headers headers, MessageObservations.Handling handling) throws Exception {
+        observations.handling(destination, headers, handling);
     }
 
     Logger log() {

@@ -5,6 +5,7 @@ import io.queuekit.MessageHandler;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Subscription;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,6 +30,8 @@ public final class Consumers {
     private final String queueName;
     private final int maxAttempts;
     private final QueueMetrics.Observer observer;
+    private final MessageObservations observations;
+    private final MessageObservations.Destination destination;
     private final Supplier<? extends QueueStore<?>> store;
     private final AtomicInteger threadNumbers = new AtomicInteger();
     private final Workers.Logs logs = new Workers.Logs();
@@ -41,6 +44,8 @@ public final class Consumers {
      *     from 1 across every {@code consume} call of the queue
      * @param maxAttempts a handler failure on this attempt dead-letters the message
      * @param observer where handler times are reported
+     * @param observations what every handler runs inside, given the message's headers
+     * @param destination the queue, as {@code observations} name it
      * @param store the queue's store, once attached: it makes the lease keeper of each
      *     {@code consume} call (closed when it stops) and may ack with a fetch
      */
@@ -48,10 +53,14 @@ public final class Consumers {
             String queueName,
             int maxAttempts,
             QueueMetrics.Observer observer,
+            MessageObservations observations,
+            MessageObservations.Destination destination,
             Supplier<? extends QueueStore<?>> store) {
         this.queueName = Objects.requireNonNull(queueName, "queueName");
         this.maxAttempts = maxAttempts;
         this.observer = Objects.requireNonNull(observer, "observer");
+        this.observations = Objects.requireNonNull(observations, "observations");
+        this.destination = Objects.requireNonNull(destination, "destination");
         this.store = Objects.requireNonNull(store, "store");
     }
 
@@ -73,11 +82,19 @@ public final class Consumers {
                 throw new QueueClosedException(queueName);
             }
             QueueStore<T> s = storeOf(queue);
-            w = new Workers(this, queue, handler, options, s.leaseKeeper(), s.ackingFetch());
+            w = new Workers(this, queue, observed(handler), options, s.leaseKeeper(), s.ackingFetch());
             running.add(w);
         }
         w.start();
         return w;
+    }
+
+    /** {@code handler} run inside the queue's observations, unless there are none. */
+    private <T> MessageHandler<T> observed(MessageHandler<T> handler) {
+        if (observations == MessageObservations.NONE) {
+            return handler;
+        }
+        return d -> observations.handling(destination, d.headers(), () -> handler.handle(d));
     }
 
     // the store is the queue's own, of its payload type, which the otherwise unread parameter names

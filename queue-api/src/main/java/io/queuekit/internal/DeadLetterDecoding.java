@@ -1,6 +1,7 @@
 package io.queuekit.internal;
 
 import io.queuekit.DeadLetter;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import java.time.Instant;
 import java.util.function.Supplier;
@@ -24,7 +25,8 @@ public final class DeadLetterDecoding {
      *
      * @param reason as stored; null reads as empty
      */
-    public static <T> DeadLetter<T> of(MessageId id, int attempts, String reason, Instant deadAt, Supplier<T> payload) {
+    public static <T> DeadLetter<T> of(
+            MessageId id, int attempts, String reason, Instant deadAt, Headers headers, Supplier<T> payload) {
         String why = reason == null ? "" : reason;
         T decoded = null;
         try {
@@ -34,6 +36,6 @@ public final class DeadLetterDecoding {
                 why = why + " (payload " + UNDECODABLE + ": " + e.getMessage() + ")";
             }
         }
-        return new DeadLetter<>(id, decoded, attempts, why, deadAt);
+        return new DeadLetter<>(id, decoded, attempts, why, deadAt, headers);
     }
 }

@@ -1,5 +1,6 @@
 package io.queuekit.internal;
 
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import java.time.Instant;
 import java.util.List;
@@ -12,8 +13,11 @@ import java.util.function.Supplier;
  */
 public interface DeadLetterStore<T> {
 
-    /** One dead letter as stored; {@code payload} decodes its body, and may throw. */
-    record Stored<T>(MessageId id, int attempts, String reason, Instant deadAt, Supplier<T> payload) {}
+    /**
+     * One dead letter as stored; {@code payload} decodes its body, and may throw; {@code headers}
+     * are none if they could not be read.
+     */
+    record Stored<T>(MessageId id, int attempts, String reason, Instant deadAt, Headers headers, Supplier<T> payload) {}
 
     long size();
 

@@ -14,8 +14,11 @@ import java.util.function.LongSupplier;
  * took anything since) one receive at a time blocks on the server, the others waiting in this
  * process until it takes something or stops blocking. Thread-safe.
  *
- * <p>The easy thing to get wrong: a receive carrying an ack always blocks on the server, since the
- * ack rides its block; holding it here would send the ack alone, a round trip more per message.
+ * <p>The easy things to get wrong: a receive carrying an ack always blocks on the server, since the
+ * ack rides its block; holding it here would send the ack alone, a round trip more per message. And
+ * the holder's block may never come back (a connection gone silent, read with no socket timeout):
+ * the gate is the holder's only until its block should have ended, plus half a block timeout, after
+ * which the next receive to look passes it over and blocks in its place.
  */
 public final class IdleGate {
     private final LongSupplier nanoTime;
@@ -26,6 +29,10 @@ public final class IdleGate {
     private boolean idle;
     /** The one receive that blocks while the object is idle (or is about to); null if none. */
     private Receive holder;
+    /** When {@link #holder}'s block should have ended, plus a grace: then it is passed over. */
+    private long heldUntilNanos;
+    /** Counts takes: a block planned before one cannot make the object idle by ending empty. */
+    private long takes;
     /** Counts what a receive waiting in this process must look at: the gate freed, the object busy. */
     private long changes;
 
@@ -83,6 +90,8 @@ public final class IdleGate {
         private boolean left;
         /** {@link #changes} when this receive began to wait in this process. */
         private long seen;
+        /** {@link #takes} when this receive's last block was planned. */
+        private long takesAtBlock;
 
         private Receive(long deadlineNanos, boolean claimFirst, boolean carrying) {
             this.deadlineNanos = deadlineNanos;
@@ -122,16 +131,20 @@ public final class IdleGate {
                 return Step.RETURN;
             }
             long millis = Math.min(blockMillis, rest / 1_000_000 + (rest % 1_000_000 == 0 ? 0 : 1));
+            takesAtBlock = takes;
             if (carrying || !idle) {
                 carrying = false; // the block carries the ack
                 return new Step(Kind.BLOCK, millis);
             }
-            if (holder == null) {
+            if (holder == null || now - heldUntilNanos > 0) {
+                // free, or its holder's block is overdue (its connection may be gone): block here
                 holder = this;
+                heldUntilNanos = now + TimeUnit.MILLISECONDS.toNanos(millis + blockMillis / 2);
                 return new Step(Kind.BLOCK, millis);
             }
             seen = changes;
-            return new Step(Kind.SLEEP, millis);
+            long overdueIn = heldUntilNanos - now;
+            return new Step(Kind.SLEEP, Math.min(millis, overdueIn / 1_000_000 + 1));
         }
 
         @Override
@@ -141,11 +154,16 @@ public final class IdleGate {
             }
         }
 
-        /** A block ended with nothing: the object is idle. */
+        /**
+         * A block ended with nothing: the object is idle, unless something was taken since the
+         * block was planned (its empty reply is older than that take).
+         */
         @Override
         public void woke(long signalMillis) {
             synchronized (IdleGate.this) {
-                idle = true;
+                if (takes == takesAtBlock) {
+                    idle = true;
+                }
             }
         }
 
@@ -153,6 +171,7 @@ public final class IdleGate {
         @Override
         public void took() {
             synchronized (IdleGate.this) {
+                takes++;
                 if (idle) {
                     idle = false;
                     changed();

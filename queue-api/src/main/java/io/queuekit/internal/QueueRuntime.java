@@ -4,12 +4,14 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Subscription;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +22,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What every queue does the same whatever its transport: its lifecycle (open, closing, closed),
- * its managed consumers, its metrics, its payloads' encoding and limits, and its dead letters'
- * checks and decoding, over the narrow {@link QueueStore} each transport implements. One per queue
+ * its managed consumers, its metrics and observations, its payloads' encoding and limits, and its
+ * dead letters' checks and decoding, over the narrow {@link QueueStore} each transport implements. One per queue
  * instance; thread-safe.
  *
  * <p>Built first, so the store can report to its {@link #observer()}; the store is then
@@ -40,6 +42,8 @@ public final class QueueRuntime<T> {
     private final String label;
     private final Payloads<T> payloads;
     private final QueueMetrics.Observer observer;
+    private final MessageObservations observations;
+    private final MessageObservations.Destination destination;
     private final Consumers consumers;
     private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.OPEN);
     private volatile QueueStore<T> store;
@@ -59,13 +63,31 @@ public final class QueueRuntime<T> {
             QueueMetrics metrics,
             int maxAttempts,
             Payloads<T> payloads) {
+        this(label, name, transport, namespace, metrics, MessageObservations.NONE, maxAttempts, payloads);
+    }
+
+    /**
+     * As the constructor without observations, with {@code observations} seeing every send and
+     * every message a managed consumer handles.
+     */
+    public QueueRuntime(
+            String label,
+            String name,
+            String transport,
+            String namespace,
+            QueueMetrics metrics,
+            MessageObservations observations,
+            int maxAttempts,
+            Payloads<T> payloads) {
         this.label = Objects.requireNonNull(label, "label");
+        this.observations = Objects.requireNonNull(observations, "observations");
+        this.destination = new MessageObservations.Destination(name, transport, MessageObservations.Kind.QUEUE);
         this.payloads = Objects.requireNonNull(payloads, "payloads");
         this.observer = metrics.observe(name, transport, namespace, () -> {
             QueueStore<T> s = store;
             return s == null ? new QueueStats(0, 0, 0, 0) : s.stats();
         });
-        this.consumers = new Consumers(name, maxAttempts, observer, this::store);
+        this.consumers = new Consumers(name, maxAttempts, observer, observations, destination, this::store);
     }
 
     /** Attaches the queue's store; once, before the queue is used. */
@@ -93,6 +115,14 @@ public final class QueueRuntime<T> {
     /** Where this queue reports what it does. */
     public QueueMetrics.Observer observer() {
         return observer;
+    }
+
+    /**
+     * Runs one send of {@code count} messages inside the queue's observations: {@code send} stores
+     * them, each with the headers it is given added to its own ({@link Headers#withAll}).
+     */
+    public <R> R sending(int count, MessageObservations.Send<R> send) {
+        return observations.sending(destination, count, send);
     }
 
     /** How payloads are encoded, decoded and size-checked. */
@@ -246,7 +276,7 @@ public final class QueueRuntime<T> {
         }
 
         private DeadLetter<T> decoded(DeadLetterStore.Stored<T> r) {
-            return DeadLetterDecoding.of(r.id(), r.attempts(), r.reason(), r.deadAt(), r.payload());
+            return DeadLetterDecoding.of(r.id(), r.attempts(), r.reason(), r.deadAt(), r.headers(), r.payload());
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.queuekit.internal;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +36,11 @@ final class TrackedDelivery<T> implements Delivery<T> {
     @Override
     public int attempt() {
         return d.attempt();
+    }
+
+    @Override
+    public Headers headers() {
+        return d.headers();
     }
 
     @Override

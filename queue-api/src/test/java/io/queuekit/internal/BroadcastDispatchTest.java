@@ -3,6 +3,7 @@ package io.queuekit.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.queuekit.Headers;
 import io.queuekit.SerializationException;
 import io.queuekit.spi.QueueMetrics;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,15 @@ class BroadcastDispatchTest {
             return s;
         };
         BroadcastDispatch<byte[], String> d = new BroadcastDispatch<>(
-                runtime, "queuekit-news-subscriber-1", "news", maxItems, Long.MAX_VALUE, decode, listener, () -> {});
+                runtime,
+                "queuekit-news-subscriber-1",
+                "news",
+                maxItems,
+                Long.MAX_VALUE,
+                decode,
+                bytes -> Headers.empty(),
+                listener,
+                () -> {});
         started.add(d);
         d.start();
         return d;
@@ -64,7 +73,7 @@ class BroadcastDispatchTest {
         CountDownLatch secondHeld = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1); // closing interrupts the wait
-        BroadcastDispatch<byte[], String> d = start(QueueMetrics.Observer.NONE, 4, (channel, m) -> {
+        BroadcastDispatch<byte[], String> d = start(QueueMetrics.Observer.NONE, 4, (channel, m, h) -> {
             got.add(m);
             if (m.equals("m0")) {
                 firstHeld.countDown();
@@ -110,7 +119,7 @@ class BroadcastDispatchTest {
                 throw new IllegalStateException("observer failure");
             }
         };
-        BroadcastDispatch<byte[], String> d = start(throwing, 100, (channel, m) -> got.add(m));
+        BroadcastDispatch<byte[], String> d = start(throwing, 100, (channel, m, h) -> got.add(m));
 
         d.offer(message("a"));
         d.offer(message("bad"));
@@ -124,7 +133,7 @@ class BroadcastDispatchTest {
 
     @Test
     void decodeFailures_andListenerFailures_areCountedApart_inTheSubscriptionAndItsBroadcaster() {
-        BroadcastDispatch<byte[], String> d = start(QueueMetrics.Observer.NONE, 100, (channel, m) -> {
+        BroadcastDispatch<byte[], String> d = start(QueueMetrics.Observer.NONE, 100, (channel, m, h) -> {
             got.add(channel + ":" + m);
             if (m.startsWith("fail")) {
                 throw new AssertionError("listener failure");
@@ -149,7 +158,7 @@ class BroadcastDispatchTest {
     @Test
     void aListenerThatLeavesItsThreadInterrupted_getsTheNextMessageUninterrupted() {
         List<Boolean> interrupted = new CopyOnWriteArrayList<>();
-        BroadcastDispatch<byte[], String> d = start(QueueMetrics.Observer.NONE, 100, (channel, m) -> {
+        BroadcastDispatch<byte[], String> d = start(QueueMetrics.Observer.NONE, 100, (channel, m, h) -> {
             interrupted.add(Thread.currentThread().isInterrupted());
             Thread.currentThread().interrupt();
         });

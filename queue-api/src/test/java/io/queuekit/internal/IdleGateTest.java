@@ -82,6 +82,44 @@ class IdleGateTest {
     }
 
     @Test
+    void aHolderWhoseBlockNeverEnds_isPassedOver_halfABlockTimeoutAfterItShouldHaveEnded() {
+        IdleGate.Receive frozen = idleWithHolder(); // its connection went silent: it never comes back
+        IdleGate.Receive b = receive(60_000);
+
+        assertThat(b.next()).isEqualTo(new Step(Kind.SLEEP, BLOCK));
+        advance(BLOCK);
+        assertThat(b.next())
+                .as("the holder's block may still be on its way back")
+                .isEqualTo(new Step(Kind.SLEEP, BLOCK / 2 + 1));
+        advance(BLOCK / 2 + 1);
+
+        assertThat(b.next()).as("overdue: passed over").isEqualTo(new Step(Kind.BLOCK, BLOCK));
+        assertThat(b.holds()).isTrue();
+        assertThat(frozen.holds()).isFalse();
+        frozen.leave();
+        assertThat(b.holds())
+                .as("the old holder leaving at last takes nothing from the new")
+                .isTrue();
+    }
+
+    @Test
+    void anEmptyReplyOlderThanATake_leavesTheObjectBusy() {
+        IdleGate.Receive a = receive(60_000);
+        IdleGate.Receive b = receive(60_000);
+        assertThat(a.next().kind()).isEqualTo(Kind.BLOCK);
+        assertThat(b.next().kind()).isEqualTo(Kind.BLOCK);
+
+        a.took();
+        b.woke(WakeUps.NONE); // b's block was sent before a took: its empty reply says nothing now
+
+        assertThat(gate.idle()).isFalse();
+        assertThat(receive(60_000).next().kind()).isEqualTo(Kind.BLOCK);
+        assertThat(b.next().kind()).isEqualTo(Kind.BLOCK);
+        b.woke(WakeUps.NONE); // planned after the take: the object is idle now
+        assertThat(gate.idle()).isTrue();
+    }
+
+    @Test
     void theHolderLeaving_stirsTheOthers_andOneTakesItsPlace() {
         IdleGate.Receive a = idleWithHolder();
         IdleGate.Receive b = receive(60_000);

@@ -1,6 +1,7 @@
 package io.queuekit.cli;
 
 import static io.queuekit.cli.Operator.checkRange;
+import static io.queuekit.cli.Operator.headers;
 import static io.queuekit.cli.Operator.payload;
 import static io.queuekit.cli.Operator.print;
 import static io.queuekit.cli.Operator.withQueue;
@@ -39,7 +40,7 @@ final class DeadLetterCommands {
         }
     }
 
-    @Command(name = "list", description = "Dead letters, oldest first, with their reasons and attempts.")
+    @Command(name = "list", description = "Dead letters, oldest first, with their reasons, attempts and headers.")
     static final class DeadList implements Callable<Integer> {
         private final Main.Context ctx;
 
@@ -72,13 +73,12 @@ final class DeadLetterCommands {
                     ObjectNode doc = t.json();
                     ArrayNode list = doc.putArray("deadLetters");
                     for (DeadLetter<byte[]> d : rows) {
-                        payload(
-                                list.addObject()
-                                        .put("id", d.id().value())
-                                        .put("deadAt", d.deadAt().toString())
-                                        .put("attempts", d.attempts())
-                                        .put("reason", d.reason()),
-                                d.payload());
+                        ObjectNode row = list.addObject()
+                                .put("id", d.id().value())
+                                .put("deadAt", d.deadAt().toString())
+                                .put("attempts", d.attempts())
+                                .put("reason", d.reason());
+                        payload(headers(row, d.headers()), d.payload());
                     }
                     print(ctx, doc);
                     return 0;
@@ -90,6 +90,7 @@ final class DeadLetterCommands {
                     ctx.out()
                             .println(Text.escape(d.id().value()) + "  " + d.deadAt() + "  attempts " + d.attempts()
                                     + "  reason: " + Text.quote(String.valueOf(d.reason()))
+                                    + (d.headers().isEmpty() ? "" : "  " + Text.headers(d.headers()))
                                     + "  " + (d.payload() == null ? "(no payload)" : Text.payload(d.payload())));
                 }
                 return 0;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuekit.Codec;
+import io.queuekit.Headers;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
@@ -105,6 +106,13 @@ final class Operator {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The headers as the object "headers", name to value, in their order ({} when there are none). */
+    static ObjectNode headers(ObjectNode o, Headers headers) {
+        ObjectNode h = o.putObject("headers");
+        headers.asMap().forEach(h::put);
+        return o;
     }
 
     /** The payload as "payload" when it is UTF-8 text, else as "payloadBase64". */
@@ -237,7 +245,7 @@ final class Operator {
                         if (m.enqueuedAt() != null) {
                             row.put("sentAt", m.enqueuedAt().toString());
                         }
-                        payload(row, m.payload());
+                        payload(headers(row, m.headers()), m.payload());
                     }
                     print(ctx, doc);
                     return 0;
@@ -258,6 +266,7 @@ final class Operator {
                                     + (attempts ? "  attempt " + m.attempt() : "")
                                     + (m.dueAt() != null ? "  due " + m.dueAt() : "")
                                     + (m.enqueuedAt() != null ? "  sent " + m.enqueuedAt() : "")
+                                    + (m.headers().isEmpty() ? "" : "  " + Text.headers(m.headers()))
                                     + "  " + (m.payload() == null ? "(no body)" : Text.payload(m.payload())));
                 }
                 return 0;

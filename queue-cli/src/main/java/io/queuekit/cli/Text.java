@@ -1,5 +1,6 @@
 package io.queuekit.cli;
 
+import io.queuekit.Headers;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -7,11 +8,12 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
- * Text from outside the program (ids, reasons and payloads read from Redis, error messages) made
- * safe to print on a terminal: nothing in it can move the cursor, change colours or the window
- * title, reorder what follows, or start a new line that looks like one of ours.
+ * Text from outside the program (ids, reasons, headers and payloads read from Redis, error
+ * messages) made safe to print on a terminal: nothing in it can move the cursor, change colours or
+ * the window title, reorder what follows, or start a new line that looks like one of ours.
  */
 final class Text {
     /** Payloads longer than this many characters are cut on screen. */
@@ -66,6 +68,31 @@ final class Text {
                     Character.SURROGATE -> false;
             default -> true;
         };
+    }
+
+    /**
+     * Headers for the screen: {@code headers {name="value", ...}} in their order, names escaped as
+     * by {@link #escape} and values quoted as by {@link #quote}, each value cut after
+     * {@value #SHOWN} characters with its full length said.
+     */
+    static String headers(Headers headers) {
+        StringBuilder b = new StringBuilder("headers {");
+        String separator = "";
+        for (Map.Entry<String, String> h : headers.asMap().entrySet()) {
+            String value = h.getValue();
+            int shown = value.codePointCount(0, value.length());
+            b.append(separator).append(escape(h.getKey())).append('=');
+            if (shown > SHOWN) {
+                b.append(quote(value.substring(0, value.offsetByCodePoints(0, SHOWN))))
+                        .append("... (")
+                        .append(shown)
+                        .append(" characters)");
+            } else {
+                b.append(quote(value));
+            }
+            separator = ", ";
+        }
+        return b.append('}').toString();
     }
 
     /**

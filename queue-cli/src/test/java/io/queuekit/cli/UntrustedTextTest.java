@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
 
 @DisplayName(
-        "Text from the queue (ids, reasons, payloads) reaches the terminal escaped, one line per message, and --json is exact")
+        "Text from the queue (ids, reasons, headers, payloads) reaches the terminal escaped, one line per message, and --json is exact")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @RedisServerTest
 class UntrustedTextTest {
@@ -34,6 +35,11 @@ class UntrustedTextTest {
     /** A right-to-left override: MessageId allows it, and it reorders what follows on screen. */
     private static final String HOSTILE_ID = "invoice\u202egnp.exe";
 
+    /** Sets the window title and forges a line in a value; one value longer than the screen shows. */
+    private static final Headers HOSTILE_HEADERS = Headers.of("note", "ok\u001b]0;pwned\u0007\n\u202eforged")
+            .with("empty", "")
+            .with("long", "x".repeat(Text.SHOWN + 50));
+
     private static RedisClient client;
     private static String listQueue;
     private static String delayQueue;
@@ -44,19 +50,24 @@ class UntrustedTextTest {
         listQueue = unique();
         try (RedisListQueue<String> q =
                 RedisListQueue.builder(client, listQueue, Codec.utf8()).build()) {
-            q.send(HOSTILE_PAYLOAD);
+            q.send(HOSTILE_PAYLOAD, HOSTILE_HEADERS);
             q.poll(5, TimeUnit.SECONDS).deadLetter(HOSTILE_REASON);
-            q.send(HOSTILE_PAYLOAD);
+            q.send(HOSTILE_PAYLOAD, HOSTILE_HEADERS);
         }
         delayQueue = unique();
         try (RedisDelayQueue<String> q =
                 RedisDelayQueue.builder(client, delayQueue, Codec.utf8()).build()) {
-            q.schedule(MessageId.of(HOSTILE_ID), HOSTILE_PAYLOAD, Duration.ZERO);
+            q.schedule(MessageId.of(HOSTILE_ID), HOSTILE_PAYLOAD, HOSTILE_HEADERS, Duration.ZERO);
             Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
             d.deadLetter(HOSTILE_REASON);
-            q.schedule(HOSTILE_PAYLOAD, Duration.ofHours(1));
+            q.schedule(HOSTILE_PAYLOAD, HOSTILE_HEADERS, Duration.ofHours(1));
         }
     }
+
+    /** How the hostile headers read on a person's line, followed by the payload. */
+    private static final String SHOWN_HEADERS =
+            "headers {note=\"ok\\e]0;pwned\\u0007\\n\\u202eforged\", empty=\"\", long=\"" + "x".repeat(Text.SHOWN)
+                    + "\"... (" + (Text.SHOWN + 50) + " characters)}  \"pay";
 
     /** Nothing a terminal acts on: no control character but the line ends, no bidirectional override. */
     private static void assertInert(String out) {
@@ -76,6 +87,7 @@ class UntrustedTextTest {
                     .contains("\\e[2J")
                     .contains("\\r\\n7  2026")
                     .contains("\\\"forged\\\"")
+                    .contains(SHOWN_HEADERS)
                     .contains("pay\\e[31mload\\nsecond line\\u202e\\0end");
         }
         assertThat(cli().run("dead", "list", "--redis", redisUri(), "--queue", delayQueue)
@@ -90,7 +102,7 @@ class UntrustedTextTest {
             assertThat(r.exit()).as(r.err()).isZero();
             assertInert(r.out());
             assertThat(r.out().lines()).as(r.out()).hasSize(1);
-            assertThat(r.out()).contains("pay\\e[31mload\\nsecond line\\u202e\\0end");
+            assertThat(r.out()).contains(SHOWN_HEADERS).contains("pay\\e[31mload\\nsecond line\\u202e\\0end");
         }
     }
 
@@ -109,21 +121,35 @@ class UntrustedTextTest {
         assertThat(d.get("reason").asText()).isEqualTo(HOSTILE_REASON);
         assertThat(d.get("payload").asText()).isEqualTo(HOSTILE_PAYLOAD);
         assertThat(d.get("attempts").asInt()).isEqualTo(1);
+        assertExactly(d.get("headers"));
         assertThat(d.get("deadAt").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
     }
 
     @Test
-    void peek_json_carriesTheExactText() throws Exception {
+    void peek_json_carriesTheExactText_inPlainAscii() throws Exception {
         for (String name : new String[] {listQueue, delayQueue}) {
             Cli.Result r = cli().run("peek", "--json", "--redis", redisUri(), "--queue", name);
             assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.out().chars().filter(c -> c > 126 || c < 32 && c != '\n'))
+                    .as(r.out())
+                    .isEmpty();
             JsonNode m = new ObjectMapper().readTree(r.out()).get("messages").get(0);
             assertThat(m.get("payload").asText()).isEqualTo(HOSTILE_PAYLOAD);
+            assertExactly(m.get("headers"));
             assertThat(m.get("sentAt").asText()).endsWith("Z");
             assertThat(m.has(name.equals(delayQueue) ? "dueAt" : "attempt"))
                     .as(m.toString())
                     .isTrue();
         }
+    }
+
+    /** The hostile headers as a JSON object: each name to its exact value, in their order. */
+    private static void assertExactly(JsonNode headers) {
+        assertThat(headers.fieldNames()).toIterable().containsExactly("note", "empty", "long");
+        HOSTILE_HEADERS
+                .asMap()
+                .forEach((name, value) ->
+                        assertThat(headers.get(name).asText()).as(name).isEqualTo(value));
     }
 
     @Test

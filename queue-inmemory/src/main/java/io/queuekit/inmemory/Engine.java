@@ -1,6 +1,7 @@
 package io.queuekit.inmemory;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
@@ -14,6 +15,7 @@ import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
 import io.queuekit.internal.QueueStore;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,7 +92,14 @@ final class Engine<T> implements QueueStore<T> {
         this.leases = semantics.redelivers();
         this.semantics = semantics;
         this.runtime = new QueueRuntime<>(
-                name, name, semantics.transport(), Settings.metricsNamespace(), s.metrics, maxAttempts, s.bodies());
+                name,
+                name,
+                semantics.transport(),
+                Settings.metricsNamespace(),
+                s.metrics,
+                s.observations,
+                maxAttempts,
+                s.bodies());
         this.bodies = runtime.payloads();
         this.observer = runtime.observer();
         this.waiting = new Waiting<>(this);
@@ -139,73 +148,91 @@ final class Engine<T> implements QueueStore<T> {
         return leases ? leasing.new Holds() : LeaseKeeper.none();
     }
 
-    // ---- storing
+    // ---- storing: every send runs inside the queue's observations, whose added headers each message gets
 
-    MessageId send(T payload) {
-        Object body = bodies.store(Objects.requireNonNull(payload, "payload"));
-        return store(null, body, Duration.ZERO, null);
+    MessageId send(T payload, Headers headers) {
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(headers, "headers");
+        return runtime.sending(
+                1, added -> store(null, bodies.store(payload, headers.withAll(added)), Duration.ZERO, null));
     }
 
     List<MessageId> sendAll(Collection<? extends T> payloads) {
         List<T> copy = Checks.payloads(payloads);
-        List<Object> encoded = encodeAll(copy);
-        List<MessageId> ids = new ArrayList<>(encoded.size());
-        lock.lock();
-        try {
-            runtime.checkOpen();
-            Instant now = now();
-            promote(now);
-            for (Object body : encoded) {
-                Msg m = new Msg(generated.next(), body, now);
-                stored.put(m.id, m);
-                makeReady(m);
-                ids.add(m.id);
+        return sendingAll(copy.size(), added -> {
+            List<Object> encoded = encodeAll(copy, Collections.nCopies(copy.size(), added));
+            List<MessageId> ids = new ArrayList<>(encoded.size());
+            lock.lock();
+            try {
+                runtime.checkOpen();
+                Instant now = now();
+                promote(now);
+                for (Object body : encoded) {
+                    Msg m = new Msg(generated.next(), body, now);
+                    stored.put(m.id, m);
+                    makeReady(m);
+                    ids.add(m.id);
+                }
+                if (!ids.isEmpty()) {
+                    observer.sent(ids.size());
+                    changed.signalAll();
+                }
+            } finally {
+                lock.unlock();
             }
-            if (!ids.isEmpty()) {
-                observer.sent(ids.size());
-                changed.signalAll();
-            }
-        } finally {
-            lock.unlock();
-        }
-        return List.copyOf(ids);
+            return List.copyOf(ids);
+        });
     }
 
-    MessageId schedule(T payload, Duration delay) {
+    MessageId schedule(T payload, Headers headers, Duration delay) {
         Objects.requireNonNull(payload, "payload");
-        return store(null, bodies.store(payload), Delays.delay(delay), null);
+        Objects.requireNonNull(headers, "headers");
+        Duration d = Delays.delay(delay);
+        return runtime.sending(1, added -> store(null, bodies.store(payload, headers.withAll(added)), d, null));
     }
 
-    MessageId scheduleAt(T payload, Instant dueAt) {
+    MessageId scheduleAt(T payload, Headers headers, Instant dueAt) {
         Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(dueAt, "dueAt");
-        return store(null, bodies.store(payload), null, dueAt);
+        return runtime.sending(1, added -> store(null, bodies.store(payload, headers.withAll(added)), null, dueAt));
     }
 
-    boolean schedule(MessageId id, T payload, Duration delay) {
+    boolean schedule(MessageId id, T payload, Headers headers, Duration delay) {
         Checks.callerId(id);
         Objects.requireNonNull(payload, "payload");
-        return store(id, bodies.store(payload), Delays.delay(delay), null) != null;
+        Objects.requireNonNull(headers, "headers");
+        Duration d = Delays.delay(delay);
+        return runtime.sending(1, added -> store(id, bodies.store(payload, headers.withAll(added)), d, null)) != null;
     }
 
-    boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
+    boolean scheduleAt(MessageId id, T payload, Headers headers, Instant dueAt) {
         Checks.callerId(id);
         Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(dueAt, "dueAt");
-        return store(id, bodies.store(payload), null, dueAt) != null;
+        return runtime.sending(1, added -> store(id, bodies.store(payload, headers.withAll(added)), null, dueAt))
+                != null;
     }
 
     List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
         List<T> copy = Checks.payloads(payloads);
-        List<Object> encoded = encodeAll(copy);
         Duration d = Delays.delay(delay);
-        return storeAll(encoded, now -> Collections.nCopies(encoded.size(), now.plus(d)));
+        return sendingAll(
+                copy.size(),
+                added -> storeAll(
+                        encodeAll(copy, Collections.nCopies(copy.size(), added)),
+                        now -> Collections.nCopies(copy.size(), now.plus(d))));
     }
 
     List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
         List<T> copy = Checks.payloads(payloads);
         Objects.requireNonNull(dueAt, "dueAt");
-        return storeAll(encodeAll(copy), now -> Collections.nCopies(copy.size(), Delays.dueAt(dueAt, now)));
+        return sendingAll(
+                copy.size(),
+                added -> storeAll(
+                        encodeAll(copy, Collections.nCopies(copy.size(), added)),
+                        now -> Collections.nCopies(copy.size(), Delays.dueAt(dueAt, now))));
     }
 
     List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages) {
@@ -214,13 +241,28 @@ final class Engine<T> implements QueueStore<T> {
         for (Scheduled<? extends T> m : copy) {
             payloads.add(m.payload());
         }
-        return storeAll(encodeAll(payloads), now -> Delays.dueTimes(copy, now));
+        return sendingAll(copy.size(), added -> {
+            List<Headers> headers = new ArrayList<>(copy.size());
+            for (Scheduled<? extends T> m : copy) {
+                headers.add(m.headers().withAll(added));
+            }
+            return storeAll(encodeAll(payloads, headers), now -> Delays.dueTimes(copy, now));
+        });
     }
 
-    private List<Object> encodeAll(List<T> payloads) {
+    /**
+     * A batch send of {@code count} messages inside the observations; an empty batch stores
+     * nothing, so it is not observed (it still fails on a closed queue).
+     */
+    private List<MessageId> sendingAll(int count, MessageObservations.Send<List<MessageId>> send) {
+        return count == 0 ? send.send(Headers.empty()) : runtime.sending(count, send);
+    }
+
+    /** Each payload's body, with the headers at its index; all checked before anything is stored. */
+    private List<Object> encodeAll(List<T> payloads, List<Headers> headers) {
         List<Object> encoded = new ArrayList<>(payloads.size());
-        for (T p : payloads) {
-            encoded.add(bodies.store(p));
+        for (int i = 0; i < payloads.size(); i++) {
+            encoded.add(bodies.store(payloads.get(i), headers.get(i)));
         }
         return encoded;
     }

@@ -83,7 +83,12 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     private Stored<T> stored(Msg m) {
         Object body = m.body;
         return new Stored<>(
-                m.id, m.attempts, m.reason, m.deadAt, () -> engine.bodies().load(body));
+                m.id,
+                m.attempts,
+                m.reason,
+                m.deadAt,
+                engine.bodies().headersOf(body),
+                () -> engine.bodies().load(body));
     }
 
     @Override

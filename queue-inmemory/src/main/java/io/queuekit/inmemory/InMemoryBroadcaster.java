@@ -1,8 +1,9 @@
 package io.queuekit.inmemory;
 
+import io.queuekit.BroadcastListener;
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
-import io.queuekit.MessageListener;
+import io.queuekit.Headers;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
@@ -12,6 +13,7 @@ import io.queuekit.internal.Checks;
 import io.queuekit.internal.Inbound;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.RateLimitedLog;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,6 +70,8 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
                 name,
                 name,
                 settings.metrics.observe(name, SEMANTICS.transport(), Settings.metricsNamespace(), null),
+                settings.observations,
+                SEMANTICS.transport(),
                 CLOSE_TIMEOUT,
                 LOG);
     }
@@ -100,19 +104,25 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
      *
      * @return the number of subscriptions the message was handed to (not those whose queue was
      *     full, see {@link Builder#inboxCapacity(int)})
-     * @throws NullPointerException if {@code message} is null
+     * @throws NullPointerException if {@code message} or {@code headers} is null
+     * @throws IllegalArgumentException with a codec, if the encoded message is larger than
+     *     {@link Builder#maxPayloadBytes(int)}; or if the headers with those the observations add
+     *     exceed {@link Headers}' limits; nothing was published
      * @throws QueueClosedException if the broadcaster is closed
      */
     @Override
-    public long publish(T message) {
+    public long publish(T message, Headers headers) {
         Objects.requireNonNull(message, "message");
-        Inbound<Object> posted = posted(message);
-        synchronized (publishLock) {
-            runtime.checkOpen();
-            long n = handOut(posted);
-            runtime.observer().sent(1);
-            return n;
-        }
+        Objects.requireNonNull(headers, "headers");
+        return runtime.sending(1, added -> {
+            Inbound<Object> posted = posted(message, headers.withAll(added));
+            synchronized (publishLock) {
+                runtime.checkOpen();
+                long n = handOut(posted);
+                runtime.observer().sent(1);
+                return n;
+            }
+        });
     }
 
     /**
@@ -129,26 +139,30 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
     @Override
     public long[] publishAll(Collection<? extends T> messages) {
         List<? extends T> copy = Checks.payloads(messages);
-        List<Inbound<Object>> batch = new ArrayList<>(copy.size());
-        for (T m : copy) {
-            batch.add(posted(m));
+        if (copy.isEmpty()) {
+            runtime.checkOpen(); // nothing is published, so nothing is observed
+            return new long[0];
         }
-        synchronized (publishLock) {
-            runtime.checkOpen();
-            long[] received = new long[batch.size()];
-            for (int i = 0; i < received.length; i++) {
-                received[i] = handOut(batch.get(i));
+        return runtime.sending(copy.size(), added -> {
+            List<Inbound<Object>> batch = new ArrayList<>(copy.size());
+            for (T m : copy) {
+                batch.add(posted(m, added));
             }
-            if (received.length > 0) {
+            synchronized (publishLock) {
+                runtime.checkOpen();
+                long[] received = new long[batch.size()];
+                for (int i = 0; i < received.length; i++) {
+                    received[i] = handOut(batch.get(i));
+                }
                 runtime.observer().sent(received.length);
+                return received;
             }
-            return received;
-        }
+        });
     }
 
-    /** A published body and when it was published, for the latency metric. */
-    private Inbound<Object> posted(T message) {
-        return Inbound.message(bodies.store(message), null, 0, System.nanoTime());
+    /** A published body with its headers, and when it was published, for the latency metric. */
+    private Inbound<Object> posted(T message, Headers headers) {
+        return Inbound.message(bodies.store(message, headers), null, 0, System.nanoTime());
     }
 
     /** Called with publishLock held; returns how many subscriptions took it. */
@@ -169,7 +183,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
      * @throws QueueClosedException if the broadcaster is closed
      */
     @Override
-    public Subscription subscribe(MessageListener<? super T> listener) {
+    public Subscription subscribeWithHeaders(BroadcastListener<? super T> listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (publishLock) {
             runtime.checkOpen();
@@ -218,7 +232,7 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
 
         private long droppingSinceNanos;
 
-        Sub(MessageListener<? super T> listener, String threadName) {
+        Sub(BroadcastListener<? super T> listener, String threadName) {
             this.threadName = threadName;
             this.dispatch = new BroadcastDispatch<>(
                     runtime,
@@ -227,7 +241,8 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
                     inboxCapacity,
                     Long.MAX_VALUE,
                     bodies::load,
-                    (channel, message) -> listener.onMessage(message),
+                    bodies::headersOf,
+                    (channel, message, headers) -> listener.onMessage(message, headers),
                     this::beginClose);
         }
 
@@ -313,6 +328,15 @@ public final class InMemoryBroadcaster<T> implements Broadcaster<T> {
         /** Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by default. */
         public Builder<T> metrics(QueueMetrics metrics) {
             settings.metrics(metrics);
+            return this;
+        }
+
+        /**
+         * What sees every publish (and may add headers to its messages, such as a trace's) and every
+         * message a listener handles, for example Micrometer observations; none by default.
+         */
+        public Builder<T> observations(MessageObservations observations) {
+            settings.observations(observations);
             return this;
         }
 

@@ -5,12 +5,14 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,8 +75,8 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
     }
 
     @Override
-    public MessageId send(T payload) {
-        return engine.send(payload);
+    public MessageId send(T payload, Headers headers) {
+        return engine.send(payload, headers);
     }
 
     @Override
@@ -83,23 +85,23 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
     }
 
     @Override
-    public MessageId schedule(T payload, Duration delay) {
-        return engine.schedule(payload, delay);
+    public MessageId schedule(T payload, Headers headers, Duration delay) {
+        return engine.schedule(payload, headers, delay);
     }
 
     @Override
-    public MessageId scheduleAt(T payload, Instant dueAt) {
-        return engine.scheduleAt(payload, dueAt);
+    public MessageId scheduleAt(T payload, Headers headers, Instant dueAt) {
+        return engine.scheduleAt(payload, headers, dueAt);
     }
 
     @Override
-    public boolean schedule(MessageId id, T payload, Duration delay) {
-        return engine.schedule(id, payload, delay);
+    public boolean schedule(MessageId id, T payload, Headers headers, Duration delay) {
+        return engine.schedule(id, payload, headers, delay);
     }
 
     @Override
-    public boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
-        return engine.scheduleAt(id, payload, dueAt);
+    public boolean scheduleAt(MessageId id, T payload, Headers headers, Instant dueAt) {
+        return engine.scheduleAt(id, payload, headers, dueAt);
     }
 
     /**
@@ -226,6 +228,15 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
         /** Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by default. */
         public Builder<T> metrics(QueueMetrics metrics) {
             settings.metrics(metrics);
+            return this;
+        }
+
+        /**
+         * What sees every send (and may add headers to its messages, such as a trace's) and every
+         * message a managed consumer handles, for example Micrometer observations; none by default.
+         */
+        public Builder<T> observations(MessageObservations observations) {
+            settings.observations(observations);
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.queuekit.inmemory;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.internal.SettleOnce;
 import java.lang.invoke.MethodHandles;
@@ -32,6 +33,7 @@ final class InMemoryDelivery<T> implements Delivery<T> {
     private final long lease;
     private final SettleOnce settled;
     private volatile T payload;
+    private volatile Headers headers;
     private volatile Leasing<T>.Held hold;
     private volatile boolean settledItsMessage;
 
@@ -60,6 +62,17 @@ final class InMemoryDelivery<T> implements Delivery<T> {
             payload = p;
         }
         return p;
+    }
+
+    /** {@inheritDoc} Kept in the message's body, so every delivery of it, and its dead letter, has them. */
+    @Override
+    public Headers headers() {
+        Headers h = headers;
+        if (h == null) {
+            h = engine.bodies().headersOf(msg.body);
+            headers = h;
+        }
+        return h;
     }
 
     @Override

@@ -4,12 +4,14 @@ import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -72,8 +74,8 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
     }
 
     @Override
-    public MessageId send(T payload) {
-        return engine.send(payload);
+    public MessageId send(T payload, Headers headers) {
+        return engine.send(payload, headers);
     }
 
     @Override
@@ -179,6 +181,15 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
         /** Where to report metrics, for example {@code MicrometerQueueMetrics.of(registry)}; none by default. */
         public Builder<T> metrics(QueueMetrics metrics) {
             settings.metrics(metrics);
+            return this;
+        }
+
+        /**
+         * What sees every send (and may add headers to its messages, such as a trace's) and every
+         * message a managed consumer handles, for example Micrometer observations; none by default.
+         */
+        public Builder<T> observations(MessageObservations observations) {
+            settings.observations(observations);
             return this;
         }
 

@@ -6,6 +6,7 @@ import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterRetention;
 import io.queuekit.internal.PayloadLimit;
 import io.queuekit.internal.Payloads;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,6 +30,7 @@ final class Settings<T> {
     int claimBatch = DEFAULT_CLAIM_BATCH;
     Semantics.Guarantee guarantee = Semantics.Guarantee.AT_LEAST_ONCE;
     QueueMetrics metrics = QueueMetrics.NONE;
+    MessageObservations observations = MessageObservations.NONE;
 
     Settings(String name) {
         this.name = Checks.name(name);
@@ -72,6 +74,10 @@ final class Settings<T> {
 
     void metrics(QueueMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    void observations(MessageObservations observations) {
+        this.observations = Objects.requireNonNull(observations, "observations");
     }
 
     private static final AtomicLong INSTANCES = new AtomicLong();

@@ -20,6 +20,7 @@ class InMemoryAtMostOnceMessageQueueContractTest extends MessageQueueContractTes
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
                 .metrics(config.metrics())
+                .observations(config.observations())
                 .build();
     }
 

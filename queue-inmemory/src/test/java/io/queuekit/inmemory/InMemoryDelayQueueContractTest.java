@@ -17,6 +17,7 @@ class InMemoryDelayQueueContractTest extends DelayQueueContractTest {
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
                 .metrics(config.metrics())
+                .observations(config.observations())
                 .build();
     }
 

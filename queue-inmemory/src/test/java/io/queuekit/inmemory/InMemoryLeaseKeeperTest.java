@@ -3,6 +3,7 @@ package io.queuekit.inmemory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.Semantics;
 import io.queuekit.internal.LeaseKeeper;
 import java.time.Duration;
@@ -43,7 +44,7 @@ class InMemoryLeaseKeeperTest {
     }
 
     private Delivery<String> sentAndPolled() {
-        engine.send("x");
+        engine.send("x", Headers.empty());
         Delivery<String> d = engine.runtime().poll();
         assertThat(d).isNotNull();
         return d;

@@ -8,6 +8,7 @@ import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.redis.internal.Replicas;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
@@ -39,6 +40,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
     private Duration blockTimeout = Duration.ofSeconds(1);
     private int claimBatch = 100;
     private QueueMetrics metrics = QueueMetrics.NONE;
+    private MessageObservations observations = MessageObservations.NONE;
     private Replicas replicas = Replicas.NONE;
     private int shards = 1;
     private Function<? super T, ?> shardBy;
@@ -119,6 +121,19 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
      */
     public B metrics(QueueMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        return self();
+    }
+
+    /**
+     * Where tracing sees the queue's messages, for example {@code MicrometerObservations.of(registry)}
+     * from the {@code queue-micrometer} module: every send and schedule (one call for a whole batch)
+     * runs inside it, and the headers it adds are stored with each message, replacing the message's
+     * own of the same name; every message a managed consumer ({@code consume}) handles runs inside
+     * it with the headers the message arrived with. None by default, at no cost: a message without
+     * headers is then stored exactly as it would be without this setting.
+     */
+    public B observations(MessageObservations observations) {
+        this.observations = Objects.requireNonNull(observations, "observations");
         return self();
     }
 
@@ -224,6 +239,7 @@ public abstract class RedisQueueBuilder<T, B extends RedisQueueBuilder<T, B>> {
                         blockTimeout,
                         claimBatch,
                         metrics,
+                        observations,
                         replicas),
                 shards,
                 shardBy);

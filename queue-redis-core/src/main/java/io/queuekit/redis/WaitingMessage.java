@@ -1,7 +1,9 @@
 package io.queuekit.redis;
 
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * A message waiting in a Redis queue, as {@code peek} shows it without taking it: what an operator
@@ -21,6 +23,19 @@ import java.time.Instant;
  * @param dueAt when it falls due (delay queue); null for the list queue, whose waiting messages are
  *     all ready
  * @param payload the decoded payload; null if the stored body is missing or could not be decoded
+ * @param headers the headers it was sent with, as {@link io.queuekit.Delivery#headers()} will give
+ *     them; empty if it has none, or if the stored body is missing or its headers could not be read
  * @param <T> the payload type
  */
-public record WaitingMessage<T>(MessageId id, int attempt, Instant enqueuedAt, Instant dueAt, T payload) {}
+public record WaitingMessage<T>(
+        MessageId id, int attempt, Instant enqueuedAt, Instant dueAt, T payload, Headers headers) {
+
+    public WaitingMessage {
+        Objects.requireNonNull(headers, "headers");
+    }
+
+    /** A waiting message without headers. */
+    public WaitingMessage(MessageId id, int attempt, Instant enqueuedAt, Instant dueAt, T payload) {
+        this(id, attempt, enqueuedAt, dueAt, payload, Headers.empty());
+    }
+}

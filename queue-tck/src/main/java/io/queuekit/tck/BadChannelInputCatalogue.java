@@ -70,6 +70,21 @@ public final class BadChannelInputCatalogue {
                 new ChannelCase(
                         "subscribe(null)", npe, "listener", c -> c.open().subscribe(null)),
                 new ChannelCase(
+                        "publish(m, null headers)",
+                        npe,
+                        "headers",
+                        c -> c.open().publish("m", null)),
+                new ChannelCase(
+                        "publish(null, headers)",
+                        npe,
+                        "message",
+                        c -> c.open().publish(null, BadInputCatalogue.HEADERS)),
+                new ChannelCase(
+                        "subscribeWithHeaders(null)",
+                        npe,
+                        "listener",
+                        c -> c.open().subscribeWithHeaders(null)),
+                new ChannelCase(
                         "publishAll(null)", npe, "payloads", c -> c.open().publishAll(null)),
                 new ChannelCase(
                         "publishAll([ok, null]) publishes neither",
@@ -90,6 +105,16 @@ public final class BadChannelInputCatalogue {
                         "subscribe on a closed broadcaster",
                         closed,
                         "closed",
-                        c -> c.closed().subscribe(m -> {})));
+                        c -> c.closed().subscribe(m -> {})),
+                new ChannelCase(
+                        "publish with headers on a closed broadcaster",
+                        closed,
+                        "closed",
+                        c -> c.closed().publish("x", BadInputCatalogue.HEADERS)),
+                new ChannelCase(
+                        "subscribeWithHeaders on a closed broadcaster",
+                        closed,
+                        "closed",
+                        c -> c.closed().subscribeWithHeaders((m, h) -> {})));
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
@@ -43,6 +44,8 @@ public final class BadInputCatalogue {
     public static final List<String> SEEDED = List.of("a", "b", "c");
     /** What {@link SeededQueue#seed} schedules on a delay queue, an hour ahead. */
     public static final String SCHEDULED = "later";
+    /** The headers the cases that send with headers give, valid in themselves. */
+    public static final Headers HEADERS = Headers.of("tenant", "acme");
 
     private BadInputCatalogue() {}
 
@@ -172,6 +175,9 @@ public final class BadInputCatalogue {
                         npe,
                         "index 1",
                         f -> f.queue().sendAll(Arrays.asList("ok", null))),
+                // headers
+                q("send(p, null headers)", npe, "headers", f -> f.queue().send("p", null)),
+                q("send(null, headers)", npe, "payload", f -> f.queue().send(null, HEADERS)),
                 // receiving
                 q("poll(-1 s)", iae, "timeout", f -> f.queue().poll(-1, TimeUnit.SECONDS)),
                 q("poll(Long.MIN_VALUE ns)", iae, "timeout", f -> f.queue().poll(Long.MIN_VALUE, TimeUnit.NANOSECONDS)),
@@ -221,6 +227,11 @@ public final class BadInputCatalogue {
                         f -> f.queue().deadLetters().requeue(null)),
                 // closed queues
                 q("send on a closed queue", closed, "closed", f -> f.closed().send("x")),
+                q(
+                        "send with headers on a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.closed().send("x", HEADERS)),
                 q("sendAll on a closed queue", closed, "closed", f -> f.closed().sendAll(List.of("x"))),
                 q("poll() on a closed queue", closed, "closed", f -> f.closed().poll()),
                 q(
@@ -319,6 +330,52 @@ public final class BadInputCatalogue {
                         "payload",
                         f -> f.delays().scheduleAt(MessageId.of("k1"), null, f.now())),
                 delay("cancel(null)", npe, "id", f -> f.delays().cancel(null)),
+                // headers
+                delay(
+                        "schedule with headers on a closed queue",
+                        closed,
+                        "closed",
+                        f -> f.closedDelays().schedule("x", HEADERS, Duration.ZERO)),
+                delay(
+                        "schedule(p, null headers, 1 s)",
+                        npe,
+                        "headers",
+                        f -> f.delays().schedule("p", null, Duration.ofSeconds(1))),
+                delay(
+                        "schedule(null, headers, 1 s)",
+                        npe,
+                        "payload",
+                        f -> f.delays().schedule(null, HEADERS, Duration.ofSeconds(1))),
+                delay(
+                        "schedule(p, headers, -1 ms)",
+                        iae,
+                        "delay",
+                        f -> f.delays().schedule("p", HEADERS, Duration.ofMillis(-1))),
+                delay(
+                        "scheduleAt(p, null headers, now)",
+                        npe,
+                        "headers",
+                        f -> f.delays().scheduleAt("p", null, f.now())),
+                delay(
+                        "scheduleAt(p, headers, Instant.MAX)",
+                        iae,
+                        "due time",
+                        f -> f.delays().scheduleAt("p", HEADERS, Instant.MAX)),
+                delay(
+                        "schedule(id, p, null headers, 1 s)",
+                        npe,
+                        "headers",
+                        f -> f.delays().schedule(MessageId.of("k1"), "p", null, Duration.ofSeconds(1))),
+                delay(
+                        "scheduleAt(id, p, null headers, now)",
+                        npe,
+                        "headers",
+                        f -> f.delays().scheduleAt(MessageId.of("k1"), "p", null, f.now())),
+                delay(
+                        "scheduleAt(id, p, headers, Instant.MAX)",
+                        iae,
+                        "due time",
+                        f -> f.delays().scheduleAt(MessageId.of("k1"), "p", HEADERS, Instant.MAX)),
                 // batches
                 delay(
                         "scheduleAll on a closed queue",

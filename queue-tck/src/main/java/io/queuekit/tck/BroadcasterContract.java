@@ -1,6 +1,7 @@
 package io.queuekit.tck;
 
 import io.queuekit.Broadcaster;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.tck.BroadcasterContractTest.IdleSetup;
 
 /**
@@ -19,6 +20,9 @@ interface BroadcasterContract {
 
     /** A new broadcaster on {@code channel}; closed after the test. */
     Broadcaster<String> newBroadcaster(String channel);
+
+    /** A new broadcaster on a channel unique to this test, given {@code observations}; closed after the test. */
+    Broadcaster<String> newBroadcaster(MessageObservations observations);
 
     /** A name unique to this test and run. */
     String uniqueName();

@@ -3,6 +3,7 @@ package io.queuekit.tck;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 import io.queuekit.Broadcaster;
+import io.queuekit.spi.MessageObservations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <pre>{@code
  * class RedisBroadcasterContractTest extends BroadcasterContractTest {
- *     @Override protected Broadcaster<String> createBroadcaster(String channel) {
- *         return RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
+ *     @Override protected Broadcaster<String> createBroadcaster(String channel, MessageObservations observations) {
+ *         return RedisBroadcaster.builder(client, channel, Codec.utf8()).observations(observations).build();
  *     }
  * }
  * }</pre>
@@ -36,8 +37,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = SECONDS)
 public abstract class BroadcasterContractTest {
 
-    /** A new broadcaster on {@code channel} (unique to one test), carrying strings. */
-    protected abstract Broadcaster<String> createBroadcaster(String channel);
+    /**
+     * A new broadcaster on {@code channel} (unique to one test), carrying strings, built with
+     * {@code observations} (its builder's {@code observations(...)}): {@link MessageObservations#NONE}
+     * unless the test checks observations, which then fails if the broadcaster never shows them a
+     * publish.
+     */
+    protected abstract Broadcaster<String> createBroadcaster(String channel, MessageObservations observations);
 
     /**
      * For {@code healthyIdleSubscription_reportsNoGap_overLongerThanEveryClientTimeout}: a new
@@ -94,7 +100,15 @@ public abstract class BroadcasterContractTest {
 
         @Override
         public final Broadcaster<String> newBroadcaster(String channel) {
-            Broadcaster<String> b = createBroadcaster(channel);
+            return closeLater(createBroadcaster(channel, MessageObservations.NONE));
+        }
+
+        @Override
+        public final Broadcaster<String> newBroadcaster(MessageObservations observations) {
+            return closeLater(createBroadcaster(uniqueName(), observations));
+        }
+
+        private Broadcaster<String> closeLater(Broadcaster<String> b) {
             created.add(b);
             return b;
         }
@@ -139,4 +153,12 @@ public abstract class BroadcasterContractTest {
     @Nested
     @DisplayName("bad input gets a clear answer and publishes nothing")
     class BadInput extends Part implements BroadcastBadInputContract {}
+
+    @Nested
+    @DisplayName("a message published with headers reaches a headers listener with them, exactly")
+    class BroadcastHeaders extends Part implements BroadcastHeadersContract {}
+
+    @Nested
+    @DisplayName("observations see every publish, add their headers, and wrap every listener's handling")
+    class BroadcastObservations extends Part implements BroadcastObservationsContract {}
 }

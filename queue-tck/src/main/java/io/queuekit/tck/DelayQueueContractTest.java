@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Nested;
 /**
  * The contract of {@link DelayQueue}, every part of it: every part of
  * {@link MessageQueueContractTest} (a delay queue is a complete message queue) plus scheduling,
- * alone and in batches (due together, or each at its own time), cancelling, ids a caller chooses
- * and bad input to them. A transport
+ * alone and in batches (due together, or each at its own time), cancelling, ids a caller chooses,
+ * headers on each form, and bad input to them. A transport
  * implements {@link #createQueue} returning its delay queue, and {@link #time()}.
  *
  * <p>On real time the scheduling tests wait out delays of about {@link #visibilityTimeout()}
@@ -47,4 +47,8 @@ public abstract class DelayQueueContractTest extends MessageQueueContractTest {
     @Nested
     @DisplayName("bad input to schedule and cancel gets a clear answer and changes nothing")
     class DelayBadInput extends Part implements DelayBadInputContract {}
+
+    @Nested
+    @DisplayName("every form of schedule keeps its message's headers, and a schedule ignored keeps the first's")
+    class DelayHeaders extends Part implements DelayHeadersContract {}
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  *     @Override protected MessageQueue<String> createQueue(String name, QueueConfig config) {
  *         return RedisListQueue.builder(client, name, Codec.utf8())
  *                 .visibilityTimeout(config.visibilityTimeout()).maxAttempts(config.maxAttempts())
- *                 .deadLetterRetention(config.deadLetterRetention()).build();
+ *                 .deadLetterRetention(config.deadLetterRetention()).observations(config.observations())
+ *                 .build();
  *     }
  *     @Override protected TimeControl time() { return TimeControl.real(); }
  * }
@@ -233,4 +234,12 @@ public abstract class MessageQueueContractTest {
     @Nested
     @DisplayName("a payload its codec cannot handle fails the same way on every transport")
     class CodecFailures extends Part implements CodecContract {}
+
+    @Nested
+    @DisplayName("every delivery of a message returns the headers it was sent with, exactly")
+    class MessageHeaders extends Part implements HeadersContract {}
+
+    @Nested
+    @DisplayName("observations see every send, add their headers, and wrap every managed handling")
+    class Observations extends Part implements ObservationsContract {}
 }

@@ -1,6 +1,7 @@
 package io.queuekit.tck;
 
 import io.queuekit.Codec;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.Objects;
@@ -22,6 +23,9 @@ import java.util.function.Function;
  *     ({@link io.queuekit.Semantics.Ordering#PER_KEY}): build the queue with it, as a sharded Redis
  *     queue's {@code shardBy}; null unless the test checks the order per key, and a transport
  *     that has no use for it ignores it
+ * @param observations what sees every send and every message a managed consumer handles: give it
+ *     to the builder's {@code observations(...)}; {@link MessageObservations#NONE} unless the test
+ *     checks observations, which then fails if the queue never shows them a send
  */
 public record QueueConfig(
         Duration visibilityTimeout,
@@ -29,12 +33,14 @@ public record QueueConfig(
         int deadLetterRetention,
         QueueMetrics metrics,
         Codec<String> codec,
-        Function<String, String> key) {
+        Function<String, String> key,
+        MessageObservations observations) {
 
     public QueueConfig {
         Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(codec, "codec");
+        Objects.requireNonNull(observations, "observations");
         if (visibilityTimeout.isNegative() || visibilityTimeout.isZero()) {
             throw new IllegalArgumentException("visibility timeout must be positive: " + visibilityTimeout);
         }
@@ -46,7 +52,18 @@ public record QueueConfig(
         }
     }
 
-    /** Settings without a key. */
+    /** Settings without observations. */
+    public QueueConfig(
+            Duration visibilityTimeout,
+            int maxAttempts,
+            int deadLetterRetention,
+            QueueMetrics metrics,
+            Codec<String> codec,
+            Function<String, String> key) {
+        this(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key, MessageObservations.NONE);
+    }
+
+    /** Settings without a key or observations. */
     public QueueConfig(
             Duration visibilityTimeout,
             int maxAttempts,
@@ -63,26 +80,31 @@ public record QueueConfig(
 
     /** The same with a different visibility timeout. */
     public QueueConfig withVisibilityTimeout(Duration visibilityTimeout) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key, observations);
     }
 
     /** The same with a different maximum of attempts. */
     public QueueConfig withMaxAttempts(int maxAttempts) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key, observations);
     }
 
     /** The same with a different dead-letter retention. */
     public QueueConfig withDeadLetterRetention(int deadLetterRetention) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key, observations);
     }
 
     /** The same with a different codec. */
     public QueueConfig withCodec(Codec<String> codec) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key, observations);
     }
 
     /** The same with a message key (null for none). */
     public QueueConfig withKey(Function<String, String> key) {
-        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key);
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key, observations);
+    }
+
+    /** The same with other observations. */
+    public QueueConfig withObservations(MessageObservations observations) {
+        return new QueueConfig(visibilityTimeout, maxAttempts, deadLetterRetention, metrics, codec, key, observations);
     }
 }

@@ -8,6 +8,7 @@ import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
@@ -16,8 +17,10 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -209,6 +212,62 @@ final class Tck {
             return "the contract's picky codec";
         }
     };
+
+    // ------------------------------------------------------------------------------------------
+    // headers
+
+    /**
+     * Headers that only come back as given if kept exactly: in no sorted order, names that differ
+     * only in case, every character a name may have, non-ASCII text (a character outside the BMP
+     * too), an empty value, control characters, and values that read like a stored frame's lengths.
+     */
+    static final Headers VARIED = Headers.of(varied());
+
+    private static Map<String, String> varied() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("zeta", "first, though last by name");
+        m.put("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+        m.put("tenant", "Z\u00FCrich \u2013 \u6771\u4EAC \uD83D\uDE80");
+        m.put("empty", "");
+        m.put("Empty", "case matters");
+        m.put("!#$%&'*+-.^_`|~09AZaz", "every character a name may have");
+        m.put("control", "line\nbreak\ttab\u0000nul\u202Ebidi");
+        m.put("frame-like", "4:name5:value\u0000qkh12:");
+        m.put("alpha", "last");
+        return m;
+    }
+
+    /** The most headers a message may carry ({@link Headers#MAX_COUNT}), of {@link Headers#MAX_BYTES} bytes in all. */
+    static Headers atTheLimits() {
+        Map<String, String> m = new LinkedHashMap<>();
+        int each = Headers.MAX_BYTES / Headers.MAX_COUNT;
+        for (int i = Headers.MAX_COUNT; i > 0; i--) { // descending: in no sorted order
+            String name = String.format(Locale.ROOT, "h%02d", i);
+            m.put(name, "v".repeat(each - name.length()));
+        }
+        Headers h = Headers.of(m);
+        assertThat(h.size()).isEqualTo(Headers.MAX_COUNT);
+        assertThat(h.bytes()).isEqualTo(Headers.MAX_BYTES);
+        return h;
+    }
+
+    /** Asserts that {@code actual} has exactly {@code expected}'s headers, in its order. */
+    static void assertSameHeaders(Headers actual, Headers expected, String of) {
+        assertThat(actual).as("headers of %s", of).isNotNull();
+        assertThat(entries(actual)).as("headers of %s, in order", of).isEqualTo(entries(expected));
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    private static List<Map.Entry<String, String>> entries(Headers h) {
+        return h.asMap().entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue()))
+                .collect(Collectors.toList());
+    }
+
+    /** {@code headers} with the header {@code name} set last, as an observation's header is added. */
+    static Headers plus(Headers headers, String name, String value) {
+        return headers.withAll(Headers.of(name, value));
+    }
 
     // ------------------------------------------------------------------------------------------
     // broadcasters

@@ -15,6 +15,11 @@ class ContractSuiteCatchesBroadcastDefectsTest extends SuiteCheck {
                 Arguments.of(Mutants.DroppedBroadcast.class, List.of("publish_reachesEverySubscriber_inPublishOrder")),
                 Arguments.of(
                         Mutants.PublishAllByLoop.class,
-                        List.of("publishAll_withANullElement_throwsNullPointerException_andPublishesNothing")));
+                        List.of("publishAll_withANullElement_throwsNullPointerException_andPublishesNothing")),
+                Arguments.of(
+                        Mutants.HeadersNotPublished.class,
+                        List.of(
+                                "publish_withHeaders_reachesAHeadersListener_withThemExactly",
+                                "publish_runsInsideTheObservations_andCarriesTheHeadersTheyAdd_toListenersInsideThem")));
     }
 }

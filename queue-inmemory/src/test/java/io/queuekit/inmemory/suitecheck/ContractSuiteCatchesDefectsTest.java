@@ -55,6 +55,13 @@ class ContractSuiteCatchesDefectsTest extends SuiteCheck {
                                 "scheduleEach_ofAPayloadTheCodecCannotEncode_throwsSerializationException_andStoresNothing",
                                 "scheduleEach_ofAPayloadAboveTheSizeLimit_throwsIllegalArgumentException_andStoresNothing",
                                 "scheduleEach_afterClose_throwsQueueClosedException_evenForAnEmptyBatch",
-                                "delayQueueCall_isRefusedClearly_andChangesNothing")));
+                                "delayQueueCall_isRefusedClearly_andChangesNothing")),
+                Arguments.of(
+                        Mutants.HeadersLostOnRedelivery.class,
+                        List.of(
+                                "retry_keepsTheHeaders_onEveryAttempt",
+                                "redelivery_afterTheLease_keepsTheHeaders",
+                                "consume_handlerSeesTheHeaders_onEveryAttempt")),
+                Arguments.of(Mutants.SendAllObservedPerMessage.class, List.of("sendAll_isOneSend_ofEveryMessage")));
     }
 }

@@ -1,13 +1,14 @@
 package io.queuekit.inmemory.suitecheck;
 
+import io.queuekit.BroadcastListener;
 import io.queuekit.Broadcaster;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
-import io.queuekit.MessageListener;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
@@ -61,8 +62,8 @@ final class Forwarding {
         }
 
         @Override
-        public MessageId send(T payload) {
-            return inner.send(payload);
+        public MessageId send(T payload, Headers headers) {
+            return inner.send(payload, headers);
         }
 
         @Override
@@ -126,23 +127,23 @@ final class Forwarding {
         }
 
         @Override
-        public MessageId schedule(T payload, Duration delay) {
-            return delays().schedule(payload, delay);
+        public MessageId schedule(T payload, Headers headers, Duration delay) {
+            return delays().schedule(payload, headers, delay);
         }
 
         @Override
-        public MessageId scheduleAt(T payload, Instant dueAt) {
-            return delays().scheduleAt(payload, dueAt);
+        public MessageId scheduleAt(T payload, Headers headers, Instant dueAt) {
+            return delays().scheduleAt(payload, headers, dueAt);
         }
 
         @Override
-        public boolean schedule(MessageId id, T payload, Duration delay) {
-            return delays().schedule(id, payload, delay);
+        public boolean schedule(MessageId id, T payload, Headers headers, Duration delay) {
+            return delays().schedule(id, payload, headers, delay);
         }
 
         @Override
-        public boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
-            return delays().scheduleAt(id, payload, dueAt);
+        public boolean scheduleAt(MessageId id, T payload, Headers headers, Instant dueAt) {
+            return delays().scheduleAt(id, payload, headers, dueAt);
         }
 
         @Override
@@ -181,6 +182,11 @@ final class Forwarding {
         @Override
         public T payload() {
             return inner.payload();
+        }
+
+        @Override
+        public Headers headers() {
+            return inner.headers();
         }
 
         @Override
@@ -227,8 +233,8 @@ final class Forwarding {
         }
 
         @Override
-        public long publish(T message) {
-            return inner.publish(message);
+        public long publish(T message, Headers headers) {
+            return inner.publish(message, headers);
         }
 
         @Override
@@ -237,8 +243,8 @@ final class Forwarding {
         }
 
         @Override
-        public Subscription subscribe(MessageListener<? super T> listener) {
-            return inner.subscribe(listener);
+        public Subscription subscribeWithHeaders(BroadcastListener<? super T> listener) {
+            return inner.subscribeWithHeaders(listener);
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.queuekit.inmemory.suitecheck;
 import io.queuekit.Broadcaster;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.Scheduled;
@@ -11,6 +12,7 @@ import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.inmemory.ManualClock;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.tck.BroadcasterContractTest;
 import io.queuekit.tck.DelayQueueContractTest;
 import io.queuekit.tck.MessageQueueContractTest;
@@ -41,7 +43,14 @@ final class Mutants {
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
-                .metrics(config.metrics());
+                .metrics(config.metrics())
+                .observations(config.observations());
+    }
+
+    private static InMemoryBroadcaster<String> broadcaster(String channel, MessageObservations observations) {
+        return InMemoryBroadcaster.<String>builder(channel)
+                .observations(observations)
+                .build();
     }
 
     /** Delays, due times and retries all end one millisecond early. */
@@ -61,28 +70,34 @@ final class Mutants {
                     .maxAttempts(config.maxAttempts())
                     .deadLetterRetention(config.deadLetterRetention())
                     .metrics(config.metrics())
+                    .observations(config.observations())
                     .build();
             return new Forwarding.Delays<>(inner) {
                 @Override
-                public MessageId schedule(String payload, Duration delay) {
-                    return delays().schedule(payload, earlier(delay));
+                public MessageId schedule(String payload, Headers headers, Duration delay) {
+                    return delays().schedule(payload, headers, earlier(delay));
                 }
 
                 @Override
-                public boolean schedule(MessageId id, String payload, Duration delay) {
-                    return delays().schedule(id, payload, earlier(delay));
+                public boolean schedule(MessageId id, String payload, Headers headers, Duration delay) {
+                    return delays().schedule(id, payload, headers, earlier(delay));
                 }
 
                 @Override
-                public MessageId scheduleAt(String payload, Instant dueAt) {
-                    return delays().scheduleAt(payload, dueAt.minusMillis(1));
+                public MessageId scheduleAt(String payload, Headers headers, Instant dueAt) {
+                    return delays().scheduleAt(payload, headers, dueAt.minusMillis(1));
+                }
+
+                @Override
+                public boolean scheduleAt(MessageId id, String payload, Headers headers, Instant dueAt) {
+                    return delays().scheduleAt(id, payload, headers, dueAt.minusMillis(1));
                 }
 
                 @Override
                 public List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends String>> messages) {
                     List<Scheduled<String>> earlier = new ArrayList<>();
                     for (Scheduled<? extends String> m : messages) {
-                        earlier.add(Scheduled.at(m.payload(), m.dueAt().minusMillis(1)));
+                        earlier.add(new Scheduled<>(m.payload(), m.dueAt().minusMillis(1), m.headers()));
                     }
                     return delays().scheduleEach(earlier);
                 }
@@ -274,6 +289,7 @@ final class Mutants {
                     .maxAttempts(config.maxAttempts())
                     .deadLetterRetention(config.deadLetterRetention())
                     .metrics(config.metrics())
+                    .observations(config.observations())
                     .build();
             return new Forwarding.Delays<>(inner) {
                 @Override
@@ -319,13 +335,14 @@ final class Mutants {
                     .maxAttempts(config.maxAttempts())
                     .deadLetterRetention(config.deadLetterRetention())
                     .metrics(config.metrics())
+                    .observations(config.observations())
                     .build();
             return new Forwarding.Delays<>(inner) {
                 @Override
                 public List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends String>> messages) {
                     List<MessageId> ids = new ArrayList<>();
                     for (Scheduled<? extends String> m : messages) {
-                        ids.add(scheduleAt(m.payload(), m.dueAt()));
+                        ids.add(scheduleAt(m.payload(), m.headers(), m.dueAt()));
                     }
                     return ids;
                 }
@@ -338,11 +355,74 @@ final class Mutants {
         }
     }
 
+    /** A message handed out again (retried, or after its lease) has lost its headers. */
+    static class HeadersLostOnRedelivery extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            return new Forwarding.Queue<>(queue(name, config, clock).build()) {
+                @Override
+                Delivery<String> wrap(Delivery<String> d) {
+                    return new Forwarding.Wrapped<>(d) {
+                        @Override
+                        public Headers headers() {
+                            return inner.attempt() > 1 ? Headers.empty() : inner.headers();
+                        }
+                    };
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** sendAll loops over send: the observations see a send of one message per message. */
+    static class SendAllObservedPerMessage extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            return new Forwarding.Queue<>(queue(name, config, clock).build()) {
+                @Override
+                public List<MessageId> sendAll(Collection<? extends String> payloads) {
+                    List<MessageId> ids = new ArrayList<>();
+                    for (String p : List.copyOf(payloads)) {
+                        ids.add(inner.send(p));
+                    }
+                    return ids;
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** publish with headers publishes the message without them. */
+    static class HeadersNotPublished extends BroadcasterContractTest {
+        @Override
+        protected Broadcaster<String> createBroadcaster(String channel, MessageObservations observations) {
+            return new Forwarding.Broadcasting<>(broadcaster(channel, observations)) {
+                @Override
+                public long publish(String message, Headers headers) {
+                    java.util.Objects.requireNonNull(headers, "headers");
+                    return inner.publish(message);
+                }
+            };
+        }
+    }
+
     /** publishAll loops over publish: a null element leaves the messages before it published. */
     static class PublishAllByLoop extends BroadcasterContractTest {
         @Override
-        protected Broadcaster<String> createBroadcaster(String channel) {
-            return new Forwarding.Broadcasting<>(InMemoryBroadcaster.<String>create(channel)) {
+        protected Broadcaster<String> createBroadcaster(String channel, MessageObservations observations) {
+            return new Forwarding.Broadcasting<>(broadcaster(channel, observations)) {
                 @Override
                 public long[] publishAll(Collection<? extends String> messages) {
                     long[] received = new long[messages.size()];
@@ -359,17 +439,17 @@ final class Mutants {
     /** Every second message published reaches no one, though publish says it did. */
     static class DroppedBroadcast extends BroadcasterContractTest {
         @Override
-        protected Broadcaster<String> createBroadcaster(String channel) {
+        protected Broadcaster<String> createBroadcaster(String channel, MessageObservations observations) {
             AtomicLong published = new AtomicLong();
             AtomicLong lastCount = new AtomicLong();
-            return new Forwarding.Broadcasting<>(InMemoryBroadcaster.<String>create(channel)) {
+            return new Forwarding.Broadcasting<>(broadcaster(channel, observations)) {
                 @Override
-                public long publish(String message) {
+                public long publish(String message, Headers headers) {
                     if (published.getAndIncrement() % 2 == 1) {
                         java.util.Objects.requireNonNull(message, "message");
                         return lastCount.get();
                     }
-                    lastCount.set(inner.publish(message));
+                    lastCount.set(inner.publish(message, headers));
                     return lastCount.get();
                 }
             };

@@ -1,6 +1,7 @@
 package io.queuekit.redis.internal;
 
 import io.queuekit.Codec;
+import io.queuekit.Headers;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
@@ -80,6 +81,7 @@ public final class RedisContext<T> {
                 transport,
                 settings.keys().prefix(),
                 settings.metrics(),
+                settings.observations(),
                 settings.maxAttempts(),
                 new Payloads<>(codec, settings.maxPayloadBytes(), label));
         this.payloads = runtime.payloads();
@@ -190,9 +192,18 @@ public final class RedisContext<T> {
         return label;
     }
 
-    /** Encodes and size-checks every payload before anything is sent. */
-    public List<byte[]> encodeAll(List<? extends T> all) {
-        return payloads.encodeAll(all);
+    /**
+     * Encodes and size-checks every payload before anything is sent, each framed with
+     * {@code headers} ({@link io.queuekit.internal.HeaderFrame}); without headers, as the payload
+     * alone.
+     */
+    public List<byte[]> encodeAll(List<? extends T> all, Headers headers) {
+        return payloads.encodeAll(all, headers);
+    }
+
+    /** As {@link #encodeAll}, each payload framed with the headers at its index. */
+    public List<byte[]> encodeEach(List<? extends T> all, List<Headers> headers) {
+        return payloads.encodeEach(all, headers);
     }
 
     /** Decodes a payload; a failure is a {@link io.queuekit.SerializationException}. */

@@ -50,6 +50,7 @@ final class RedisDeadLetters<T> implements DeadLetterStore<T> {
                 r.attempts(),
                 r.reason(),
                 Instant.ofEpochMilli(r.deadAtMillis()),
+                StoredBody.headers(r.body()),
                 () -> queue.decode(StoredBody.payload(r.body())));
     }
 

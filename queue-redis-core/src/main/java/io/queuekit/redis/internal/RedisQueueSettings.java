@@ -1,6 +1,7 @@
 package io.queuekit.redis.internal;
 
 import io.queuekit.internal.Checks;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 
@@ -17,6 +18,7 @@ import java.time.Duration;
  *     interrupt or a close goes unnoticed
  * @param claimBatch most messages one fetch script returns
  * @param metrics where the queue reports what it does
+ * @param observations what every send and every managed consumer's handling runs inside
  * @param replicas replicas that must hold a send, schedule, ack, retry, dead-letter or cancel
  *     before it returns
  */
@@ -29,6 +31,7 @@ public record RedisQueueSettings(
         Duration blockTimeout,
         int claimBatch,
         QueueMetrics metrics,
+        MessageObservations observations,
         Replicas replicas) {
 
     /** Longest and shortest block timeout a Redis queue accepts. */
@@ -52,6 +55,7 @@ public record RedisQueueSettings(
                 blockTimeout,
                 claimBatch,
                 metrics,
+                observations,
                 replicas);
     }
 }

@@ -1,11 +1,15 @@
 package io.queuekit.redis.internal;
 
+import io.queuekit.Headers;
+import io.queuekit.internal.HeaderFrame;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * A message as the Redis queues store it by id: {@code "<enqueued ms>:<payload>"} (every message
- * of the delay queue; the dead letters of both queues).
+ * of the delay queue; the dead letters of both queues). The payload part is the section
+ * {@link io.queuekit.internal.Payloads} made: the encoded payload, framed with its headers if it
+ * has any ({@link HeaderFrame}).
  */
 public final class StoredBody {
     private StoredBody() {}
@@ -56,5 +60,27 @@ public final class StoredBody {
             }
         }
         return body;
+    }
+
+    /** The headers of a body's payload: {@link #headers(byte[], int)} of what follows its first colon. */
+    public static Headers headers(byte[] body) {
+        for (int i = 0; i < body.length; i++) {
+            if (body[i] == ':') {
+                return headers(body, i + 1);
+            }
+        }
+        return headers(body, 0);
+    }
+
+    /**
+     * The headers of the section that begins at {@code from} in {@code stored}; none if it has none
+     * or they are not well formed. The section is copied only when it is framed, so a message
+     * without headers costs a look at its first bytes.
+     */
+    public static Headers headers(byte[] stored, int from) {
+        if (!HeaderFrame.framed(stored, from)) {
+            return Headers.empty();
+        }
+        return HeaderFrame.headersOrEmpty(Arrays.copyOfRange(stored, from, stored.length));
     }
 }

@@ -1,5 +1,6 @@
 package io.queuekit.redis.list;
 
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.redis.internal.StoredBody;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,11 @@ final class Envelope {
     /** A copy of the payload bytes. */
     byte[] payload() {
         return Arrays.copyOfRange(element, payloadOffset, element.length);
+    }
+
+    /** The headers stored in front of the payload; none if it has none or they are malformed. */
+    Headers headers() {
+        return StoredBody.headers(element, payloadOffset);
     }
 
     /** The message as the core stores a body: {@code "<enqueued ms>:<payload>"}. */

@@ -1,14 +1,19 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import java.time.Instant;
 
-/** What both modes' deliveries read from their envelope: id, attempt, enqueue time, payload. */
+/**
+ * What both modes' deliveries read from their envelope: id, attempt, enqueue time, payload and
+ * headers.
+ */
 abstract class EnvelopeDelivery<T> implements Delivery<T> {
     final Envelope envelope;
     private final ListMode<T> mode;
     private T payload;
+    private Headers headers;
 
     EnvelopeDelivery(ListMode<T> mode, Envelope envelope) {
         this.mode = mode;
@@ -31,6 +36,15 @@ abstract class EnvelopeDelivery<T> implements Delivery<T> {
             payload = mode.decode(envelope.payload());
         }
         return payload;
+    }
+
+    /** {@inheritDoc} Read from the element at the first call: a look at its first bytes if it has none. */
+    @Override
+    public final synchronized Headers headers() {
+        if (headers == null) {
+            headers = envelope.headers();
+        }
+        return headers;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
@@ -9,6 +10,7 @@ import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
 import io.queuekit.internal.GeneratedIds;
 import io.queuekit.internal.IdleGate;
+import io.queuekit.internal.Payloads;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
@@ -93,9 +95,9 @@ abstract class ListMode<T> implements ListStorage<T> {
      * sender's clock as their enqueue time.
      */
     @Override
-    public final List<MessageId> send(List<? extends T> payloads) {
+    public final List<MessageId> send(List<? extends T> payloads, Headers headers) {
         engine.runtime().checkOpen();
-        return store(engine.encodeAll(payloads));
+        return store(engine.encodeAll(payloads, headers));
     }
 
     /** Stores encoded payloads (checked already) in one LPUSH; their ids, in order. */
@@ -174,15 +176,18 @@ abstract class ListMode<T> implements ListStorage<T> {
         List<WaitingMessage<T>> out = new ArrayList<>(elements.size());
         for (byte[] element : elements) {
             Envelope e = Envelope.parse(element);
-            out.add(
-                    e == null
-                            ? new WaitingMessage<>(null, 0, null, null, decodeOrNull(element))
-                            : new WaitingMessage<>(
-                                    e.id,
-                                    e.attempt,
-                                    Instant.ofEpochMilli(e.enqueuedMillis),
-                                    null,
-                                    decodeOrNull(e.payload())));
+            if (e == null) {
+                out.add(new WaitingMessage<>(null, 0, null, null, decodeOrNull(element), Payloads.headers(element)));
+                continue;
+            }
+            byte[] section = e.payload();
+            out.add(new WaitingMessage<>(
+                    e.id,
+                    e.attempt,
+                    Instant.ofEpochMilli(e.enqueuedMillis),
+                    null,
+                    decodeOrNull(section),
+                    Payloads.headers(section)));
         }
         return out;
     }

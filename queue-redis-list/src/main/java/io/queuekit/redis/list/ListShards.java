@@ -1,6 +1,7 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.internal.AckAll;
 import io.queuekit.redis.WaitingMessage;
@@ -31,15 +32,15 @@ final class ListShards<T> extends ShardedStore<T, ListMode<T>> implements ListSt
      * shard, in shard order, after every payload was encoded and every key computed.
      */
     @Override
-    public List<MessageId> send(List<? extends T> payloads) {
+    public List<MessageId> send(List<? extends T> payloads, Headers headers) {
         queue().runtime().checkOpen();
         if (!sharding().keyed()) {
-            return shard(sharding().next()).send(payloads);
+            return shard(sharding().next()).send(payloads, headers);
         }
         if (payloads.size() == 1) {
-            return shard(sharding().of(payloads.get(0))).send(payloads);
+            return shard(sharding().of(payloads.get(0))).send(payloads, headers);
         }
-        List<byte[]> encoded = queue().encodeAll(payloads);
+        List<byte[]> encoded = queue().encodeAll(payloads, headers);
         int[] homes = sharding().ofEach(payloads);
         MessageId[] ids = new MessageId[payloads.size()];
         for (int s = 0; s < shards().size(); s++) {

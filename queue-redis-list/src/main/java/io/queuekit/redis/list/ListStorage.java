@@ -1,6 +1,7 @@
 package io.queuekit.redis.list;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.internal.QueueStore;
 import io.queuekit.redis.WaitingMessage;
@@ -13,8 +14,11 @@ import java.util.List;
  */
 interface ListStorage<T> extends QueueStore<T> {
 
-    /** Stores the payloads (already checked for nulls); their ids, in order. */
-    List<MessageId> send(List<? extends T> payloads);
+    /**
+     * Stores the payloads (already checked for nulls), each with {@code headers} (the sender's
+     * with those its observations added); their ids, in order.
+     */
+    List<MessageId> send(List<? extends T> payloads, Headers headers);
 
     /**
      * Up to {@code max} deliveries, waiting up to {@code timeoutNanos} (zero: not at all, and

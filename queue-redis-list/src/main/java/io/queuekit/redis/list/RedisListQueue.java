@@ -4,6 +4,7 @@ import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
@@ -96,11 +97,19 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
         return engine.settings().keys().name();
     }
 
+    /**
+     * {@inheritDoc} One {@code LPUSH}, headers or not: they are stored in the message's list
+     * element, in front of its payload, and a message without them is stored as it is.
+     */
     @Override
-    public MessageId send(T payload) {
+    public MessageId send(T payload, Headers headers) {
         Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(headers, "headers");
         engine.runtime().checkOpen();
-        return mode.send(List.of(payload)).get(0);
+        List<T> one = List.of(payload);
+        return engine.runtime()
+                .sending(1, added -> mode.send(one, headers.withAll(added)))
+                .get(0);
     }
 
     /**
@@ -114,7 +123,10 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
         List<T> checked = Checks.payloads(payloads);
         engine.runtime().checkOpen();
-        return mode.send(checked);
+        if (checked.isEmpty()) {
+            return List.of(); // nothing sent, so nothing for observations to see
+        }
+        return engine.runtime().sending(checked.size(), added -> mode.send(checked, added));
     }
 
     @Override
@@ -166,10 +178,10 @@ public final class RedisListQueue<T> implements MessageQueue<T> {
      * operator's eyes. Only ready messages are shown, not those in flight, retries still waiting
      * for their delay, or dead letters. Read-only and one round trip; the answer may be stale by
      * the time it arrives, as consumers take messages meanwhile. Each shows its id, the attempt its
-     * next delivery will be, when it was sent (the sender's clock) and its payload, or null if that
-     * cannot be decoded; {@link WaitingMessage#dueAt()} is null. An element pushed onto the list
-     * by another program is shown as it is, with a null id (the queue dead-letters it when it
-     * reaches it). On a sharded queue, the next {@code max} of each shard merged by the time they
+     * next delivery will be, when it was sent (the sender's clock), its payload, or null if that
+     * cannot be decoded, and its headers; {@link WaitingMessage#dueAt()} is null. An element
+     * pushed onto the list by another program is shown as it is, with a null id (the queue
+     * dead-letters it when it reaches it). On a sharded queue, the next {@code max} of each shard merged by the time they
      * were sent, oldest first (one round trip per shard): each shard hands out its own in that
      * order, but the shards are read in turn, so the order across shards is not the order of
      * delivery.

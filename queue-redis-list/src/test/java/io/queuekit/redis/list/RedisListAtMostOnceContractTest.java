@@ -24,6 +24,7 @@ class RedisListAtMostOnceContractTest extends MessageQueueContractTest {
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
                 .metrics(config.metrics())
+                .observations(config.observations())
                 .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
                 .build();
     }

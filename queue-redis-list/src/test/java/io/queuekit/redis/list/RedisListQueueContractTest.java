@@ -23,6 +23,7 @@ class RedisListQueueContractTest extends MessageQueueContractTest {
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
                 .metrics(config.metrics())
+                .observations(config.observations())
                 .build();
     }
 

@@ -30,6 +30,7 @@ class RedisListQueueSentinelContractTest extends MessageQueueContractTest {
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
                 .metrics(config.metrics())
+                .observations(config.observations())
                 .build();
     }
 

@@ -33,7 +33,8 @@ class RedisListQueueShardedClusterContractTest extends MessageQueueContractTest 
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
-                .metrics(config.metrics());
+                .metrics(config.metrics())
+                .observations(config.observations());
         if (config.key() != null) {
             b.shardBy(config.key());
         }

@@ -26,7 +26,8 @@ class RedisListQueueShardedContractTest extends MessageQueueContractTest {
                 .visibilityTimeout(config.visibilityTimeout())
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
-                .metrics(config.metrics());
+                .metrics(config.metrics())
+                .observations(config.observations());
         if (config.key() != null) {
             b.shardBy(config.key());
         }

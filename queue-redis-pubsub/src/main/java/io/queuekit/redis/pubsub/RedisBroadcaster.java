@@ -1,7 +1,9 @@
 package io.queuekit.redis.pubsub;
 
+import io.queuekit.BroadcastListener;
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
+import io.queuekit.Headers;
 import io.queuekit.MessageListener;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
@@ -11,6 +13,7 @@ import io.queuekit.internal.BroadcastDispatch;
 import io.queuekit.internal.BroadcastRuntime;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Codecs;
+import io.queuekit.internal.HeaderFrame;
 import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.RedisKeys;
 import java.nio.charset.StandardCharsets;
@@ -85,6 +88,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
                 name,
                 "broadcaster " + name,
                 b.metrics.observe(name, SEMANTICS.transport(), keyPrefix, null),
+                b.observations,
+                SEMANTICS.transport(),
                 b.closeTimeout,
                 Subscriber.log);
         Settings settings = new Settings(
@@ -141,7 +146,8 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
 
     /**
      * Publishes a message to every subscription connected to this channel now, in this process or
-     * any other. Blocks for one round trip to Redis.
+     * any other. Blocks for one round trip to Redis. What is published is the encoded message
+     * itself, unless the broadcaster's observations add headers ({@link #publish(Object, Headers)}).
      *
      * @return how many subscribed connections received it, as Redis counts them (pattern
      *     subscriptions included); 0 means no one did and the message is gone. On a classic
@@ -157,16 +163,40 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      */
     @Override
     public long publish(T message) {
+        return publish(message, Headers.empty());
+    }
+
+    /**
+     * As {@link #publish(Object)}, with headers, which a subscription made with
+     * {@link #subscribeWithHeaders} receives as given. A message with headers is published framed:
+     * the headers in front of the encoded message (see {@code docs/broadcasts.md}), so a subscriber
+     * on another client sees those bytes; one without is published as the encoded message alone.
+     * The size limit applies to the encoded message; the headers have their own ({@link Headers}).
+     *
+     * @return as {@link #publish(Object)}
+     * @throws NullPointerException if {@code message} or {@code headers} is null
+     * @throws IllegalArgumentException if the encoded message is larger than
+     *     {@link Builder#maxPayloadBytes(int)}, or the headers with those the observations add exceed
+     *     {@link Headers}' limits; nothing was published
+     * @throws SerializationException if the codec fails; nothing was published
+     * @throws TransportException as for {@link #publish(Object)}
+     * @throws QueueClosedException after {@link #close()}
+     */
+    @Override
+    public long publish(T message, Headers headers) {
         Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(headers, "headers");
         runtime.checkOpen();
-        byte[] body = encode(message);
-        try {
-            long received = publisher.publish(body);
-            runtime.observer().sent(1);
-            return received;
-        } catch (JedisException e) {
-            throw new TransportException("could not publish to " + channelKey + ": " + e.getMessage(), e);
-        }
+        return runtime.sending(1, added -> {
+            byte[] body = encode(message, headers.withAll(added));
+            try {
+                long received = publisher.publish(body);
+                runtime.observer().sent(1);
+                return received;
+            } catch (JedisException e) {
+                throw new TransportException("could not publish to " + channelKey + ": " + e.getMessage(), e);
+            }
+        });
     }
 
     /**
@@ -188,25 +218,27 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     public long[] publishAll(Collection<? extends T> messages) {
         List<? extends T> copy = Checks.payloads(messages);
         runtime.checkOpen();
-        List<byte[]> bodies = new ArrayList<>(copy.size());
-        for (T m : copy) {
-            bodies.add(encode(m));
+        if (copy.isEmpty()) {
+            return new long[0]; // nothing is published, so nothing is observed
         }
-        if (bodies.isEmpty()) {
-            return new long[0];
-        }
-        try {
-            long[] received = publisher.publishAll(bodies);
-            runtime.observer().sent(bodies.size());
-            return received;
-        } catch (JedisException | IllegalStateException e) {
-            // a cluster pipeline that loses a connection logs it and leaves that node's replies unset,
-            // which Jedis reports with IllegalStateException
-            throw new TransportException(
-                    "could not publish " + bodies.size() + " messages to " + channelKey
-                            + "; some may have been published: " + e.getMessage(),
-                    e);
-        }
+        return runtime.sending(copy.size(), added -> {
+            List<byte[]> bodies = new ArrayList<>(copy.size());
+            for (T m : copy) {
+                bodies.add(encode(m, added));
+            }
+            try {
+                long[] received = publisher.publishAll(bodies);
+                runtime.observer().sent(bodies.size());
+                return received;
+            } catch (JedisException | IllegalStateException e) {
+                // a cluster pipeline that loses a connection logs it and leaves that node's replies unset,
+                // which Jedis reports with IllegalStateException
+                throw new TransportException(
+                        "could not publish " + bodies.size() + " messages to " + channelKey
+                                + "; some may have been published: " + e.getMessage(),
+                        e);
+            }
+        });
     }
 
     /**
@@ -225,7 +257,31 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         Objects.requireNonNull(listener, "listener");
         runtime.checkOpen();
         return start(
-                channelKeyBytes, Attempt.Kind.CHANNEL, name, (channel, message) -> listener.onMessage(message), null);
+                channelKeyBytes,
+                Attempt.Kind.CHANNEL,
+                name,
+                (channel, message, headers) -> listener.onMessage(message),
+                null);
+    }
+
+    /**
+     * As {@link #subscribe(MessageListener)}, to a listener also given each message's headers
+     * (empty for a message published without any, or by a client that knows nothing of headers).
+     *
+     * @throws NullPointerException if {@code listener} is null
+     * @throws TransportException as for {@link #subscribe(MessageListener)}
+     * @throws QueueClosedException after {@link #close()}
+     */
+    @Override
+    public RedisSubscription subscribeWithHeaders(BroadcastListener<? super T> listener) {
+        Objects.requireNonNull(listener, "listener");
+        runtime.checkOpen();
+        return start(
+                channelKeyBytes,
+                Attempt.Kind.CHANNEL,
+                name,
+                (channel, message, headers) -> listener.onMessage(message, headers),
+                null);
     }
 
     /**
@@ -256,8 +312,27 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
      * @throws QueueClosedException after {@link #close()}
      */
     public RedisSubscription subscribePattern(String pattern, PatternListener<? super T> listener) {
-        Patterns.checkPattern(pattern);
         Objects.requireNonNull(listener, "listener");
+        return startPattern(pattern, (channel, message, headers) -> listener.onMessage(channel, message));
+    }
+
+    /**
+     * As {@link #subscribePattern(String, PatternListener)}, to a listener also given each
+     * message's headers (empty for a message published without any).
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException as for {@link #subscribePattern(String, PatternListener)}
+     * @throws TransportException as for {@link #subscribe}
+     * @throws UnsupportedOperationException on a sharded channel of a Redis Cluster
+     * @throws QueueClosedException after {@link #close()}
+     */
+    public RedisSubscription subscribePatternWithHeaders(String pattern, HeadersPatternListener<? super T> listener) {
+        Objects.requireNonNull(listener, "listener");
+        return startPattern(pattern, listener::onMessage);
+    }
+
+    private RedisSubscription startPattern(String pattern, BroadcastDispatch.Listener<? super T> listener) {
+        Patterns.checkPattern(pattern);
         runtime.checkOpen();
         boolean sharded;
         try {
@@ -275,7 +350,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
                 key,
                 Attempt.Kind.PATTERN,
                 pattern,
-                listener::onMessage,
+                listener,
                 channelBytes -> Patterns.channelName(head, new String(channelBytes, StandardCharsets.UTF_8)));
     }
 
@@ -331,8 +406,10 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
         return "RedisBroadcaster[" + channelKey + "]";
     }
 
-    private byte[] encode(T message) {
-        return PayloadLimit.check(Codecs.encode(codec, message), maxPayloadBytes, channelKey + ": message");
+    /** The bytes to publish: the encoded message, size-checked, behind its headers if it has any. */
+    private byte[] encode(T message, Headers headers) {
+        return HeaderFrame.frame(
+                headers, PayloadLimit.check(Codecs.encode(codec, message), maxPayloadBytes, channelKey + ": message"));
     }
 
     /**
@@ -352,6 +429,24 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
          * @param message the decoded message, never null
          */
         void onMessage(String channel, T message) throws Exception;
+    }
+
+    /**
+     * As {@link PatternListener}, also given each message's headers: for
+     * {@link #subscribePatternWithHeaders}.
+     *
+     * @param <T> the payload type
+     */
+    @FunctionalInterface
+    public interface HeadersPatternListener<T> {
+        /**
+         * Receives one message published to a channel the pattern matches.
+         *
+         * @param channel as for {@link PatternListener#onMessage}
+         * @param message the decoded message, never null
+         * @param headers the headers it was published with; empty if none
+         */
+        void onMessage(String channel, T message, Headers headers) throws Exception;
     }
 
     /**

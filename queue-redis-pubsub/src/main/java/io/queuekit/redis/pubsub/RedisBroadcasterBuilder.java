@@ -4,6 +4,7 @@ import io.queuekit.Codec;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.PayloadLimit;
 import io.queuekit.redis.internal.RedisBroadcastSettings;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,6 +34,7 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
     Consumer<? super RedisBroadcaster.GapEvent> onGap;
     Clock clock = Clock.systemUTC();
     QueueMetrics metrics = QueueMetrics.NONE;
+    MessageObservations observations = MessageObservations.NONE;
     boolean sharded = true;
 
     RedisBroadcasterBuilder(UnifiedJedis client, String channel, Codec<T> codec) {
@@ -163,6 +165,16 @@ abstract sealed class RedisBroadcasterBuilder<T> permits RedisBroadcaster.Builde
      */
     public RedisBroadcaster.Builder<T> metrics(QueueMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        return self();
+    }
+
+    /**
+     * What sees every publish (and may add headers to its messages, such as a trace's) and every
+     * message a listener of this broadcaster handles, for example Micrometer observations; none by
+     * default.
+     */
+    public RedisBroadcaster.Builder<T> observations(MessageObservations observations) {
+        this.observations = Objects.requireNonNull(observations, "observations");
         return self();
     }
 

@@ -6,6 +6,7 @@ import io.queuekit.TransportException;
 import io.queuekit.internal.BroadcastDispatch;
 import io.queuekit.internal.BroadcastRuntime;
 import io.queuekit.internal.Codecs;
+import io.queuekit.internal.HeaderFrame;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -92,7 +93,8 @@ final class Subscriber<T> implements BroadcastRuntime.Member {
                 channel,
                 settings.bufferCapacity(),
                 settings.bufferBytes(),
-                bytes -> Codecs.decode(shared.codec(), bytes),
+                bytes -> Codecs.decode(shared.codec(), HeaderFrame.read(bytes).payload()),
+                HeaderFrame::headersOrEmpty,
                 listener,
                 this::beginClose);
         this.reader = new SocketReader(this, channelNames);

@@ -2,6 +2,7 @@ package io.queuekit.redis.pubsub;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.tck.BroadcasterContractTest;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
@@ -33,8 +34,10 @@ class RedisBroadcasterContractTest extends BroadcasterContractTest {
     }
 
     @Override
-    protected Broadcaster<String> createBroadcaster(String channel) {
-        return RedisBroadcaster.builder(client, channel, Codec.utf8()).build();
+    protected Broadcaster<String> createBroadcaster(String channel, MessageObservations observations) {
+        return RedisBroadcaster.builder(client, channel, Codec.utf8())
+                .observations(observations)
+                .build();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.queuekit.ConsumeOptions;
 import io.queuekit.DeadLetters;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
@@ -17,6 +18,7 @@ import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.QueueSetup;
 import io.queuekit.redis.internal.RedisContext;
+import io.queuekit.spi.MessageObservations;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -103,48 +105,71 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     // ---- storing
 
+    /** {@inheritDoc} One script, headers or not: they are stored in the message's body. */
     @Override
-    public MessageId send(T payload) {
+    public MessageId send(T payload, Headers headers) {
         Objects.requireNonNull(payload, "payload");
-        return store.send(List.of(payload), false, 0).get(0);
+        Objects.requireNonNull(headers, "headers");
+        List<T> one = List.of(payload);
+        return sending(1, added -> store.send(one, headers.withAll(added), false, 0))
+                .get(0);
     }
 
     @Override
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
-        return store.send(Checks.payloads(payloads), false, 0);
+        List<T> copy = Checks.payloads(payloads);
+        return sending(copy.size(), added -> store.send(copy, added, false, 0));
     }
 
     /** {@inheritDoc} The delay is counted on the Redis server's clock. */
     @Override
-    public MessageId schedule(T payload, Duration delay) {
+    public MessageId schedule(T payload, Headers headers, Duration delay) {
         Objects.requireNonNull(payload, "payload");
-        return store.send(List.of(payload), false, delayMillis(delay)).get(0);
+        Objects.requireNonNull(headers, "headers");
+        long millis = delayMillis(delay);
+        List<T> one = List.of(payload);
+        return sending(1, added -> store.send(one, headers.withAll(added), false, millis))
+                .get(0);
     }
 
     /** {@inheritDoc} Compared with the Redis server's clock. */
     @Override
-    public MessageId scheduleAt(T payload, Instant dueAt) {
+    public MessageId scheduleAt(T payload, Headers headers, Instant dueAt) {
         Objects.requireNonNull(payload, "payload");
-        return store.send(List.of(payload), true, dueMillis(dueAt)).get(0);
+        Objects.requireNonNull(headers, "headers");
+        long millis = dueMillis(dueAt);
+        List<T> one = List.of(payload);
+        return sending(1, added -> store.send(one, headers.withAll(added), true, millis))
+                .get(0);
     }
 
     /**
      * {@inheritDoc} A second call with an id that is stored (waiting, ready, in flight or dead) is
-     * ignored: it returns {@code false} and the first payload and due time stand.
+     * ignored: it returns {@code false} and the first payload, headers and due time stand.
      */
     @Override
-    public boolean schedule(MessageId id, T payload, Duration delay) {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(payload, "payload");
-        return store.sendWithId(id, payload, false, delayMillis(delay));
+    public boolean schedule(MessageId id, T payload, Headers headers, Duration delay) {
+        checkChosen(id, payload, headers);
+        return storeChosen(id, payload, headers, false, delayMillis(delay));
     }
 
     /** {@inheritDoc} Ignored, returning {@code false}, while a message with this id is stored. */
     @Override
-    public boolean scheduleAt(MessageId id, T payload, Instant dueAt) {
-        Objects.requireNonNull(id, "id");
+    public boolean scheduleAt(MessageId id, T payload, Headers headers, Instant dueAt) {
+        checkChosen(id, payload, headers);
+        return storeChosen(id, payload, headers, true, dueMillis(dueAt));
+    }
+
+    private static void checkChosen(MessageId id, Object payload, Headers headers) {
+        Checks.callerId(id);
         Objects.requireNonNull(payload, "payload");
-        return store.sendWithId(id, payload, true, dueMillis(dueAt));
+        Objects.requireNonNull(headers, "headers");
+    }
+
+    private boolean storeChosen(MessageId id, T payload, Headers headers, boolean absolute, long millis) {
+        queue.runtime().checkOpen();
+        return queue.runtime()
+                .sending(1, added -> store.sendWithId(id, payload, headers.withAll(added), absolute, millis));
     }
 
     /**
@@ -159,7 +184,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
         List<T> copy = Checks.payloads(payloads);
-        return store.send(copy, false, delayMillis(delay));
+        long millis = delayMillis(delay);
+        return sending(copy.size(), added -> store.send(copy, added, false, millis));
     }
 
     /**
@@ -169,7 +195,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     @Override
     public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
         List<T> copy = Checks.payloads(payloads);
-        return store.send(copy, true, dueMillis(dueAt));
+        long millis = dueMillis(dueAt);
+        return sending(copy.size(), added -> store.send(copy, added, true, millis));
     }
 
     /**
@@ -177,7 +204,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * as for {@link #scheduleAt(Object, Instant)}: messages of the batch due within one millisecond
      * keep the collection's order (for up to 4096 per millisecond, see
      * {@code docs/delay-queue.md}). One script stores the whole batch, as for
-     * {@link #scheduleAll(Collection, Duration)}, with a due time passed for each message.
+     * {@link #scheduleAll(Collection, Duration)}, with a due time and headers passed for each
+     * message.
      */
     @Override
     public List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages) {
@@ -189,7 +217,22 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
             payloads.add(copy.get(i).payload());
             millis[i] = epochMillis(due.get(i));
         }
-        return store.sendEach(payloads, millis);
+        return sending(copy.size(), added -> {
+            List<Headers> headers = new ArrayList<>(copy.size());
+            for (Scheduled<? extends T> m : copy) {
+                headers.add(m.headers().withAll(added));
+            }
+            return store.sendEach(payloads, headers, millis);
+        });
+    }
+
+    /**
+     * Runs one send of {@code count} messages inside the queue's observations, after checking that
+     * the queue is open; an empty batch stores nothing, and is not observed.
+     */
+    private List<MessageId> sending(int count, MessageObservations.Send<List<MessageId>> send) {
+        queue.runtime().checkOpen();
+        return count == 0 ? List.of() : queue.runtime().sending(count, send);
     }
 
     /**
@@ -271,7 +314,8 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
      * operator's eyes. Messages in flight and dead letters are not shown. Read-only and one round
      * trip; the answer may be stale by the time it arrives, as consumers take messages meanwhile.
      * Each shows its id, the attempt its next delivery will be, when it was enqueued and falls due
-     * (both on the server's clock), and its payload, or null if that cannot be decoded.
+     * (both on the server's clock), its payload, or null if that cannot be decoded, and its
+     * headers.
      *
      * @param max how many at most, 1 to 10000
      * @return the messages, next due first; empty if none waits

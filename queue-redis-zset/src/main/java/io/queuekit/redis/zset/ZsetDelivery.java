@@ -1,6 +1,7 @@
 package io.queuekit.redis.zset;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.Delays;
@@ -22,6 +23,7 @@ final class ZsetDelivery<T> implements Delivery<T> {
     private final byte[] body;
     private final SettleOnce settled = new SettleOnce();
     private T payload;
+    private Headers headers;
 
     ZsetDelivery(ZsetStore<T> store, MessageId id, int attempt, long token, byte[] body) {
         this.store = store;
@@ -54,6 +56,15 @@ final class ZsetDelivery<T> implements Delivery<T> {
             payload = store.decode(StoredBody.payload(body));
         }
         return payload;
+    }
+
+    /** {@inheritDoc} Read from the body at the first call: a look at its first bytes if it has none. */
+    @Override
+    public synchronized Headers headers() {
+        if (headers == null) {
+            headers = StoredBody.headers(body);
+        }
+        return headers;
     }
 
     @Override

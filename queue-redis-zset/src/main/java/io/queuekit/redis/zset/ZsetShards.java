@@ -1,6 +1,7 @@
 package io.queuekit.redis.zset;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.internal.AckAll;
 import io.queuekit.internal.Checks;
@@ -32,23 +33,23 @@ final class ZsetShards<T> extends ShardedStore<T, ZsetStore<T>> implements Delay
     // ---- storing
 
     @Override
-    public List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
+    public List<MessageId> send(List<? extends T> payloads, Headers headers, boolean absolute, long millis) {
         queue().runtime().checkOpen();
         if (!sharding().keyed()) {
-            return shard(sharding().next()).send(payloads, absolute, millis);
+            return shard(sharding().next()).send(payloads, headers, absolute, millis);
         }
-        List<byte[]> encoded = queue().encodeAll(payloads);
+        List<byte[]> encoded = queue().encodeAll(payloads, headers);
         int[] homes = sharding().ofEach(payloads);
         return byShard(homes, (s, at) -> shard(s).store(pick(encoded, at), absolute, millis));
     }
 
     @Override
-    public List<MessageId> sendEach(List<? extends T> payloads, long[] dueMillis) {
+    public List<MessageId> sendEach(List<? extends T> payloads, List<Headers> headers, long[] dueMillis) {
         queue().runtime().checkOpen();
         if (!sharding().keyed()) {
-            return shard(sharding().next()).sendEach(payloads, dueMillis);
+            return shard(sharding().next()).sendEach(payloads, headers, dueMillis);
         }
-        List<byte[]> encoded = queue().encodeAll(payloads);
+        List<byte[]> encoded = queue().encodeEach(payloads, headers);
         int[] homes = sharding().ofEach(payloads);
         return byShard(homes, (s, at) -> {
             long[] due = new long[at.size()];
@@ -98,10 +99,10 @@ final class ZsetShards<T> extends ShardedStore<T, ZsetStore<T>> implements Delay
      * second call with the same id (and, by key, a payload of the same key) meets the first.
      */
     @Override
-    public boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
+    public boolean sendWithId(MessageId id, T payload, Headers headers, boolean absolute, long millis) {
         Checks.callerId(id);
         queue().runtime().checkOpen();
-        return shard(sharding().ofChosenId(id, payload)).sendWithId(id, payload, absolute, millis);
+        return shard(sharding().ofChosenId(id, payload)).sendWithId(id, payload, headers, absolute, millis);
     }
 
     /**

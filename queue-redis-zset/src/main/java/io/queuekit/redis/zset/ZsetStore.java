@@ -1,6 +1,7 @@
 package io.queuekit.redis.zset;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.SerializationException;
@@ -9,6 +10,7 @@ import io.queuekit.internal.AckingFetch;
 import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.LeaseKeeper;
+import io.queuekit.internal.Payloads;
 import io.queuekit.internal.Receiver;
 import io.queuekit.internal.WakeUps;
 import io.queuekit.redis.WaitingMessage;
@@ -91,9 +93,9 @@ final class ZsetStore<T> implements DelayStorage<T> {
      * {@code millis} when {@code absolute}). One round trip.
      */
     @Override
-    public List<MessageId> send(List<? extends T> payloads, boolean absolute, long millis) {
+    public List<MessageId> send(List<? extends T> payloads, Headers headers, boolean absolute, long millis) {
         queue.runtime().checkOpen();
-        return store(queue.encodeAll(payloads), absolute, millis);
+        return store(queue.encodeAll(payloads, headers), absolute, millis);
     }
 
     /** {@link #send} of payloads encoded (and checked) already. */
@@ -107,13 +109,13 @@ final class ZsetStore<T> implements DelayStorage<T> {
     }
 
     /**
-     * Stores payloads with generated ids, each due at its own time in {@code dueMillis} (epoch ms,
-     * one per payload, in order). One round trip.
+     * Stores payloads with generated ids, each with the headers at its index and due at its own
+     * time in {@code dueMillis} (epoch ms, one per payload, in order). One round trip.
      */
     @Override
-    public List<MessageId> sendEach(List<? extends T> payloads, long[] dueMillis) {
+    public List<MessageId> sendEach(List<? extends T> payloads, List<Headers> headers, long[] dueMillis) {
         queue.runtime().checkOpen();
-        return storeEach(queue.encodeAll(payloads), dueMillis);
+        return storeEach(queue.encodeEach(payloads, headers), dueMillis);
     }
 
     /** {@link #sendEach} of payloads encoded (and checked) already. */
@@ -128,10 +130,10 @@ final class ZsetStore<T> implements DelayStorage<T> {
 
     /** Stores a payload under a caller's id unless that id is stored; true if stored. */
     @Override
-    public boolean sendWithId(MessageId id, T payload, boolean absolute, long millis) {
+    public boolean sendWithId(MessageId id, T payload, Headers headers, boolean absolute, long millis) {
         Checks.callerId(id);
         queue.runtime().checkOpen();
-        byte[] encoded = queue.encodeAll(List.of(payload)).get(0);
+        byte[] encoded = queue.encodeAll(List.of(payload), headers).get(0);
         boolean stored = send.storeWithId(id, encoded, absolute, millis);
         if (stored) {
             observer.sent(1);
@@ -375,12 +377,14 @@ final class ZsetStore<T> implements DelayStorage<T> {
             }
             byte[] body = w.body();
             long enqueued = body == null ? -1 : StoredBody.checkedEnqueuedMillis(body);
+            byte[] section = body == null ? null : enqueued < 0 ? body : StoredBody.payload(body);
             out.add(new WaitingMessage<>(
                     id,
                     w.deliveries() + 1,
                     enqueued < 0 ? null : Instant.ofEpochMilli(enqueued),
                     due,
-                    body == null ? null : decodeOrNull(enqueued < 0 ? body : StoredBody.payload(body))));
+                    section == null ? null : decodeOrNull(section),
+                    section == null ? Headers.empty() : Payloads.headers(section)));
         }
         return out;
     }

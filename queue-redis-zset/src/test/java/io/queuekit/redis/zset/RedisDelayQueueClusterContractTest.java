@@ -33,6 +33,7 @@ class RedisDelayQueueClusterContractTest extends DelayQueueContractTest {
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
                 .metrics(config.metrics())
+                .observations(config.observations())
                 .build();
     }
 

@@ -23,6 +23,7 @@ class RedisDelayQueueContractTest extends DelayQueueContractTest {
                 .maxAttempts(config.maxAttempts())
                 .deadLetterRetention(config.deadLetterRetention())
                 .metrics(config.metrics())
+                .observations(config.observations())
                 .build();
     }
 

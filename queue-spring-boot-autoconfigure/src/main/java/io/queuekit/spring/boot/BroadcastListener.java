@@ -17,8 +17,9 @@ import java.lang.annotation.Target;
  * void onPrice(Price price) { ... }
  * }</pre>
  *
- * <p>The method takes one parameter, the payload. An exception it throws is logged and counted;
- * the message is not delivered again. The subscription closes when the context closes.
+ * <p>The method takes the payload, and may take the message's {@link io.queuekit.Headers} as a
+ * second parameter (empty for a message published without any). An exception it throws is logged
+ * and counted; the message is not delivered again. The subscription closes when the context closes.
  * {@link QueueListenerRegistry} starts and stops it by its {@link #id()}.
  */
 @Target(ElementType.METHOD)

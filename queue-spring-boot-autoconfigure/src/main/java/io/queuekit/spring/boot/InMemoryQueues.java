@@ -7,6 +7,7 @@ import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.redis.internal.RedisBroadcastSettings;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
@@ -28,7 +29,8 @@ final class InMemoryQueues {
                 "io.queuekit.inmemory.InMemoryMessageQueue", InMemoryQueues.class.getClassLoader());
     }
 
-    static <T> Object create(Definition queue, Codec<T> codec, QueueMetrics metrics, Clock clock) {
+    static <T> Object create(
+            Definition queue, Codec<T> codec, QueueMetrics metrics, MessageObservations observations, Clock clock) {
         if (!available()) {
             throw new QueueConfigurationException(
                     "queuekit.transport=in-memory, but io.queuekit:queue-inmemory is not " + "on the classpath",
@@ -37,8 +39,10 @@ final class InMemoryQueues {
         Queue s = queue.settings();
         checkRedisOnlySettings(queue);
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
-            InMemoryBroadcaster.Builder<T> b =
-                    InMemoryBroadcaster.<T>builder(queue.name()).codec(codec).metrics(metrics);
+            InMemoryBroadcaster.Builder<T> b = InMemoryBroadcaster.<T>builder(queue.name())
+                    .codec(codec)
+                    .metrics(metrics)
+                    .observations(observations);
             QueueFactory.set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             QueueFactory.set(
                     queue, "broadcast.buffer-capacity", s.getBroadcast().getBufferCapacity(), b::inboxCapacity);
@@ -48,6 +52,7 @@ final class InMemoryQueues {
             InMemoryDelayQueue.Builder<T> b = InMemoryDelayQueue.<T>builder(queue.name())
                     .codec(codec)
                     .metrics(metrics)
+                    .observations(observations)
                     .clock(clock);
             QueueFactory.set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
             QueueFactory.set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
@@ -58,6 +63,7 @@ final class InMemoryQueues {
         InMemoryMessageQueue.Builder<T> b = InMemoryMessageQueue.<T>builder(queue.name())
                 .codec(codec)
                 .metrics(metrics)
+                .observations(observations)
                 .clock(clock);
         QueueFactory.set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
         QueueFactory.set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);

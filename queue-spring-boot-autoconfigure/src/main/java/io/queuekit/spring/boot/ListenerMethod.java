@@ -1,6 +1,7 @@
 package io.queuekit.spring.boot;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ import org.springframework.core.env.Environment;
  * @param broadcast true for {@link BroadcastListener}
  * @param concurrency worker threads (1 for a broadcast)
  * @param noRetryFor exceptions that dead-letter at once
- * @param takesDelivery true when the parameter is a {@link Delivery}
+ * @param takesDelivery true when the first parameter is a {@link Delivery}
+ * @param takesHeaders true when a second parameter takes the message's {@link Headers}
  * @param payloadType the payload type the parameter asks for, with its type arguments
  *     ({@code List<Order>}), as {@link #concrete} makes it
  * @param id its id in the {@link QueueListenerRegistry}
@@ -41,6 +43,7 @@ record ListenerMethod(
         int concurrency,
         List<Class<? extends Throwable>> noRetryFor,
         boolean takesDelivery,
+        boolean takesHeaders,
         ResolvableType payloadType,
         String id,
         boolean autoStartup,
@@ -96,14 +99,34 @@ record ListenerMethod(
 
     private static ListenerMethod of(
             String beanName, Class<?> beanClass, Method method, String queue, boolean broadcast, Settings settings) {
-        if (method.getParameterCount() != 1) {
+        String first = broadcast ? "the payload" : "the payload or a Delivery<T>";
+        int count = method.getParameterCount();
+        if (count != 1 && count != 2) {
             throw new QueueConfigurationException(
-                    describe(method) + " takes " + method.getParameterCount()
-                            + " parameters; a listener method takes one: the payload"
-                            + (broadcast ? "" : " or a Delivery<T>"),
-                    "Give " + describe(method) + " one parameter.");
+                    describe(method) + " takes " + count + " parameters; a listener method takes " + first
+                            + ", and may take the message's Headers second",
+                    "Give " + describe(method) + " one parameter, " + first + ", or two: that and "
+                            + Headers.class.getName() + ".");
         }
         ResolvableType parameter = ResolvableType.forMethodParameter(method, 0, beanClass);
+        if (parameter.toClass() == Headers.class) {
+            throw new QueueConfigurationException(
+                    describe(method) + " takes Headers first; a listener method's first parameter is " + first,
+                    "Make " + first + " the first parameter of " + describe(method) + ", and Headers the second.");
+        }
+        boolean takesHeaders = count == 2;
+        if (takesHeaders) {
+            Class<?> second =
+                    ResolvableType.forMethodParameter(method, 1, beanClass).toClass();
+            if (second != Headers.class) {
+                throw new QueueConfigurationException(
+                        describe(method) + " takes 2 parameters, the second a " + second.getName()
+                                + "; a listener method's second parameter can only be " + Headers.class.getName()
+                                + ", the message's headers",
+                        "Make the second parameter of " + describe(method) + " " + Headers.class.getName()
+                                + ", or remove it.");
+            }
+        }
         boolean takesDelivery = Delivery.class.isAssignableFrom(parameter.toClass());
         if (takesDelivery && broadcast) {
             throw new QueueConfigurationException(
@@ -120,6 +143,7 @@ record ListenerMethod(
                 settings.concurrency(),
                 List.copyOf(settings.noRetryFor()),
                 takesDelivery,
+                takesHeaders,
                 payload,
                 settings.id(),
                 settings.autoStartup(),

@@ -2,11 +2,13 @@ package io.queuekit.spring.boot;
 
 import io.queuekit.ConsumeOptions;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageQueue;
 import io.queuekit.Subscription;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -111,7 +113,9 @@ final class ManagedListener {
         if (listener.broadcast()) {
             return broadcasts.subscribe(
                     listener,
-                    () -> catalog.broadcaster(listener.queue()).subscribe(message -> invoke(bean, method, message)));
+                    () -> catalog.broadcaster(listener.queue())
+                            .subscribeWithHeaders(
+                                    (message, headers) -> invoke(bean, method, arguments(message, () -> headers))));
         }
         @SuppressWarnings("unchecked")
         MessageQueue<Object> queue = (MessageQueue<Object>) catalog.queue(listener.queue());
@@ -124,9 +128,9 @@ final class ManagedListener {
      * error handler, else (thrown on) to the consumer, which retries it.
      */
     private void handle(Object bean, Method method, Delivery<Object> delivery) throws Exception {
-        Object argument = listener.takesDelivery() ? delivery : delivery.payload();
+        Object[] arguments = arguments(listener.takesDelivery() ? delivery : delivery.payload(), delivery::headers);
         try {
-            invoke(bean, method, argument);
+            invoke(bean, method, arguments);
         } catch (Exception | Error e) {
             for (Class<? extends Throwable> type : listener.noRetryFor()) {
                 if (type.isInstance(e)) {
@@ -154,9 +158,14 @@ final class ManagedListener {
         return e.getClass().getName() + ": " + e.getMessage();
     }
 
-    private static void invoke(Object bean, Method method, Object argument) throws Exception {
+    /** The method's arguments: {@code first}, and the headers if it takes them (read only then). */
+    private Object[] arguments(Object first, Supplier<Headers> headers) {
+        return listener.takesHeaders() ? new Object[] {first, headers.get()} : new Object[] {first};
+    }
+
+    private static void invoke(Object bean, Method method, Object[] arguments) throws Exception {
         try {
-            method.invoke(bean, argument);
+            method.invoke(bean, arguments);
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             if (cause instanceof Exception ex) {

@@ -7,6 +7,7 @@ import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.zset.RedisDelayQueue;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
@@ -25,8 +26,9 @@ import tools.jackson.databind.type.TypeFactory;
 
 /**
  * Builds the queue each {@link Definition} describes, on Redis or in memory, with the payload codec
- * for its type and the application's metrics. A setting the transport refuses, or one that does
- * not apply to the queue's type, fails with {@link QueueConfigurationException} naming the property.
+ * for its type and the application's metrics and observations. A setting the transport refuses, or
+ * one that does not apply to the queue's type, fails with {@link QueueConfigurationException}
+ * naming the property.
  */
 final class QueueFactory {
     private final QueueDefinitions definitions;
@@ -36,6 +38,7 @@ final class QueueFactory {
 
     private final JsonMapper mapper;
     private final QueueMetrics metrics;
+    private final MessageObservations observations;
     private final java.util.function.Supplier<Clock> clock;
     private final BroadcastSubscriptions broadcasts;
     private final List<QueueBuilderCustomizer> customizers;
@@ -48,6 +51,7 @@ final class QueueFactory {
             UnifiedJedis client,
             JsonMapper mapper,
             QueueMetrics metrics,
+            MessageObservations observations,
             java.util.function.Supplier<Clock> clock,
             BroadcastSubscriptions broadcasts,
             List<QueueBuilderCustomizer> customizers,
@@ -59,6 +63,7 @@ final class QueueFactory {
         this.client = client;
         this.mapper = mapper;
         this.metrics = metrics;
+        this.observations = observations;
         this.clock = clock;
         this.customizers = List.copyOf(customizers);
     }
@@ -83,7 +88,7 @@ final class QueueFactory {
         }
         Codec<?> codec = queue.settings().getCodec() != null ? namedCodec(queue) : codec(queue.payloadType());
         return transport == Transport.IN_MEMORY
-                ? InMemoryQueues.create(queue, codec, metrics, clock.get())
+                ? InMemoryQueues.create(queue, codec, metrics, observations, clock.get())
                 : redis(queue, codec);
     }
 
@@ -172,8 +177,9 @@ final class QueueFactory {
     private <T> Object redis(Definition queue, Codec<T> codec) {
         Queue s = queue.settings();
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
-            RedisBroadcaster.Builder<T> b =
-                    RedisBroadcaster.builder(client, queue.name(), codec).metrics(metrics);
+            RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(client, queue.name(), codec)
+                    .metrics(metrics)
+                    .observations(observations);
             b.onGap(broadcasts.onGap(queue.name()));
             set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
@@ -207,6 +213,7 @@ final class QueueFactory {
     private void common(Definition queue, RedisQueueBuilder<?, ?> b) {
         Queue s = queue.settings();
         b.metrics(metrics);
+        b.observations(observations);
         set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
         set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
         set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);

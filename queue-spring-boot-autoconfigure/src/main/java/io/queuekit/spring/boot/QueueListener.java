@@ -16,11 +16,12 @@ import java.lang.annotation.Target;
  * void handle(Order order) { ... }
  * }</pre>
  *
- * <p>The method takes one parameter: the payload (of the queue's {@code payload-type}) or a
- * {@code Delivery<T>} for its id, attempt and time, or to settle it by hand. A type with type
- * arguments is kept whole: {@code List<Order>} is one message whose payload is a JSON array of
- * orders, decoded as such (there are no batch listeners). How it ends settles
- * the message:
+ * <p>The method takes the payload (of the queue's {@code payload-type}) or a {@code Delivery<T>}
+ * for its id, attempt and time, or to settle it by hand. A payload type with type arguments is kept
+ * whole: {@code List<Order>} is one message whose payload is a JSON array of orders, decoded as such
+ * (there are no batch listeners). It may take the message's {@link io.queuekit.Headers} as a second
+ * parameter ({@code void handle(Order order, Headers headers)}), empty for a message sent without
+ * any; any other parameters fail start-up. How it ends settles the message:
  * <ul>
  *   <li>it returns: the message is acked;</li>
  *   <li>it throws: the message is tried again after a backoff ({@code queuekit.queues.<queue>.retry.*}),

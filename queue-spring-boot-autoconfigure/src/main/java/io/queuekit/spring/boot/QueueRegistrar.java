@@ -61,7 +61,7 @@ final class QueueRegistrar
     static final String FACTORY = "queuekitQueueFactory";
     /** The second part of every {@code queuekit.*} property, in uniform form; {@code redis} is the test fixtures'. */
     private static final Set<String> TOP_LEVEL =
-            Set.of("transport", "keyprefix", "queues", "inmemory", "health", "redis");
+            Set.of("transport", "keyprefix", "queues", "inmemory", "health", "observations", "redis");
 
     private Environment environment;
     /** What the registration was made from, for the hints of ahead-of-time processing. */
@@ -178,6 +178,7 @@ final class QueueRegistrar
         try {
             binder.bind("queuekit.in-memory", Bindable.ofInstance(properties.getInMemory()), strict);
             binder.bind("queuekit.health", Bindable.ofInstance(properties.getHealth()), strict);
+            binder.bind("queuekit.observations", Bindable.ofInstance(properties.getObservations()), strict);
             binder.bind("queuekit.queues", Bindable.mapOf(String.class, Queue.class), strict)
                     .ifBound(queues -> properties.getQueues().putAll(queues));
         } catch (BindException e) {
@@ -262,6 +263,9 @@ final class QueueRegistrar
         } else if (text.startsWith("queuekit.health.")) {
             prefix = "queuekit.health.";
             known = List.of("dead-letter-threshold", "broadcast-down-after");
+        } else if (text.startsWith("queuekit.observations.")) {
+            prefix = "queuekit.observations.";
+            known = List.of("enabled");
         } else if (text.startsWith("queuekit.in-memory.")) {
             prefix = "queuekit.in-memory.";
             known = List.of("clock");
@@ -321,7 +325,8 @@ final class QueueRegistrar
                         .ifPresent(name -> {
                             throw new QueueConfigurationException(
                                     "Unknown property " + name + ": queuekit has "
-                                            + "queuekit.transport, queuekit.key-prefix, queuekit.queues.*, queuekit.in-memory.* and queuekit.health.*",
+                                            + "queuekit.transport, queuekit.key-prefix, queuekit.queues.*, queuekit.in-memory.*, "
+                                            + "queuekit.health.* and queuekit.observations.*",
                                     "Remove " + name + " or correct its name.");
                         });
             }

@@ -1,9 +1,14 @@
 package io.queuekit.spring.boot;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.queuekit.MessageQueue;
 import io.queuekit.inmemory.ManualClock;
+import io.queuekit.micrometer.MicrometerObservations;
 import io.queuekit.micrometer.MicrometerQueueMetrics;
+import io.queuekit.micrometer.QueueProcessObservationConvention;
+import io.queuekit.micrometer.QueueSendObservationConvention;
+import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import io.queuekit.spring.boot.QueuekitProperties.Transport;
 import java.time.Clock;
@@ -39,8 +44,9 @@ import tools.jackson.databind.json.JsonMapper;
  * queuekit for a Spring Boot application: a Jedis client from Spring Boot's Redis connection details
  * or {@code spring.data.redis.*} (unless the application has its own {@code UnifiedJedis}), a bean per queue declared under
  * {@code queuekit.queues}, consumers for {@link QueueListener} and {@link BroadcastListener}
- * methods, metrics in the application's {@code MeterRegistry}, a health indicator and the
- * {@code queues} Actuator endpoint. With {@code queuekit.transport=in-memory} the same queues are
+ * methods, metrics in the application's {@code MeterRegistry}, observations in its
+ * {@code ObservationRegistry} (unless {@code queuekit.observations.enabled=false}), a health
+ * indicator and the {@code queues} Actuator endpoint. With {@code queuekit.transport=in-memory} the same queues are
  * built in memory and no Redis client is made.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -67,6 +73,7 @@ public class QueuekitAutoConfiguration {
             ObjectProvider<UnifiedJedis> redis,
             ObjectProvider<JsonMapper> mapper,
             ObjectProvider<QueueMetrics> metrics,
+            ObjectProvider<MessageObservations> observations,
             ConfigurableListableBeanFactory beans,
             BroadcastSubscriptions broadcasts,
             ObjectProvider<QueueBuilderCustomizer> customizers) {
@@ -80,6 +87,9 @@ public class QueuekitAutoConfiguration {
                         ? beans.getBean(JSON_MAPPER, JsonMapper.class)
                         : mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 metrics.getIfAvailable(() -> QueueMetrics.NONE),
+                definitions.properties.getObservations().isEnabled()
+                        ? observations.getIfAvailable(() -> MessageObservations.NONE)
+                        : MessageObservations.NONE,
                 () -> clock(definitions, beans),
                 broadcasts,
                 customizers.orderedStream().toList(),
@@ -209,6 +219,33 @@ public class QueuekitAutoConfiguration {
         QueueMetrics queuekitQueueMetrics(ObjectProvider<MeterRegistry> registry) {
             MeterRegistry meters = registry.getIfUnique();
             return meters == null ? QueueMetrics.NONE : MicrometerQueueMetrics.of(meters);
+        }
+    }
+
+    /**
+     * Observations of every queue and broadcaster in the application's {@code ObservationRegistry},
+     * when there is one, with the application's {@link QueueSendObservationConvention} and
+     * {@link QueueProcessObservationConvention} beans if it has them. {@code queuekit.observations.enabled}
+     * is read when the queues are built, so that it may change after ahead-of-time processing.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({ObservationRegistry.class, MicrometerObservations.class})
+    static class ObservationConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(MessageObservations.class)
+        MessageObservations queuekitMessageObservations(
+                ObjectProvider<ObservationRegistry> registry,
+                ObjectProvider<QueueSendObservationConvention> sendConvention,
+                ObjectProvider<QueueProcessObservationConvention> processConvention) {
+            ObservationRegistry observations = registry.getIfUnique();
+            if (observations == null) {
+                return MessageObservations.NONE;
+            }
+            MicrometerObservations.Builder builder = MicrometerObservations.builder(observations);
+            sendConvention.ifUnique(builder::sendConvention);
+            processConvention.ifUnique(builder::processConvention);
+            return builder.build();
         }
     }
 

@@ -7,8 +7,8 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The {@code queuekit.*} properties: the queues an application declares, where they live, and the
- * health check's dead-letter threshold. Every queue is a map entry under {@code queuekit.queues},
+ * The {@code queuekit.*} properties: the queues an application declares, where they live, the
+ * health check's settings and whether the queues are observed. Every queue is a map entry under {@code queuekit.queues},
  * named by its key:
  *
  * <pre>
@@ -64,6 +64,8 @@ public class QueuekitProperties {
 
     private final Health health = new Health();
 
+    private final Observations observations = new Observations();
+
     public Transport getTransport() {
         return transport;
     }
@@ -96,6 +98,10 @@ public class QueuekitProperties {
         return health;
     }
 
+    public Observations getObservations() {
+        return observations;
+    }
+
     /** Settings of the in-memory transport. */
     public static class InMemory {
         /** The clock in-memory queues read: the system clock, or a ManualClock bean that tests advance. */
@@ -107,6 +113,25 @@ public class QueuekitProperties {
 
         public void setClock(ClockMode clock) {
             this.clock = clock;
+        }
+    }
+
+    /** Micrometer Observations of the queues. */
+    public static class Observations {
+        /**
+         * Whether every queue and broadcaster is observed in the application's ObservationRegistry,
+         * when it has one (Spring Boot Actuator makes one): sends and handled messages as
+         * queuekit.send and queuekit.process observations, traced through the messages' headers
+         * when Micrometer Tracing is set up.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

@@ -49,16 +49,26 @@ public final class QueuesEndpoint {
             String transport,
             @Nullable QueueStats stats) {}
 
-    /** A message waiting in a queue, with the field names of the command line's {@code peek}. */
+    /**
+     * A message waiting in a queue, with the field names of the command line's {@code peek}.
+     *
+     * @param headers the headers it was sent with, by name in their order; empty if none
+     */
     public record WaitingView(
             String id,
             int attempt,
             Instant sentAt,
             @Nullable Instant dueAt,
+            Map<String, String> headers,
             Object payload) {}
 
-    /** A dead letter. */
-    public record DeadLetterView(String id, int attempts, String reason, Instant deadAt, Object payload) {}
+    /**
+     * A dead letter.
+     *
+     * @param headers the headers it was sent with, by name in their order; empty if none
+     */
+    public record DeadLetterView(
+            String id, int attempts, String reason, Instant deadAt, Map<String, String> headers, Object payload) {}
 
     /** Every queue with its counts. */
     @ReadOperation
@@ -86,7 +96,7 @@ public final class QueuesEndpoint {
 
     /**
      * {@code peek}: the next messages to be delivered (Redis queues only); {@code dead-letters}: the
-     * dead letters, newest first.
+     * dead letters, oldest first (as {@link io.queuekit.DeadLetters#list} returns them).
      */
     @ReadOperation
     public WebEndpointResponse<Object> messages(@Selector String name, @Selector String part, @Nullable String limit) {
@@ -105,7 +115,13 @@ public final class QueuesEndpoint {
         return switch (part) {
             case "peek" ->
                 peek(queue, n).stream()
-                        .map(m -> new WaitingView(m.id().value(), m.attempt(), m.enqueuedAt(), m.dueAt(), m.payload()))
+                        .map(m -> new WaitingView(
+                                m.id().value(),
+                                m.attempt(),
+                                m.enqueuedAt(),
+                                m.dueAt(),
+                                m.headers().asMap(),
+                                m.payload()))
                         .toList();
             case "dead-letters" ->
                 queue.deadLetters().list(n).stream().map(QueuesEndpoint::view).toList();
@@ -124,7 +140,13 @@ public final class QueuesEndpoint {
     }
 
     private static DeadLetterView view(DeadLetter<?> d) {
-        return new DeadLetterView(d.id().value(), d.attempts(), d.reason(), d.deadAt(), d.payload());
+        return new DeadLetterView(
+                d.id().value(),
+                d.attempts(),
+                d.reason(),
+                d.deadAt(),
+                d.headers().asMap(),
+                d.payload());
     }
 
     /**

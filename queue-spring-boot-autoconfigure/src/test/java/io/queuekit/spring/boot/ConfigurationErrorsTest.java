@@ -59,6 +59,24 @@ class ConfigurationErrorsTest {
         void handle(String order, String other) {}
     }
 
+    static class HeadersFirst {
+        @QueueListener(queue = "orders")
+        void handle(io.queuekit.Headers headers, String order) {}
+    }
+
+    static class ThreeParameters {
+        @BroadcastListener(channel = "prices")
+        void handle(String price, io.queuekit.Headers headers, String other) {}
+    }
+
+    /** Someone else's headers type. */
+    record Headers(java.util.Map<String, String> map) {}
+
+    static class OtherHeaders {
+        @BroadcastListener(channel = "prices")
+        void handle(String price, Headers headers) {}
+    }
+
     static class TakesOrderLists {
         @QueueListener(queue = "orders")
         void handle(java.util.List<Order> orders) {}
@@ -342,15 +360,40 @@ class ConfigurationErrorsTest {
     }
 
     @Test
-    void aQueueListenerOnABroadcast_andTwoParameters_fail() {
+    void aQueueListenerOnABroadcast_fails() {
         Contexts.on(server)
                 .withBean(QueueListenerOnABroadcast.class)
                 .withPropertyValues("queuekit.queues.prices.type=broadcast")
                 .run(failsWith("queuekit.queues.prices.type=broadcast"));
+    }
+
+    @Test
+    void aListenerMethodsParameters_otherThanThePayloadAndThenHeaders_failNamingTheMethod() {
         Contexts.on(server)
                 .withBean(TwoParameters.class)
                 .withPropertyValues("queuekit.queues.orders.type=list")
-                .run(failsWith("TwoParameters.handle(String, String) takes 2 parameters"));
+                .run(failsWith(
+                        "TwoParameters.handle(String, String) takes 2 parameters, the second a java.lang.String",
+                        "can only be io.queuekit.Headers"));
+        Contexts.on(server)
+                .withBean(OtherHeaders.class)
+                .withPropertyValues("queuekit.queues.prices.type=broadcast")
+                .run(failsWith(
+                        "OtherHeaders.handle(String, Headers) takes 2 parameters, the second a "
+                                + Headers.class.getName(),
+                        "can only be io.queuekit.Headers"));
+        Contexts.on(server)
+                .withBean(HeadersFirst.class)
+                .withPropertyValues("queuekit.queues.orders.type=list")
+                .run(failsWith(
+                        "HeadersFirst.handle(Headers, String) takes Headers first",
+                        "first parameter is the payload or a Delivery<T>"));
+        Contexts.on(server)
+                .withBean(ThreeParameters.class)
+                .withPropertyValues("queuekit.queues.prices.type=broadcast")
+                .run(failsWith(
+                        "ThreeParameters.handle(String, Headers, String) takes 3 parameters",
+                        "takes the payload, and may take the message's Headers second"));
     }
 
     interface Handler {}

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Broadcaster;
 import io.queuekit.DeadLetter;
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.testing.RedisServer;
@@ -13,6 +14,7 @@ import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,8 +83,33 @@ class ListenerMethodsTest {
         }
     }
 
+    /** Takes each message's headers beside its payload, and fails "flaky" messages once. */
+    static class TaggedHandler {
+        final Map<String, Headers> headers = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
+        @QueueListener(queue = "tagged")
+        void handle(String body, Headers headers) {
+            int call = calls.computeIfAbsent(body, k -> new AtomicInteger()).incrementAndGet();
+            if (body.startsWith("flaky") && call == 1) {
+                throw new IllegalStateException("not yet");
+            }
+            this.headers.put(body, headers);
+        }
+
+        @QueueListener(queue = "receipts")
+        void receipt(Delivery<String> delivery, Headers headers) {
+            this.headers.put(delivery.payload(), headers);
+        }
+
+        @BroadcastListener(channel = "quotes")
+        void onQuote(String quote, Headers headers) {
+            this.headers.put(quote, headers);
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
-    @Import({OrderHandler.class, DeliveryHandler.class, PriceListener.class})
+    @Import({OrderHandler.class, DeliveryHandler.class, PriceListener.class, TaggedHandler.class})
     static class Listeners {
         @Autowired
         MessageQueue<Order> orders;
@@ -92,6 +119,15 @@ class ListenerMethodsTest {
 
         @Autowired
         Broadcaster<String> prices;
+
+        @Autowired
+        MessageQueue<String> tagged;
+
+        @Autowired
+        MessageQueue<String> receipts;
+
+        @Autowired
+        Broadcaster<String> quotes;
     }
 
     private ApplicationContextRunner context() {
@@ -104,6 +140,12 @@ class ListenerMethodsTest {
                         "queuekit.queues.orders.retry.initial-backoff=50ms",
                         "queuekit.queues.orders.retry.max-backoff=100ms",
                         "queuekit.queues.audits.key-prefix=" + prefix,
+                        "queuekit.queues.tagged.key-prefix=" + prefix,
+                        "queuekit.queues.tagged.retry.initial-backoff=50ms",
+                        "queuekit.queues.tagged.retry.max-backoff=100ms",
+                        "queuekit.queues.receipts.key-prefix=" + prefix,
+                        "queuekit.queues.quotes.type=broadcast",
+                        "queuekit.queues.quotes.key-prefix=" + prefix,
                         "queuekit.queues.prices.type=broadcast",
                         "queuekit.queues.prices.key-prefix=" + prefix);
     }
@@ -178,6 +220,41 @@ class ListenerMethodsTest {
 
             assertThat(app.prices.publish("EUR 1.08")).isEqualTo(1);
             await().atMost(WAIT).until(() -> listener.prices.equals(List.of("EUR 1.08")));
+        });
+    }
+
+    @Test
+    void aHeadersParameter_getsTheMessagesHeaders_onEveryAttempt_andNoneForAMessageSentWithout() {
+        context().run(context -> {
+            Listeners app = context.getBean(Listeners.class);
+            TaggedHandler handler = context.getBean(TaggedHandler.class);
+            Headers headers = Headers.of("tenant", "acme").with("correlation-id", "c-\u00e9-1");
+            app.tagged.send("plain");
+            app.tagged.send("flaky-1", headers);
+            app.receipts.send("receipt-1", headers);
+
+            await().atMost(WAIT)
+                    .until(() -> handler.headers.keySet().containsAll(List.of("plain", "flaky-1", "receipt-1")));
+            assertThat(handler.headers.get("plain")).isEqualTo(Headers.empty());
+            assertThat(handler.calls.get("flaky-1")).hasValue(2);
+            assertThat(handler.headers.get("flaky-1").asMap()).containsExactlyEntriesOf(headers.asMap());
+            assertThat(handler.headers.get("receipt-1")).isEqualTo(headers);
+        });
+    }
+
+    @Test
+    void aBroadcastListenersHeadersParameter_getsThePublishersHeaders() {
+        context().run(context -> {
+            Listeners app = context.getBean(Listeners.class);
+            TaggedHandler handler = context.getBean(TaggedHandler.class);
+
+            assertThat(app.quotes.publish("ACME 12.5", Headers.of("source", "exchange-2")))
+                    .isEqualTo(1);
+            assertThat(app.quotes.publish("ACME 12.6")).isEqualTo(1);
+            await().atMost(WAIT).until(() -> handler.headers.size() == 2);
+            assertThat(handler.headers)
+                    .containsEntry("ACME 12.5", Headers.of("source", "exchange-2"))
+                    .containsEntry("ACME 12.6", Headers.empty());
         });
     }
 

@@ -1,8 +1,10 @@
 package io.queuekit.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.queuekit.Delivery;
+import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
@@ -14,6 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,6 +27,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The {@code queues} endpoint over HTTP in a running web application, with every auto-configuration. */
 @RedisServerTest
@@ -93,7 +99,12 @@ class QueuesEndpointHttpTest {
     }
 
     private static MessageId deadLetter(MessageQueue<Order> orders, Order order) throws InterruptedException {
-        orders.send(order);
+        return deadLetter(orders, order, Headers.empty());
+    }
+
+    private static MessageId deadLetter(MessageQueue<Order> orders, Order order, Headers headers)
+            throws InterruptedException {
+        orders.send(order, headers);
         Delivery<Order> d = orders.poll(5, TimeUnit.SECONDS);
         assertThat(d.deadLetter("card declined")).isTrue();
         return d.id();
@@ -119,9 +130,10 @@ class QueuesEndpointHttpTest {
                             "\"type\":\"broadcast\"");
 
             assertThat(get(app, "/actuator/queues/orders").body()).contains("\"ready\":1");
-            assertThat(get(app, "/actuator/queues/orders/peek?limit=5").body()).contains("\"id\":\"o-waiting\"");
+            assertThat(get(app, "/actuator/queues/orders/peek?limit=5").body())
+                    .contains("\"id\":\"o-waiting\"", "\"headers\":{");
             assertThat(get(app, "/actuator/queues/orders/dead-letters").body())
-                    .contains("\"id\":\"o-dead\"", "\"reason\":\"card declined\"");
+                    .contains("\"id\":\"o-dead\"", "\"reason\":\"card declined\"", "\"headers\":{");
             assertThat(get(app, "/actuator/queues/nosuch").statusCode()).isEqualTo(404);
             HttpResponse<String> badLimit = get(app, "/actuator/queues/orders/peek?limit=0");
             assertThat(badLimit.statusCode()).isEqualTo(400);
@@ -132,6 +144,30 @@ class QueuesEndpointHttpTest {
 
             HttpResponse<String> health = get(app, "/actuator/health");
             assertThat(health.body()).contains("\"queuekit\"", "\"redis\":\"PONG\"");
+        }
+    }
+
+    @Test
+    void peekAndDeadLetters_showTheHeaders_byName_inTheirOrder() throws Exception {
+        try (ConfigurableApplicationContext app = start()) {
+            Headers headers = Headers.of("tenant", "acme")
+                    .with("note", "caf\u00e9 \"quoted\"")
+                    .with("empty", "");
+            MessageQueue<Order> orders = orders(app);
+            deadLetter(orders, order("o-dead"), headers);
+            orders.send(order("o-waiting"), headers);
+
+            for (String part : List.of("peek", "dead-letters")) {
+                HttpResponse<String> read = get(app, "/actuator/queues/orders/" + part);
+                assertThat(read.statusCode()).isEqualTo(200);
+                List<?> views = JsonMapper.builder().build().readValue(read.body(), List.class);
+                Map<Object, Object> shown = new LinkedHashMap<>((Map<?, ?>) ((Map<?, ?>) views.get(0)).get("headers"));
+                // those given, in their order; a tracing bridge on the classpath would add its own after them
+                assertThat(shown)
+                        .as(part)
+                        .contains(entry("tenant", "acme"), entry("note", "caf\u00e9 \"quoted\""), entry("empty", ""));
+                assertThat(List.copyOf(shown.keySet())).as(part).containsSubsequence("tenant", "note", "empty");
+            }
         }
     }
 
