@@ -255,13 +255,7 @@ public final class RedisBroadcaster<T> implements Broadcaster<T> {
     @Override
     public RedisSubscription subscribe(MessageListener<? super T> listener) {
         Objects.requireNonNull(listener, "listener");
-        runtime.checkOpen();
-        return start(
-                channelKeyBytes,
-                Attempt.Kind.CHANNEL,
-                name,
-                (channel, message, headers) -> listener.onMessage(message),
-                null);
+        return subscribeWithHeaders((message, headers) -> listener.onMessage(message));
     }
 
     /**
