@@ -125,7 +125,9 @@ final class ManagedListener {
 
     /**
      * Calls the method; a failure dead-letters at once for {@code noRetryFor}, else goes to the
-     * error handler, else (thrown on) to the consumer, which retries it.
+     * error handler, else (thrown on) to the consumer, which retries it. A failure settled here is
+     * thrown on too, so that metrics and observations see the method fail; the consumer leaves a
+     * delivery its handler settled as it is.
      */
     private void handle(Object bean, Method method, Delivery<Object> delivery) throws Exception {
         Object[] arguments = arguments(listener.takesDelivery() ? delivery : delivery.payload(), delivery::headers);
@@ -135,7 +137,7 @@ final class ManagedListener {
             for (Class<? extends Throwable> type : listener.noRetryFor()) {
                 if (type.isInstance(e)) {
                     delivery.deadLetter(reason(e));
-                    return;
+                    throw e;
                 }
             }
             if (errorHandler == null || !(e instanceof Exception exception)) {
@@ -147,10 +149,11 @@ final class ManagedListener {
                         "the QueueListenerErrorHandler returned null for " + listener.describe(), e);
             }
             switch (decision) {
-                case RETRY -> throw e;
+                case RETRY -> {}
                 case DEAD_LETTER -> delivery.deadLetter(reason(e));
                 case ACK -> delivery.ack();
             }
+            throw e;
         }
     }
 

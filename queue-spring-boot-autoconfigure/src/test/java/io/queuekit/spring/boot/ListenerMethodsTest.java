@@ -20,13 +20,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+/**
+ * Listener methods as the starter runs them. Runs alone: one test counts the JVM's consumer threads
+ * of queue "orders", which other classes' applications start too.
+ */
 @RedisServerTest
 @Timeout(60)
+@Isolated
 class ListenerMethodsTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private final RedisServer server;

@@ -99,6 +99,30 @@ class ObservationsTest {
     @Import(TracedListeners.class)
     static class Listeners {}
 
+    /** A listener whose failures dead-letter at once, settled by the starter, not the consumer. */
+    static class RefusingListener {
+        @QueueListener(queue = "orders", noRetryFor = IllegalArgumentException.class)
+        void handle(String order) {
+            throw new IllegalArgumentException("no such product in " + order);
+        }
+    }
+
+    @Test
+    void aListenerFailureSettledByNoRetryFor_endsItsSpanAsAFailure_withTheException() {
+        traced().withUserConfiguration(RefusingListener.class).run(context -> {
+            @SuppressWarnings("unchecked")
+            MessageQueue<String> orders = context.getBean("orders", MessageQueue.class);
+            Spans spans = context.getBean(Spans.class);
+            inSpan(context.getBean(Tracer.class), () -> orders.send("order-1"));
+
+            await().atMost(WAIT).until(() -> spans.named("process orders") != null);
+            FinishedSpan consumer = spans.named("process orders");
+            assertThat(consumer.getTags()).containsEntry("outcome", "failure");
+            assertThat(consumer.getError()).isInstanceOf(IllegalArgumentException.class);
+            await().atMost(WAIT).until(() -> orders.deadLetters().size() == 1);
+        });
+    }
+
     /** An application on Redis with the Actuator's observations and Brave tracing every request. */
     private ApplicationContextRunner traced() {
         String prefix = Contexts.unique("observed");
