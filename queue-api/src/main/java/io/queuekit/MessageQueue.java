@@ -51,7 +51,8 @@ public interface MessageQueue<T> extends AutoCloseable {
      *
      * @return the id assigned to the message
      * @throws NullPointerException if {@code payload} is null
-     * @throws IllegalArgumentException if the encoded payload exceeds the queue's size limit
+     * @throws IllegalArgumentException if the encoded payload exceeds the queue's size limit, or
+     *     the headers the queue's observations add exceed {@link Headers}' limits
      */
     default MessageId send(T payload) {
         return send(payload, Headers.empty());

@@ -16,8 +16,8 @@ import java.util.Map;
  * {@code MAGIC <block length> ':' <block> <payload>}, the block being
  * {@code <name length> ':' <name> <value length> ':' <value>} per header, lengths in decimal bytes.
  * So reading is unambiguous whatever bytes a codec makes: a section that begins with {@code MAGIC}
- * is always a frame. A reader that predates headers sees a framed payload as undecodable (no codec
- * output begins with a NUL), never as another payload.
+ * is always a frame. A reader that knows nothing of frames sees the framed bytes as the payload: a
+ * JSON codec refuses them (no JSON begins with a NUL), a text or bytes codec passes them on.
  */
 public final class HeaderFrame {
     /** What a framed section begins with: NUL and "qkh". */
