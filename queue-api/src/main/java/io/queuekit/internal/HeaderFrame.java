@@ -3,6 +3,9 @@ package io.queuekit.internal;
 import io.queuekit.Headers;
 import io.queuekit.SerializationException;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -120,7 +123,17 @@ public final class HeaderFrame {
         if (at[0] + length > end) {
             throw malformed("a header runs past the header block");
         }
-        String s = new String(b, at[0], length, StandardCharsets.UTF_8);
+        String s;
+        try {
+            s = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b, at[0], length))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw malformed("a header is not UTF-8");
+        }
         at[0] += length;
         return s;
     }

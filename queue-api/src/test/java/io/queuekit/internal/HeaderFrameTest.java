@@ -69,5 +69,9 @@ class HeaderFrameTest {
                     .hasMessageContaining("stored headers are not well formed");
             assertThat(HeaderFrame.headersOrEmpty(bad)).isEqualTo(Headers.empty());
         }
+        byte[] notUtf8 = {0, 'q', 'k', 'h', '7', ':', '1', ':', 'a', '2', ':', (byte) 0xC3, '('};
+        assertThatThrownBy(() -> HeaderFrame.read(notUtf8))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("not UTF-8");
     }
 }
