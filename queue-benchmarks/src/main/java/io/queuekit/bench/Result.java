@@ -157,97 +157,21 @@ record Result(
     }
 
     Result withCommands(String c) {
-        return new Result(
-                scenario,
-                impl,
-                msgs,
-                msgsPerS,
-                p50Ms,
-                p99Ms,
-                maxMs,
-                dupes,
-                lost,
-                early,
-                redisCpuUsPerMsg,
-                bytesPerMsg,
-                atLeastOnce,
-                note,
-                c,
-                producerSeconds,
-                serverShares,
-                counts,
-                run);
+        return with(c, producerSeconds, serverShares, counts, run);
     }
 
     /** This result with the counts and commands of its measured run. */
     Result withCosts(RedisProbe.Costs costs) {
-        return new Result(
-                scenario,
-                impl,
-                msgs,
-                msgsPerS,
-                p50Ms,
-                p99Ms,
-                maxMs,
-                dupes,
-                lost,
-                early,
-                redisCpuUsPerMsg,
-                bytesPerMsg,
-                atLeastOnce,
-                note,
-                costs.commands(),
-                producerSeconds,
-                serverShares,
-                Optional.of(costs.counts()),
-                run);
+        return with(costs.commands(), producerSeconds, serverShares, Optional.of(costs.counts()), run);
     }
 
     /** This result as the given run's. */
     Result inRun(int n) {
-        return new Result(
-                scenario,
-                impl,
-                msgs,
-                msgsPerS,
-                p50Ms,
-                p99Ms,
-                maxMs,
-                dupes,
-                lost,
-                early,
-                redisCpuUsPerMsg,
-                bytesPerMsg,
-                atLeastOnce,
-                note,
-                commands,
-                producerSeconds,
-                serverShares,
-                counts,
-                n);
+        return with(commands, producerSeconds, serverShares, counts, n);
     }
 
     Result withProducerSeconds(double seconds) {
-        return new Result(
-                scenario,
-                impl,
-                msgs,
-                msgsPerS,
-                p50Ms,
-                p99Ms,
-                maxMs,
-                dupes,
-                lost,
-                early,
-                redisCpuUsPerMsg,
-                bytesPerMsg,
-                atLeastOnce,
-                note,
-                commands,
-                OptionalDouble.of(seconds),
-                serverShares,
-                counts,
-                run);
+        return with(commands, OptionalDouble.of(seconds), serverShares, counts, run);
     }
 
     /** This result with each server's share of the Redis CPU, in the deployment's order. */
@@ -256,6 +180,16 @@ record Result(
         for (double x : shares) {
             list.add(x);
         }
+        return with(commands, producerSeconds, list, counts, run);
+    }
+
+    /** A copy with the fields added after a run was measured replaced; the measured ones kept. */
+    private Result with(
+            String commands,
+            OptionalDouble producerSeconds,
+            List<Double> serverShares,
+            Optional<Counts> counts,
+            int run) {
         return new Result(
                 scenario,
                 impl,
@@ -273,7 +207,7 @@ record Result(
                 note,
                 commands,
                 producerSeconds,
-                list,
+                serverShares,
                 counts,
                 run);
     }
