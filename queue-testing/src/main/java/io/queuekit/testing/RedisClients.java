@@ -111,6 +111,32 @@ public final class RedisClients {
     }
 
     /**
+     * Counts the round trips the server reads from now on, less those its own readings of INFO
+     * make (each is a round trip too), for a test that bounds what a client does over a while.
+     */
+    public static RoundTrips roundTrips(UnifiedJedis client) {
+        return new RoundTrips(client);
+    }
+
+    /** Round trips since it was made, its own left out; thread-safe. */
+    public static final class RoundTrips {
+        private final UnifiedJedis client;
+        private final long start;
+        private long readings;
+
+        private RoundTrips(UnifiedJedis client) {
+            this.client = client;
+            this.start = readsProcessed(client);
+        }
+
+        /** The round trips the server read since this was made, other than this counter's. */
+        public synchronized long count() {
+            readings++;
+            return readsProcessed(client) - start - readings;
+        }
+    }
+
+    /**
      * Calls of {@code command} the server has run since its statistics were last reset (INFO
      * commandstats; commands scripts run count too): 0 if none.
      */
