@@ -248,6 +248,11 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
         return queue.runtime().scheduler(schedules, false);
     }
 
+    /** Where the schedules are kept, for tests of the atomic steps. */
+    ZsetSchedules<T> schedules() {
+        return schedules;
+    }
+
     /**
      * {@inheritDoc} One script: removes the id from the sorted set and deletes its body. On a
      * sharded queue, in the shard the id names; a chosen id of a queue sharded by key is looked
