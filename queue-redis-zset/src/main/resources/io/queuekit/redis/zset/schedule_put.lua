@@ -5,6 +5,7 @@
 --- @include "check_layout"
 --- @include "now_ms"
 --- @include "schedule_state"
+--- @include "schedule_withdraw"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_SCHEDULES = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_BODY, K_ATT = KEYS[6], KEYS[7]
 check_layout()
