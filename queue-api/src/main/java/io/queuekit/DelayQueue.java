@@ -180,6 +180,16 @@ public interface DelayQueue<T> extends MessageQueue<T> {
     List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages);
 
     /**
+     * A new {@link Scheduler} of this queue's recurring schedules, not yet running (it starts at
+     * its first {@link Scheduler#put put} or {@link Scheduler#start() start}). It runs every
+     * schedule stored for the queue until it or the queue is closed. One per process is enough;
+     * more store nothing twice.
+     *
+     * @throws QueueClosedException if the queue is closed
+     */
+    Scheduler<T> scheduler();
+
+    /**
      * Removes a message that has not been handed to a consumer (waiting or ready). O(log n) on
      * Redis.
      *

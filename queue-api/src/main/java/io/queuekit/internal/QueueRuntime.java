@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -47,6 +49,9 @@ public final class QueueRuntime<T> {
     private final Consumers consumers;
     private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.OPEN);
     private volatile QueueStore<T> store;
+    private final String name;
+    private final List<ScheduleRunner<T>> schedulers = new CopyOnWriteArrayList<>();
+    private final AtomicInteger schedulerCount = new AtomicInteger();
 
     /**
      * @param label names the queue in exceptions and logs ({@code "redis-list orders"})
@@ -80,6 +85,7 @@ public final class QueueRuntime<T> {
             int maxAttempts,
             Payloads<T> payloads) {
         this.label = Objects.requireNonNull(label, "label");
+        this.name = Objects.requireNonNull(name, "name");
         this.observations = Objects.requireNonNull(observations, "observations");
         this.destination = new MessageObservations.Destination(name, transport, MessageObservations.Kind.QUEUE);
         this.payloads = Objects.requireNonNull(payloads, "payloads");
@@ -166,6 +172,7 @@ public final class QueueRuntime<T> {
             consumers.awaitShutDown();
             return false;
         }
+        schedulers.forEach(ScheduleRunner::close);
         QueueStore<T> s = store();
         s.receivingStopped();
         consumers.shutDown(() -> {
@@ -177,6 +184,31 @@ public final class QueueRuntime<T> {
     }
 
     // ---- what the SPI's queues do alike
+
+    /**
+     * A new scheduler of this queue's schedules in {@code store}, closed when the queue closes;
+     * {@code manual}: run by {@link ScheduleRunner#runDue()} when a manual clock moves.
+     */
+    public ScheduleRunner<T> scheduler(ScheduleStore<T> store, boolean manual) {
+        checkOpen();
+        ScheduleRunner<T> r = new ScheduleRunner<>(
+                label,
+                "queuekit-" + name + "-scheduler-" + schedulerCount.incrementAndGet(),
+                store,
+                this::checkOpen,
+                manual);
+        schedulers.add(r);
+        if (phase.get() != Phase.OPEN) { // closed meanwhile: the close may have missed it
+            r.close();
+            checkOpen();
+        }
+        return r;
+    }
+
+    /** Runs what is due on every manual scheduler of this queue (a manual clock moved). */
+    public void runSchedulers() {
+        schedulers.forEach(ScheduleRunner::runDue);
+    }
 
     /**
      * Starts managed consumers on {@code queue} (the transport's entry object, whose receiving

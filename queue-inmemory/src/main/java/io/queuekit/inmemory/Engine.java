@@ -105,7 +105,10 @@ final class Engine<T> implements QueueStore<T> {
         this.waiting = new Waiting<>(this);
         this.leasing = new Leasing<>(this);
         this.graveyard = new Graveyard<>(this, s.deadLetterRetention);
-        this.wakeUp = waiting::wakeAll;
+        this.wakeUp = () -> {
+            waiting.wakeAll();
+            runtime.runSchedulers();
+        };
         if (manualClock != null) {
             manualClock.addListener(wakeUp);
         }
@@ -329,6 +332,14 @@ final class Engine<T> implements QueueStore<T> {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Stores a schedule's tick under its id unless that id is stored: the chosen-id rule, with a
+     * body made already.
+     */
+    void storeTick(MessageId id, Object body, Instant dueAt) {
+        store(id, body, null, dueAt);
     }
 
     boolean cancel(MessageId id) {

@@ -10,6 +10,7 @@ import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
+import io.queuekit.Scheduler;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.spi.MessageObservations;
@@ -46,9 +47,11 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
             "in-memory", Semantics.Guarantee.AT_LEAST_ONCE, Semantics.Ordering.DUE_TIME, true, false, true);
 
     private final Engine<T> engine;
+    private final MemorySchedules<T> schedules;
 
     private InMemoryDelayQueue(Settings<T> settings) {
         this.engine = new Engine<>(settings, SEMANTICS);
+        this.schedules = new MemorySchedules<>(engine);
     }
 
     /**
@@ -165,6 +168,16 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
     @Override
     public Semantics semantics() {
         return SEMANTICS;
+    }
+
+    /**
+     * {@inheritDoc} Every scheduler of this queue object shares its schedules, as schedulers in
+     * several processes share a Redis queue's. With a {@link ManualClock}, a scheduler has no thread:
+     * advancing the clock stores the ticks that fell due, each one, before {@code advance} returns.
+     */
+    @Override
+    public Scheduler<T> scheduler() {
+        return engine.runtime().scheduler(schedules, engine.manualClock != null);
     }
 
     @Override

@@ -49,6 +49,10 @@ public abstract class DelayQueueContractTest extends MessageQueueContractTest {
     class DelayBadInput extends Part implements DelayBadInputContract {}
 
     @Nested
+    @DisplayName("recurring schedules store each tick once however many schedulers run them, never early")
+    class Schedules extends Part implements SchedulesContract {}
+
+    @Nested
     @DisplayName("every form of schedule keeps its message's headers, and a schedule ignored keeps the first's")
     class DelayHeaders extends Part implements DelayHeadersContract {}
 }

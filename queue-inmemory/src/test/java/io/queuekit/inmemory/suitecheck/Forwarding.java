@@ -12,6 +12,7 @@ import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
+import io.queuekit.Scheduler;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import java.time.Duration;
@@ -124,6 +125,11 @@ final class Forwarding {
 
         DelayQueue<T> delays() {
             return (DelayQueue<T>) inner;
+        }
+
+        @Override
+        public Scheduler<T> scheduler() {
+            return delays().scheduler();
         }
 
         @Override

@@ -10,6 +10,7 @@ import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
+import io.queuekit.Scheduler;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
@@ -65,6 +66,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private final DelayStorage<T> store;
     private final Semantics semantics;
     private final int shards;
+    private final ZsetSchedules<T> schedules;
 
     private RedisDelayQueue(Builder<T> b) {
         QueueSetup<T> setup = QueueSetup.of(b);
@@ -88,6 +90,7 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
                 : setup.shardBy() != null ? Semantics.Ordering.PER_KEY : Semantics.Ordering.NONE;
         this.semantics = new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE, ordering, true, false, true);
         queue.runtime().attach(store);
+        this.schedules = new ZsetSchedules<>(queue.shards().get(0));
     }
 
     /**
@@ -233,6 +236,21 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
     private List<MessageId> sending(int count, MessageObservations.Send<List<MessageId>> send) {
         queue.runtime().checkOpen();
         return count == 0 ? List.of() : queue.runtime().sending(count, send);
+    }
+
+    /**
+     * {@inheritDoc} The schedules are kept in the queue's keys (a sharded queue's on its first
+     * shard, which then holds their ticks), so schedulers in every process that opens the queue
+     * share them; each fire is one script that checks and stores together.
+     */
+    @Override
+    public Scheduler<T> scheduler() {
+        return queue.runtime().scheduler(schedules, false);
+    }
+
+    /** Where the schedules are kept, for tests of the atomic steps. */
+    ZsetSchedules<T> schedules() {
+        return schedules;
     }
 
     /**

@@ -8,4 +8,6 @@
 -- took ids while others are due soon, so that an idle consumer takes over watching the next due
 -- time while the claiming one is busy. The signal says when (ms) something becomes claimable: a
 -- consumer woken for a later time waits for it without a claim that would find nothing.
+-- Recurring schedules, if any, in the 'schedules' hash (schedule_state.lua), their ticks stored
+-- as messages like any other.
 local LAYOUT = 'zset'
