@@ -104,7 +104,10 @@ public final class Trigger {
         return new Trigger("every " + period + " from " + Instant.ofEpochMilli(a), null, null, p, a);
     }
 
-    /** Once, at {@code at} (in whole milliseconds). */
+    /**
+     * Once, at {@code at} (in whole milliseconds). A schedule put after its time never fires;
+     * {@link DelayQueue#scheduleAt(Object, Instant)} stores a message due now for a past instant.
+     */
     public static Trigger once(Instant at) {
         Objects.requireNonNull(at, "at");
         Instant ms = Instant.ofEpochMilli(at.toEpochMilli());

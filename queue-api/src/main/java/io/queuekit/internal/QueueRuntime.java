@@ -197,6 +197,7 @@ public final class QueueRuntime<T> {
                 store,
                 this::checkOpen,
                 manual);
+        schedulers.removeIf(ScheduleRunner::isClosed);
         schedulers.add(r);
         if (phase.get() != Phase.OPEN) { // closed meanwhile: the close may have missed it
             r.close();

@@ -179,7 +179,8 @@ public final class ScheduleRunner<T> implements Scheduler<T> {
         checkOpen.run();
     }
 
-    private boolean isClosed() {
+    /** Whether {@link #close()} was called. */
+    boolean isClosed() {
         synchronized (lock) {
             return closed;
         }
