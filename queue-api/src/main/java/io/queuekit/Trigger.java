@@ -28,7 +28,7 @@ import java.util.Objects;
  * Spring's {@code CronExpression}) or five (Unix cron's, second 0), and names wall-clock times in
  * its zone. A wall-clock time that does not exist (inside the hour skipped when clocks go forward)
  * is skipped; one that occurs twice (when clocks go back) fires once, at its first occurrence.
- * The syntax, with what is refused: {@code docs/schedules-and-pause.md}.
+ * The syntax, with what is refused: {@code docs/schedules.md}.
  *
  * <p>Immutable and thread-safe; two triggers are equal when their {@linkplain #toString() text}
  * is, which is also how a trigger is stored ({@link #parse(String)} reads it back).

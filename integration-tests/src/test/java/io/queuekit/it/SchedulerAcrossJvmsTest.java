@@ -52,10 +52,10 @@ class SchedulerAcrossJvmsTest {
                 here.put(v1);
                 there.put(v1);
 
-                List<Instant> ticks = receive(consumer, 12, "v1");
+                List<Instant> ticks = receive(consumer, 12, "v1", null);
                 child.destroyForcibly(); // SIGKILL: the two here go on alone
                 assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-                ticks.addAll(receive(consumer, 8, "v1"));
+                ticks.addAll(receive(consumer, 8, "v1", null));
                 assertConsecutive(ticks);
 
                 // the other JVM again, alone once this JVM's schedulers close: it follows the change put here
@@ -65,7 +65,7 @@ class SchedulerAcrossJvmsTest {
                     here.put(Schedule.of("beat", Trigger.every(PERIOD), "v2"));
                     here.close();
                     there.close();
-                    List<Instant> changed = receive(consumer, 8, "v2");
+                    List<Instant> changed = receive(consumer, 8, "v2", "v1");
                     assertConsecutive(changed);
                 } finally {
                     again.destroyForcibly();
@@ -76,8 +76,12 @@ class SchedulerAcrossJvmsTest {
         }
     }
 
-    /** Receives {@code n} ticks carrying {@code payload} (skipping earlier ones), acking each, none early. */
-    private static List<Instant> receive(RedisDelayQueue<String> q, int n, String payload) throws Exception {
+    /**
+     * Receives {@code n} ticks carrying {@code payload}, acking each, none early; ticks carrying
+     * {@code before} (stored before a change took effect) are passed over, any other payload fails.
+     */
+    private static List<Instant> receive(RedisDelayQueue<String> q, int n, String payload, String before)
+            throws Exception {
         List<Instant> ticks = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (ticks.size() < n && System.nanoTime() - deadline < 0) {
@@ -91,6 +95,8 @@ class SchedulerAcrossJvmsTest {
             assertThat(now).as("tick %s handed out early", tick).isAfterOrEqualTo(tick);
             if (d.payload().equals(payload)) {
                 ticks.add(tick);
+            } else {
+                assertThat(d.payload()).as("payload of tick %s", tick).isEqualTo(before);
             }
             d.ack();
         }

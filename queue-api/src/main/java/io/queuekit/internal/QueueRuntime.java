@@ -208,7 +208,12 @@ public final class QueueRuntime<T> {
 
     /** Runs what is due on every manual scheduler of this queue (a manual clock moved). */
     public void runSchedulers() {
-        schedulers.forEach(ScheduleRunner::runDue);
+        for (ScheduleRunner<T> r : schedulers) {
+            try {
+                r.runDue();
+            } catch (QueueClosedException e) { // closed while the clock moved: nothing to run
+            }
+        }
     }
 
     /**

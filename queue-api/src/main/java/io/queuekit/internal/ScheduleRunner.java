@@ -1,5 +1,6 @@
 package io.queuekit.internal;
 
+import io.queuekit.DelayQueue;
 import io.queuekit.MissedTicks;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Schedule;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * works out which ticks to store, and stores them with the store's atomic {@link
  * ScheduleStore#fire}, which refuses if any other scheduler moved the schedule since the read.
  * The protocol and its invariant ("each tick is stored at most once; a tick that falls due while
- * a scheduler runs is stored") are in {@code docs/schedules-and-pause.md}, "Design notes".
+ * a scheduler runs is stored") are in {@code docs/schedules.md}, "Design notes".
  *
  * <p>Easy to get wrong: which ticks count as missed. Ticks before this scheduler first read the
  * store fell due while no scheduler stored them, and follow the schedule's {@link MissedTicks};
@@ -41,6 +42,9 @@ public final class ScheduleRunner<T> implements Scheduler<T> {
     static final int MAX_MISSED_STEPS = 100_000;
 
     private static final long RETRY_MILLIS = 1_000;
+    /** The furthest ahead a tick is stored: a day less than the queue's furthest delay. */
+    private static final long MAX_AHEAD_MILLIS =
+            DelayQueue.MAX_DELAY.minusDays(1).toMillis();
 
     private final String label;
     private final String threadName;
@@ -257,16 +261,22 @@ public final class ScheduleRunner<T> implements Scheduler<T> {
                     wake = Math.min(wake, e.last());
                     continue;
                 }
-                Plan p = plan(e, now);
-                if (p == null) {
-                    continue;
-                }
-                if (!store.fire(e.name(), e.version(), e.base(), p.ticks, p.newBase)) {
-                    wake = now; // another scheduler or a put moved it: read again
-                } else if (p.more) {
-                    wake = now;
-                } else if (!p.ticks.isEmpty() && p.newBase > now) {
-                    wake = Math.min(wake, p.newBase);
+                try {
+                    Plan p = plan(e, now);
+                    if (p == null) {
+                        continue;
+                    }
+                    if (!store.fire(e.name(), e.version(), e.base(), p.ticks, p.newBase)) {
+                        wake = now; // another scheduler or a put moved it: read again
+                    } else if (p.more) {
+                        wake = now;
+                    } else if (!p.ticks.isEmpty() && p.newBase > now) {
+                        wake = Math.min(wake, p.newBase);
+                    }
+                } catch (QueueClosedException ex) {
+                    throw ex;
+                } catch (RuntimeException ex) { // one schedule's failure stops none of the others
+                    failures.failed(label + ": could not store the ticks of schedule " + e.name(), ex);
                 }
             }
             return new long[] {now, wake};
@@ -285,8 +295,8 @@ public final class ScheduleRunner<T> implements Scheduler<T> {
                 t = next(trigger, newBase);
             } else {
                 for (int i = 0; t != ScheduleStore.NONE && t < startedAt && t <= now; i++) {
-                    if (i == MAX_MISSED_STEPS) { // fire once for this stretch; the next step goes on
-                        return new Plan(List.of(tick(e.name(), missed)), missed, true);
+                    if (i == MAX_MISSED_STEPS) { // move past this stretch storing nothing; the next step goes on
+                        return new Plan(List.of(), missed, true);
                     }
                     missed = t;
                     t = next(trigger, t);
@@ -303,7 +313,9 @@ public final class ScheduleRunner<T> implements Scheduler<T> {
         }
         boolean more = false;
         if (t != ScheduleStore.NONE && ticks.size() < MAX_TICKS_PER_FIRE) {
-            ticks.add(tick(e.name(), t)); // the next tick to come, stored ahead
+            if (t - now <= MAX_AHEAD_MILLIS) {
+                ticks.add(tick(e.name(), t)); // the next tick to come, stored ahead
+            } // else stored once it comes within the queue's furthest delay
         } else if (t != ScheduleStore.NONE) {
             more = true;
         }

@@ -180,6 +180,11 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
         return engine.runtime().scheduler(schedules, engine.manualClock != null);
     }
 
+    /** Where the schedules are kept, for tests of the atomic steps. */
+    MemorySchedules<T> schedules() {
+        return schedules;
+    }
+
     @Override
     public DeadLetters<T> deadLetters() {
         return engine.runtime().deadLetters();

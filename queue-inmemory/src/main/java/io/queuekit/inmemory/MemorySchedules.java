@@ -20,6 +20,8 @@ final class MemorySchedules<T> implements ScheduleStore<T> {
     private final Engine<T> engine;
     // guarded by engine.lock
     private final Map<String, Stored<T>> schedules = new TreeMap<>();
+    /** Versions are never reused, not even by a schedule removed and put again in one instant. */
+    private long versions;
 
     private static final class Stored<T> {
         final Schedule<T> schedule;
@@ -72,9 +74,11 @@ final class MemorySchedules<T> implements ScheduleStore<T> {
                 return old.entry();
             }
             long now = engine.now().toEpochMilli();
-            Stored<T> s = new Stored<>(schedule, body, old == null ? 1 : old.version + 1, now);
+            Stored<T> s = new Stored<>(schedule, body, ++versions, now);
             if (old != null) {
-                s.last = withdraw(old, now) ? old.previous : old.last;
+                withdraw(old, now);
+                // a tick not yet due is the new schedule's to decide, withdrawn or not (a user may have cancelled it)
+                s.last = old.last != NONE && old.last > now ? old.previous : old.last;
                 s.previous = NONE;
             }
             schedules.put(schedule.name(), s);
@@ -100,11 +104,11 @@ final class MemorySchedules<T> implements ScheduleStore<T> {
         }
     }
 
-    /** Cancels the tick {@code s} stored ahead, if it is not due yet; whether it did. */
-    private boolean withdraw(Stored<T> s, long now) {
-        return s.last != NONE
-                && s.last > now
-                && engine.cancel(MessageId.of(ScheduleRunner.tickId(s.schedule.name(), s.last)));
+    /** Cancels the tick {@code s} stored ahead, if it is not due yet. */
+    private void withdraw(Stored<T> s, long now) {
+        if (s.last != NONE && s.last > now) {
+            engine.cancel(MessageId.of(ScheduleRunner.tickId(s.schedule.name(), s.last)));
+        }
     }
 
     @Override

@@ -56,7 +56,13 @@ interface DelayHeadersContract extends DelayQueueContract {
         assertThat(q.scheduleAt(MessageId.of("chosen-2"), "scheduleAt(id)", sent.get("scheduleAt(id)"), due))
                 .isTrue();
 
-        assertThat(q.poll()).as("a message handed out before it was due").isNull();
+        Delivery<String> early = q.poll();
+        if (early != null) { // only a host stalled past the due time may see one here: give it back
+            assertThat(time().now())
+                    .as("a message handed out before it was due")
+                    .isAfterOrEqualTo(due);
+            early.retry(Duration.ZERO);
+        }
         advancePast(delay());
         Map<String, Delivery<String>> got = takeByPayload(q, 4);
         sent.forEach((form, headers) -> assertSameHeaders(got.get(form).headers(), headers, form));

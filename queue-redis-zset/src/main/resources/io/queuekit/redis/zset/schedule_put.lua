@@ -16,10 +16,13 @@ if st and redis.call('HGET', K_SCHEDULES, name) == ARGV[2]
     and redis.call('HGET', K_SCHEDULES, name .. ' body') == ARGV[3] then
   return {0, redis.call('HGET', K_SCHEDULES, name .. ' state')}
 end
-local new = {version = 1, base = now}
+-- versions come from one counter for the queue, so that a schedule removed and put again in the
+-- same millisecond never meets a scheduler's fire from before the removal
+local new = {version = redis.call('HINCRBY', K_SCHEDULES, ' versions', 1), base = now}
 if st then
-  new.version = st.version + 1
-  if withdraw(name, st, now) then
+  withdraw(name, st, now)
+  -- a tick not yet due is the new schedule's to decide, withdrawn or not (a user may have cancelled it)
+  if st.last and st.last > now then
     new.last = st.previous
   else
     new.last = st.last

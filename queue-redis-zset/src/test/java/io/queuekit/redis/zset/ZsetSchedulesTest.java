@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
+import io.queuekit.MessageId;
 import io.queuekit.Schedule;
 import io.queuekit.Trigger;
 import io.queuekit.internal.ScheduleRunner;
@@ -100,6 +101,46 @@ class ZsetSchedulesTest {
             assertThat(store.remove("job")).isTrue();
             assertThat(store.read().entries()).isEmpty();
             assertThat(store.load("job")).isNull();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aScheduleRemovedAndPutAgainInOneInstant_refusesAFireFromBefore() {
+        try (RedisDelayQueue<String> q = queue()) {
+            ZsetSchedules<String> store = q.schedules();
+            Schedule<String> s = Schedule.of("job", Trigger.every(Duration.ofHours(1)), "tick");
+            Entry before = store.put(s);
+            assertThat(store.remove("job")).isTrue();
+            Entry again = store.put(s);
+
+            assertThat(again.version()).isNotEqualTo(before.version());
+            long at = store.read().nowMillis() + 1_000;
+            assertThat(store.fire(
+                            "job",
+                            before.version(),
+                            again.base(),
+                            List.of(new Tick(ScheduleRunner.tickId("job", at), at)),
+                            at))
+                    .isFalse();
+            assertThat(q.stats().total()).isZero();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aChangedPut_decidesTheTickNotYetDue_evenIfItWasCancelledByHand() {
+        try (RedisDelayQueue<String> q = queue()) {
+            ZsetSchedules<String> store = q.schedules();
+            Entry e = store.put(Schedule.of("job", Trigger.every(Duration.ofHours(1)), "old"));
+            long ahead = store.read().nowMillis() + 3_600_000;
+            String id = ScheduleRunner.tickId("job", ahead);
+            assertThat(store.fire("job", e.version(), e.base(), List.of(new Tick(id, ahead)), ahead))
+                    .isTrue();
+            assertThat(q.cancel(MessageId.of(id))).isTrue();
+
+            Entry changed = store.put(Schedule.of("job", Trigger.every(Duration.ofHours(1)), "new"));
+            assertThat(changed.last()).isEqualTo(ScheduleStore.NONE);
         }
     }
 }

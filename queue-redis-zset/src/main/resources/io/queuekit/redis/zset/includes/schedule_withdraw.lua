@@ -1,4 +1,4 @@
--- withdraws the tick st stored ahead if it is not due yet (waiting, never handed out); true if it did
+-- withdraws the tick st stored ahead if it is not due yet and still waiting; true if it did
 local function withdraw(name, st, now)
   if not st.last or st.last <= now then
     return false
