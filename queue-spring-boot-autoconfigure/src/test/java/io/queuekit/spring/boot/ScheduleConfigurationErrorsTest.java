@@ -10,6 +10,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** Schedules that cannot work fail start-up, naming the property or the method to fix. */
@@ -165,10 +166,14 @@ class ScheduleConfigurationErrorsTest {
         void hourly(Instant tick) {}
     }
 
-    /** Injects the application's own delay queue of strings by type. */
+    /** Injects the application's own delay queue of strings by type, and the schedule queue by name. */
     static class Reminders {
         @Autowired
         DelayQueue<String> reminders;
+
+        @Autowired
+        @Qualifier("queuekit-schedules")
+        DelayQueue<String> schedules;
     }
 
     @Test
@@ -184,7 +189,8 @@ class ScheduleConfigurationErrorsTest {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(Reminders.class).reminders.name())
                             .isEqualTo("reminders");
-                    assertThat(context.getBean("queuekit-schedules")).isInstanceOf(DelayQueue.class);
+                    assertThat(context.getBean(Reminders.class).schedules.name())
+                            .isEqualTo("queuekit-schedules");
                 });
     }
 }

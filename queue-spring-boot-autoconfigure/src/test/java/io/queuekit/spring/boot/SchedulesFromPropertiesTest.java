@@ -102,28 +102,43 @@ class SchedulesFromPropertiesTest {
                         "queuekit.schedules.hourly.cron=0 0 * * * *",
                         "queuekit.schedules.hourly.zone=Europe/Berlin",
                         "queuekit.schedules.hourly.missed=skip",
-                        "queuekit.schedules.hourly.payload=ping")
+                        "queuekit.schedules.hourly.payload=ping",
+                        "queuekit.schedules.once.queue=pings",
+                        "queuekit.schedules.once.at=2030-01-01T00:30:00Z",
+                        "queuekit.schedules.once.payload=once",
+                        "queuekit.schedules.quarter.queue=pings",
+                        "queuekit.schedules.quarter.every=1h",
+                        "queuekit.schedules.quarter.from=2029-12-31T23:15:00Z",
+                        "queuekit.schedules.quarter.payload=quarter")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     ManualClock clock = context.getBean(ManualClock.class);
                     Pings pings = context.getBean(Pings.class);
                     assertThat(clock.instant()).isEqualTo(ManualClock.DEFAULT_START);
 
-                    clock.advance(Duration.ofMinutes(59));
+                    clock.advance(Duration.ofMinutes(14));
                     assertThat(pings.ids).isEmpty();
-                    clock.advance(Duration.ofMinutes(1));
-                    await().atMost(WAIT).until(() -> pings.ids.size() == 1);
-                    clock.advance(Duration.ofHours(2));
+                    clock.advance(Duration.ofMinutes(46));
                     await().atMost(WAIT).until(() -> pings.ids.size() == 3);
+                    clock.advance(Duration.ofHours(2));
+                    await().atMost(WAIT).until(() -> pings.ids.size() == 7);
 
                     assertThat(pings.ids)
                             .containsExactlyInAnyOrder(
+                                    "quarter@2030-01-01T00:15:00Z quarter",
+                                    "once@2030-01-01T00:30:00Z once",
                                     "hourly@2030-01-01T01:00:00Z ping",
+                                    "quarter@2030-01-01T01:15:00Z quarter",
                                     "hourly@2030-01-01T02:00:00Z ping",
+                                    "quarter@2030-01-01T02:15:00Z quarter",
                                     "hourly@2030-01-01T03:00:00Z ping");
                     QueuesEndpoint.QueueView view =
                             new QueuesEndpoint(context.getBean(QueueCatalog.class)).queue("pings");
-                    assertThat(view.schedules()).singleElement().satisfies(s -> {
+                    assertThat(view.schedules())
+                            .extracting(QueuesEndpoint.ScheduleView::name)
+                            .containsExactly("hourly", "once", "quarter");
+                    assertThat(view.schedules().get(1).nextRun()).isNull();
+                    assertThat(view.schedules().get(0)).satisfies(s -> {
                         assertThat(s.trigger()).isEqualTo("cron Europe/Berlin 0 0 * * * *");
                         assertThat(s.missed()).isEqualTo("skip");
                         assertThat(s.lastRun()).isEqualTo(Instant.parse("2030-01-01T03:00:00Z"));
