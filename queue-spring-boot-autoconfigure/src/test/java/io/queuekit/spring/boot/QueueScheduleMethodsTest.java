@@ -65,6 +65,36 @@ class QueueScheduleMethodsTest {
         assertThat(first.toEpochMilli() % 300).isZero();
     }
 
+    static class Old {
+        @QueueSchedule(name = "old", every = "1h")
+        void old() {}
+    }
+
+    @Test
+    void aScheduleNoMethodDeclaresAnyMore_isRemovedWhenAnInstanceWithoutItStarts() {
+        String prefix = "queuekit.key-prefix=" + Contexts.unique("removed");
+        Contexts.on(server)
+                .withBean("beats", Beat.class)
+                .withBean("old", Old.class)
+                .withPropertyValues(prefix)
+                .run(context ->
+                        assertThat(names(context.getBean("queuekit-schedules"))).containsExactly("beat", "old"));
+        Contexts.on(server)
+                .withBean("beats", Beat.class)
+                .withPropertyValues(prefix)
+                .run(context ->
+                        assertThat(names(context.getBean("queuekit-schedules"))).containsExactly("beat"));
+    }
+
+    private static List<String> names(Object queue) {
+        try (var scheduler = ((DelayQueue<?>) queue).scheduler()) {
+            return scheduler.list().stream()
+                    .map(i -> i.schedule().name())
+                    .sorted()
+                    .toList();
+        }
+    }
+
     /** Fails the first run of each tick. */
     static class Flaky {
         final Map<Instant, AtomicInteger> runs = new ConcurrentHashMap<>();

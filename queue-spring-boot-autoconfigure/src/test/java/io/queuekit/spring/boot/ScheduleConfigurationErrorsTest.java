@@ -161,6 +161,20 @@ class ScheduleConfigurationErrorsTest {
                 .run(failsWith("queuekit.queues.jobs is the queue of the @QueueSchedule methods", "type=list"));
     }
 
+    interface Job {}
+
+    static class HiddenSchedule implements Job {
+        @QueueSchedule(every = "1m")
+        void run() {}
+    }
+
+    @Test
+    void aScheduleMethodHiddenBehindAnInterfaceBeanType_failsRatherThanNeverRunning() {
+        Contexts.on(server)
+                .withBean(Job.class, HiddenSchedule::new)
+                .run(failsWith("@QueueSchedule HiddenSchedule.run()", "was not seen"));
+    }
+
     static class SchedulesOnly {
         @QueueSchedule(every = "1h")
         void hourly(Instant tick) {}
