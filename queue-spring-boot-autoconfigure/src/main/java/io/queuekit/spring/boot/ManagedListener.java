@@ -166,7 +166,8 @@ final class ManagedListener {
         return listener.takesHeaders() ? new Object[] {first, headers.get()} : new Object[] {first};
     }
 
-    private static void invoke(Object bean, Method method, Object[] arguments) throws Exception {
+    /** Calls the method, throwing what it throws. */
+    static void invoke(Object bean, Method method, Object[] arguments) throws Exception {
         try {
             method.invoke(bean, arguments);
         } catch (InvocationTargetException e) {

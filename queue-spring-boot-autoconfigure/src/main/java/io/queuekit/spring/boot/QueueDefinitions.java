@@ -22,10 +22,18 @@ final class QueueDefinitions {
     private static final Duration DEFAULT_BLOCK_TIMEOUT = Duration.ofSeconds(1);
     /** Connections kept beyond those waiting consumers and subscriptions hold: producers, health, endpoint. */
     static final int SPARE_CONNECTIONS = 16;
+    /** Most workers of the schedule queue's consumer. */
+    static final int MAX_SCHEDULE_WORKERS = 8;
 
     final QueuekitProperties properties;
     final Map<String, Definition> queues;
     final List<ListenerMethod> listeners;
+    /** The {@link QueueSchedule} methods, by schedule name. */
+    final Map<String, ScheduledMethod> scheduledMethods;
+    /** The queue that runs {@link #scheduledMethods}; null if there are none. */
+    final String scheduleQueue;
+    /** The entries of {@code queuekit.schedules}, by name. */
+    final Map<String, PropertySchedule> schedules;
 
     /** One declared queue, with its settled payload type. */
     record Definition(String name, Queue settings, ResolvableType payloadType) {
@@ -39,6 +47,11 @@ final class QueueDefinitions {
     }
 
     QueueDefinitions(QueuekitProperties properties, List<ListenerMethod> listeners) {
+        this(properties, listeners, List.of());
+    }
+
+    QueueDefinitions(
+            QueuekitProperties properties, List<ListenerMethod> listeners, List<ScheduledMethod> scheduledMethods) {
         this.properties = properties;
         this.listeners = List.copyOf(listeners);
         Map<String, Definition> defined = new LinkedHashMap<>();
@@ -46,8 +59,78 @@ final class QueueDefinitions {
                 .getQueues()
                 .forEach((name, settings) ->
                         defined.put(name, new Definition(name, settings, payloadType(name, settings, listeners))));
+        this.scheduledMethods = byName(scheduledMethods);
+        this.scheduleQueue = scheduledMethods.isEmpty() ? null : scheduleQueue(properties, defined);
         this.queues = Map.copyOf(defined);
         listeners.forEach(this::check);
+        Map<String, PropertySchedule> declared = new LinkedHashMap<>();
+        properties.getSchedules().forEach((name, s) -> declared.put(name, check(PropertySchedule.of(name, s))));
+        this.schedules = java.util.Collections.unmodifiableMap(declared);
+    }
+
+    private static Map<String, ScheduledMethod> byName(List<ScheduledMethod> methods) {
+        Map<String, ScheduledMethod> byName = new LinkedHashMap<>();
+        for (ScheduledMethod m : methods) {
+            ScheduledMethod other = byName.putIfAbsent(m.name(), m);
+            if (other != null) {
+                throw new QueueConfigurationException(
+                        other.describe() + " and " + m.describe() + " have the same schedule name '" + m.name() + "'",
+                        "Give one of them a name of its own: @QueueSchedule(name = \"...\").");
+            }
+        }
+        return java.util.Collections.unmodifiableMap(byName);
+    }
+
+    /**
+     * The queue of the schedule methods: the entry of {@code queuekit.schedule-queue}'s name if the
+     * properties declare one (a delay queue of strings, to set its retries and other settings), else
+     * a delay queue with the default settings, added to {@code defined}.
+     */
+    private static String scheduleQueue(QueuekitProperties properties, Map<String, Definition> defined) {
+        String name = properties.getScheduleQueue();
+        Definition declared = defined.get(name);
+        if (declared == null) {
+            Queue settings = new Queue();
+            settings.setType(QueuekitProperties.Type.DELAY);
+            settings.setKeyPrefix(properties.getKeyPrefix());
+            defined.put(name, new Definition(name, settings, ResolvableType.forClass(String.class)));
+        } else if (declared.type() != QueuekitProperties.Type.DELAY
+                || declared.payloadType().toClass() != String.class) {
+            throw new QueueConfigurationException(
+                    "queuekit.queues." + name
+                            + " is the queue of the @QueueSchedule methods (queuekit.schedule-queue), "
+                            + "which must be a delay queue of strings, but it is declared as "
+                            + declared.property("type") + "=" + lower(declared.type()) + " of "
+                            + name(declared.payloadType()),
+                    "Set " + declared.property("type") + "=delay and leave its payload-type unset, or name another "
+                            + "queue in queuekit.schedule-queue.");
+        }
+        return name;
+    }
+
+    /** A schedule of the properties names a declared delay queue, not that of the schedule methods. */
+    private PropertySchedule check(PropertySchedule schedule) {
+        Definition queue = queues.get(schedule.queue());
+        if (queue == null) {
+            throw new QueueConfigurationException(
+                    schedule.property("queue") + "=" + schedule.queue() + " names no queue (declared: "
+                            + new ArrayList<>(properties.getQueues().keySet()) + ")",
+                    "Declare it, e.g. queuekit.queues." + schedule.queue() + ".type=delay, or fix the name.");
+        }
+        if (queue.type() != QueuekitProperties.Type.DELAY) {
+            throw new QueueConfigurationException(
+                    schedule.property("queue") + "=" + schedule.queue() + " names a queue declared as "
+                            + queue.property("type") + "=" + lower(queue.type())
+                            + "; schedules store their messages on delay queues",
+                    "Set " + queue.property("type") + "=delay, or name a delay queue.");
+        }
+        if (schedule.queue().equals(scheduleQueue)) {
+            throw new QueueConfigurationException(
+                    schedule.property("queue") + "=" + schedule.queue()
+                            + " names the queue of the @QueueSchedule methods (queuekit.schedule-queue)",
+                    "Name another delay queue, or make the schedule a @QueueSchedule method.");
+        }
+        return schedule;
     }
 
     /**
@@ -82,6 +165,12 @@ final class QueueDefinitions {
     }
 
     private void check(ListenerMethod listener) {
+        if (listener.queue().equals(scheduleQueue)) {
+            throw new QueueConfigurationException(
+                    listener.describe() + " names '" + listener.queue()
+                            + "', the queue of the @QueueSchedule methods (queuekit.schedule-queue)",
+                    "Name another queue, or set queuekit.schedule-queue to a name of its own.");
+        }
         Definition queue = queues.get(listener.queue());
         if (queue == null) {
             throw new QueueConfigurationException(
@@ -139,7 +228,14 @@ final class QueueDefinitions {
 
     /** Connections that listeners hold while they wait, plus {@link #SPARE_CONNECTIONS}. */
     int poolSize() {
-        return listeners.stream().mapToInt(ListenerMethod::concurrency).sum() + SPARE_CONNECTIONS;
+        return listeners.stream().mapToInt(ListenerMethod::concurrency).sum()
+                + scheduleConcurrency()
+                + SPARE_CONNECTIONS;
+    }
+
+    /** Workers running the {@link QueueSchedule} methods: one per method, at most {@value #MAX_SCHEDULE_WORKERS}. */
+    int scheduleConcurrency() {
+        return Math.min(scheduledMethods.size(), MAX_SCHEDULE_WORKERS);
     }
 
     /** The longest block timeout of any queue, which the client's blocking read timeout must exceed. */

@@ -86,10 +86,15 @@ final class QueueFactory {
         if (queue.type() != QueuekitProperties.Type.BROADCAST) {
             consumeOptions(queue);
         }
-        Codec<?> codec = queue.settings().getCodec() != null ? namedCodec(queue) : codec(queue.payloadType());
+        Codec<?> codec = codec(queue);
         return transport == Transport.IN_MEMORY
                 ? InMemoryQueues.create(queue, codec, metrics, observations, clock.get())
                 : redis(queue, codec);
+    }
+
+    /** The queue's payload codec: the bean {@code codec} names, else one for its payload type. */
+    Codec<?> codec(Definition queue) {
+        return queue.settings().getCodec() != null ? namedCodec(queue) : codec(queue.payloadType());
     }
 
     /** The bean that {@code codec} names, if it is a {@code Codec} that may take the queue's payloads. */

@@ -40,11 +40,7 @@ final class QueueListenerContainer implements SmartLifecycle, QueueListenerRegis
             Duration phaseTimeout,
             BroadcastSubscriptions broadcasts,
             @Nullable QueueListenerErrorHandler errorHandler) {
-        Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0
-                ? phaseTimeout.dividedBy(10)
-                : Duration.ofSeconds(1);
-        Duration wait = phaseTimeout.minus(margin);
-        Duration shutdownTimeout = wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
+        Duration shutdownTimeout = shutdownTimeout(phaseTimeout);
         Map<String, ManagedListener> byId = new LinkedHashMap<>();
         for (ListenerMethod listener : definitions.listeners) {
             ManagedListener other = byId.get(listener.id());
@@ -61,6 +57,15 @@ final class QueueListenerContainer implements SmartLifecycle, QueueListenerRegis
             byId.put(listener.id(), new ManagedListener(listener, catalog, beans, options, broadcasts, errorHandler));
         }
         this.listeners = Collections.unmodifiableMap(byId);
+    }
+
+    /** How long a consumer waits for running handlers: the phase timeout less a margin for the acks, at most a day. */
+    static Duration shutdownTimeout(Duration phaseTimeout) {
+        Duration margin = phaseTimeout.dividedBy(10).compareTo(Duration.ofSeconds(1)) < 0
+                ? phaseTimeout.dividedBy(10)
+                : Duration.ofSeconds(1);
+        Duration wait = phaseTimeout.minus(margin);
+        return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
     }
 
     /**

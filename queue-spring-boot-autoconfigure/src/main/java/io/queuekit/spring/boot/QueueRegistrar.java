@@ -60,8 +60,16 @@ final class QueueRegistrar
     static final String DEFINITIONS = "queuekitQueueDefinitions";
     static final String FACTORY = "queuekitQueueFactory";
     /** The second part of every {@code queuekit.*} property, in uniform form; {@code redis} is the test fixtures'. */
-    private static final Set<String> TOP_LEVEL =
-            Set.of("transport", "keyprefix", "queues", "inmemory", "health", "observations", "redis");
+    private static final Set<String> TOP_LEVEL = Set.of(
+            "transport",
+            "keyprefix",
+            "queues",
+            "schedules",
+            "schedulequeue",
+            "inmemory",
+            "health",
+            "observations",
+            "redis");
 
     private Environment environment;
     /** What the registration was made from, for the hints of ahead-of-time processing. */
@@ -77,14 +85,17 @@ final class QueueRegistrar
     @Override
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
         List<ListenerMethod> listeners = new ArrayList<>();
+        List<ScheduledMethod> scheduled = new ArrayList<>();
         findListenerBeans(registry).forEach((beanName, type) -> {
             List<ListenerMethod> found = ListenerMethod.find(beanName, type, environment);
-            if (!found.isEmpty()) {
+            List<ScheduledMethod> foundScheduled = ScheduledMethod.find(beanName, type, environment);
+            if (!found.isEmpty() || !foundScheduled.isEmpty()) {
                 listenerBeans.put(beanName, type);
                 listeners.addAll(found);
+                scheduled.addAll(foundScheduled);
             }
         });
-        definitions = new QueueDefinitions(bind(environment), listeners);
+        definitions = new QueueDefinitions(bind(environment), listeners, scheduled);
         Map<String, String> listenerClasses = new LinkedHashMap<>();
         listenerBeans.forEach((beanName, type) -> listenerClasses.put(beanName, type.getName()));
         Map<String, String> queueTypes = queueTypes(definitions);
@@ -97,7 +108,7 @@ final class QueueRegistrar
         bean.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
         registry.registerBeanDefinition(DEFINITIONS, bean);
         for (String name : queueTypes.keySet()) {
-            registerQueue(registry, definitions.queues.get(name));
+            registerQueue(registry, definitions.queues.get(name), name.equals(definitions.scheduleQueue));
         }
     }
 
@@ -120,9 +131,13 @@ final class QueueRegistrar
             Map<String, String> listenerClasses,
             Map<String, String> registered) {
         List<ListenerMethod> listeners = new ArrayList<>();
-        listenerClasses.forEach((beanName, className) -> listeners.addAll(ListenerMethod.find(
-                beanName, ClassUtils.resolveClassName(className, beanFactory.getBeanClassLoader()), environment)));
-        QueueDefinitions definitions = new QueueDefinitions(bind(environment), listeners);
+        List<ScheduledMethod> scheduled = new ArrayList<>();
+        listenerClasses.forEach((beanName, className) -> {
+            Class<?> type = ClassUtils.resolveClassName(className, beanFactory.getBeanClassLoader());
+            listeners.addAll(ListenerMethod.find(beanName, type, environment));
+            scheduled.addAll(ScheduledMethod.find(beanName, type, environment));
+        });
+        QueueDefinitions definitions = new QueueDefinitions(bind(environment), listeners, scheduled);
         Map<String, String> now = queueTypes(definitions);
         if (!now.equals(registered)) {
             throw new QueueConfigurationException(
@@ -181,6 +196,9 @@ final class QueueRegistrar
             binder.bind("queuekit.observations", Bindable.ofInstance(properties.getObservations()), strict);
             binder.bind("queuekit.queues", Bindable.mapOf(String.class, Queue.class), strict)
                     .ifBound(queues -> properties.getQueues().putAll(queues));
+            binder.bind("queuekit.schedules", Bindable.mapOf(String.class, QueuekitProperties.Schedule.class), strict)
+                    .ifBound(schedules -> properties.getSchedules().putAll(schedules));
+            binder.bind("queuekit.schedule-queue", String.class).ifBound(properties::setScheduleQueue);
         } catch (BindException e) {
             throw unknownNames(e);
         }
@@ -229,6 +247,10 @@ final class QueueRegistrar
             "broadcast.buffer-bytes",
             "broadcast.keep-alive-interval");
 
+    /** The settings a schedule has, after {@code queuekit.schedules.<name>.}. */
+    private static final List<String> SCHEDULE_SETTINGS =
+            List.of("queue", "cron", "zone", "every", "from", "at", "missed", "payload", "headers");
+
     /**
      * A name no setting has becomes a message with the closest name there is; any other binding
      * failure (a value of the wrong kind) is left to Spring Boot's own report, which names it.
@@ -260,6 +282,9 @@ final class QueueRegistrar
         if (text.startsWith("queuekit.queues.") && name.getNumberOfElements() > 3) {
             prefix = "queuekit.queues." + name.getElement(2, Form.ORIGINAL) + ".";
             known = QUEUE_SETTINGS;
+        } else if (text.startsWith("queuekit.schedules.") && name.getNumberOfElements() > 3) {
+            prefix = "queuekit.schedules." + name.getElement(2, Form.ORIGINAL) + ".";
+            known = SCHEDULE_SETTINGS;
         } else if (text.startsWith("queuekit.health.")) {
             prefix = "queuekit.health.";
             known = List.of("dead-letter-threshold", "broadcast-down-after");
@@ -325,7 +350,8 @@ final class QueueRegistrar
                         .ifPresent(name -> {
                             throw new QueueConfigurationException(
                                     "Unknown property " + name + ": queuekit has "
-                                            + "queuekit.transport, queuekit.key-prefix, queuekit.queues.*, queuekit.in-memory.*, "
+                                            + "queuekit.transport, queuekit.key-prefix, queuekit.queues.*, "
+                                            + "queuekit.schedules.*, queuekit.schedule-queue, queuekit.in-memory.*, "
                                             + "queuekit.health.* and queuekit.observations.*",
                                     "Remove " + name + " or correct its name.");
                         });
@@ -385,7 +411,7 @@ final class QueueRegistrar
      * A bean that {@link QueueFactory#queue(String)} makes, with the queue's generic type, its name as
      * qualifier and, where free, as alias.
      */
-    private static void registerQueue(BeanDefinitionRegistry registry, Definition queue) {
+    private static void registerQueue(BeanDefinitionRegistry registry, Definition queue, boolean ofSchedules) {
         String beanName = beanName(queue.name(), queue.type());
         if (registry.containsBeanDefinition(beanName)) {
             throw new QueueConfigurationException(
@@ -401,6 +427,8 @@ final class QueueRegistrar
         definition.getConstructorArgumentValues().addIndexedArgumentValue(0, queue.name());
         definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, queue.name()));
         definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
+        // the schedule methods' queue is the starter's own: injected only by its name
+        definition.setDefaultCandidate(!ofSchedules);
         registry.registerBeanDefinition(beanName, definition);
         // so that a field or parameter named like the queue picks it where several queues share a
         // payload type (a DelayQueue<Order> is a MessageQueue<Order> too)

@@ -44,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * queuekit for a Spring Boot application: a Jedis client from Spring Boot's Redis connection details
  * or {@code spring.data.redis.*} (unless the application has its own {@code UnifiedJedis}), a bean per queue declared under
  * {@code queuekit.queues}, consumers for {@link QueueListener} and {@link BroadcastListener}
- * methods, metrics in the application's {@code MeterRegistry}, observations in its
+ * methods, the schedules of {@code queuekit.schedules} and {@link QueueSchedule} methods, metrics in the application's {@code MeterRegistry}, observations in its
  * {@code ObservationRegistry} (unless {@code queuekit.observations.enabled=false}), a health
  * indicator and the {@code queues} Actuator endpoint. With {@code queuekit.transport=in-memory} the same queues are
  * built in memory and no Redis client is made.
@@ -173,11 +173,25 @@ public class QueuekitAutoConfiguration {
             Environment environment,
             BroadcastSubscriptions broadcasts,
             ObjectProvider<QueueListenerErrorHandler> errorHandler) {
-        Duration phaseTimeout = Binder.get(environment)
+        return new QueueListenerContainer(
+                definitions, catalog, beans, phaseTimeout(environment), broadcasts, errorHandler.getIfAvailable());
+    }
+
+    /** Runs {@code queuekit.schedules.*} and the {@link QueueSchedule} methods. */
+    @Bean
+    QueueSchedules queuekitSchedules(
+            QueueDefinitions definitions,
+            QueueCatalog catalog,
+            QueueFactory factory,
+            BeanFactory beans,
+            Environment environment) {
+        return new QueueSchedules(definitions, catalog, factory, beans, phaseTimeout(environment));
+    }
+
+    private static Duration phaseTimeout(Environment environment) {
+        return Binder.get(environment)
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
-        return new QueueListenerContainer(
-                definitions, catalog, beans, phaseTimeout, broadcasts, errorHandler.getIfAvailable());
     }
 
     @Bean

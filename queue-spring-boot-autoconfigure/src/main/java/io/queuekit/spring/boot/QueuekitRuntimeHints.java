@@ -13,7 +13,8 @@ import org.springframework.core.ResolvableType;
 /**
  * What a native image of an application with queuekit needs beyond what its code shows: the Lua
  * scripts the Redis queues load as resources, the properties {@link QueueRegistrar} binds and the
- * methods {@link VirtualThreads} calls, for every application; and, from {@link #registerQueues}, the listener methods the container calls
+ * methods {@link VirtualThreads} calls, for every application; and, from {@link #registerQueues}, the listener and
+ * {@link QueueSchedule} methods the starter calls
  * by reflection and the payload types the JSON codec binds, for the application's own queues.
  */
 final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
@@ -25,6 +26,7 @@ final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
         hints.resources().registerPattern(LUA_SCRIPTS);
         BindableRuntimeHintsRegistrar.forTypes(
                         QueuekitProperties.Queue.class,
+                        QueuekitProperties.Schedule.class,
                         QueuekitProperties.InMemory.class,
                         QueuekitProperties.Health.class)
                 .registerHints(hints, classLoader);
@@ -45,6 +47,9 @@ final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
         listenerBeans.forEach(hints.reflection()::registerType);
         for (ListenerMethod listener : definitions.listeners) {
             hints.reflection().registerMethod(listener.method(), ExecutableMode.INVOKE);
+        }
+        for (ScheduledMethod scheduled : definitions.scheduledMethods.values()) {
+            hints.reflection().registerMethod(scheduled.method(), ExecutableMode.INVOKE);
         }
         BindingReflectionHintsRegistrar json = new BindingReflectionHintsRegistrar();
         for (QueueDefinitions.Definition queue : definitions.queues.values()) {

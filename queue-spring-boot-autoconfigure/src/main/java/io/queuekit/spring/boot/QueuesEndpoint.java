@@ -3,16 +3,20 @@ package io.queuekit.spring.boot;
 import io.queuekit.Broadcaster;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
+import io.queuekit.DelayQueue;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
+import io.queuekit.Scheduler;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -23,7 +27,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * The {@code queues} Actuator endpoint: what the {@code queuekit} command line offers, over HTTP or
- * JMX. Reads ({@code GET /actuator/queues}, {@code /actuator/queues/{name}},
+ * JMX. Reads ({@code GET /actuator/queues}, {@code /actuator/queues/{name}}, each delay queue with
+ * its schedules,
  * {@code /actuator/queues/{name}/peek?limit=}, {@code /actuator/queues/{name}/dead-letters?limit=}) are
  * open once the endpoint is exposed; the writes, {@code POST /actuator/queues/{name}/requeue} and
  * {@code /purge} of dead letters with {@code {"id": "..."}} for one or {@code {"all": true}} for all,
@@ -37,17 +42,40 @@ public final class QueuesEndpoint {
     private static final int DEFAULT_LIMIT = 20;
 
     private final QueueCatalog catalog;
+    /** A scheduler per delay queue, to read its schedules; closed with the queue. */
+    private final Map<String, Scheduler<?>> readers = new ConcurrentHashMap<>();
 
     QueuesEndpoint(QueueCatalog catalog) {
         this.catalog = catalog;
     }
 
-    /** One queue or broadcast channel as the endpoint shows it. */
+    /**
+     * One queue or broadcast channel as the endpoint shows it.
+     *
+     * @param schedules a delay queue's stored schedules, by name; null for other queues
+     */
     public record QueueView(
             String name,
             String type,
             String transport,
-            @Nullable QueueStats stats) {}
+            @Nullable QueueStats stats,
+            @Nullable List<ScheduleView> schedules) {}
+
+    /**
+     * A schedule stored for a delay queue, as {@link io.queuekit.Scheduler#list()} reads it.
+     *
+     * @param trigger the trigger's text ({@code cron Europe/Berlin 0 30 2 * * *}, {@code every PT5M
+     *     from 1970-01-01T00:00:00Z}, {@code once <instant>})
+     * @param missed {@code fire-once} or {@code skip}
+     * @param lastRun the latest tick that fell due; null if none yet
+     * @param nextRun the next tick; null if there is none
+     */
+    public record ScheduleView(
+            String name,
+            String trigger,
+            String missed,
+            @Nullable Instant lastRun,
+            @Nullable Instant nextRun) {}
 
     /**
      * A message waiting in a queue, with the field names of the command line's {@code peek}.
@@ -88,10 +116,32 @@ public final class QueuesEndpoint {
         String type = QueueDefinitions.lower(definition.type());
         if (definition.type() == QueuekitProperties.Type.BROADCAST) {
             Broadcaster<?> broadcaster = catalog.broadcaster(name);
-            return new QueueView(name, type, broadcaster.semantics().transport(), null);
+            return new QueueView(name, type, broadcaster.semantics().transport(), null, null);
         }
         MessageQueue<?> queue = catalog.queue(name);
-        return new QueueView(name, type, queue.semantics().transport(), queue.stats());
+        return new QueueView(
+                name,
+                type,
+                queue.semantics().transport(),
+                queue.stats(),
+                queue instanceof DelayQueue<?> delay ? schedules(delay) : null);
+    }
+
+    /**
+     * Read with a scheduler kept per queue for reading, which is never started and so stores nothing
+     * (a queue keeps every scheduler it made until it closes, so one per read would pile up).
+     */
+    private List<ScheduleView> schedules(DelayQueue<?> queue) {
+        Scheduler<?> scheduler = readers.computeIfAbsent(queue.name(), n -> queue.scheduler());
+        return scheduler.list().stream()
+                .sorted(Comparator.comparing(i -> i.schedule().name()))
+                .map(i -> new ScheduleView(
+                        i.schedule().name(),
+                        i.schedule().trigger().toString(),
+                        QueueDefinitions.lower(i.schedule().missed()),
+                        i.lastRun(),
+                        i.nextRun()))
+                .toList();
     }
 
     /**

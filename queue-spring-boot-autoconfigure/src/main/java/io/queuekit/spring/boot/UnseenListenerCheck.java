@@ -10,7 +10,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Listener methods are found on the bean types known before any bean is made, which is what lets
+ * Listener and {@link QueueSchedule} methods are found on the bean types known before any bean is made, which is what lets
  * them set the queues' payload types and the pool. A bean whose declared type hides them (a
  * {@code @Bean} method that returns an interface, while the object it makes has the annotated
  * method) would never be called: this check fails start-up for it instead of leaving its queue
@@ -32,8 +32,10 @@ final class UnseenListenerCheck implements BeanPostProcessor {
     private Set<String> known() {
         Set<String> k = known;
         if (k == null) {
-            k = definitions.getObject().listeners.stream()
-                    .map(l -> key(l.beanName(), l.method()))
+            QueueDefinitions d = definitions.getObject();
+            k = java.util.stream.Stream.concat(
+                            d.listeners.stream().map(l -> key(l.beanName(), l.method())),
+                            d.scheduledMethods.values().stream().map(m -> key(m.beanName(), m.method())))
                     .collect(Collectors.toSet());
             known = k;
         }
@@ -51,8 +53,17 @@ final class UnseenListenerCheck implements BeanPostProcessor {
             return bean;
         }
         var listeners = ListenerMethod.find(beanName, type, environment);
-        if (listeners.isEmpty()) {
+        var scheduled = ScheduledMethod.find(beanName, type, environment);
+        if (listeners.isEmpty() && scheduled.isEmpty()) {
             plain.add(type);
+        }
+        for (ScheduledMethod method : scheduled) {
+            if (!known().contains(key(beanName, method.method()))) {
+                throw new QueueConfigurationException(
+                        method.describe() + " on bean '" + beanName + "' was not seen "
+                                + "when the queues were set up: the bean's declared type does not show the method",
+                        "Declare the bean with its class (for a @Bean method, make that the return type).");
+            }
         }
         for (ListenerMethod listener : listeners) {
             if (!known().contains(key(beanName, listener.method()))) {

@@ -124,6 +124,50 @@ class AotProcessingTest {
         }
     }
 
+    static class Reports {
+        @QueueSchedule(name = "nightly-report", cron = "0 30 2 * * *", zone = "Europe/Berlin")
+        void nightly(java.time.Instant tick) {}
+    }
+
+    @Test
+    void schedules_areProcessed_theScheduleQueueWrittenOut_andTheMethodHinted() {
+        ApplicationContextRunner scheduled = runner.withBean("reports", Reports.class)
+                .withPropertyValues(
+                        "queuekit.schedules.hourly.queue=reminders",
+                        "queuekit.schedules.hourly.every=1h",
+                        "queuekit.schedules.hourly.headers.source=aot");
+        DefaultGenerationContext generated = process(scheduled);
+        String code = sources(generated);
+
+        assertThat(code)
+                .contains("\"queuekit-schedulesQueue\"")
+                .contains("ResolvableType.forClassWithGenerics(DelayQueue.class, String.class)")
+                .contains("setDefaultCandidate(false)")
+                .contains("\"reports\", \"" + Reports.class.getName() + "\"");
+        RuntimeHints hints = generated.getRuntimeHints();
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Reports.class, "nightly"))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(QueuekitProperties.Schedule.class))
+                .accepts(hints);
+    }
+
+    @Test
+    void runTime_findsTheScheduleMethods_ofTheBeansProcessed() {
+        MockEnvironment environment = new MockEnvironment().withProperty("queuekit.queues.reminders.type", "delay");
+        Map<String, String> listeners = Map.of("reports", Reports.class.getName());
+        Map<String, String> processed = Map.of(
+                "queuekit-schedules",
+                "io.queuekit.DelayQueue<java.lang.String>",
+                "reminders",
+                "io.queuekit.DelayQueue<java.lang.String>");
+
+        QueueDefinitions definitions =
+                QueueRegistrar.definitions(environment, new DefaultListableBeanFactory(), listeners, processed);
+
+        assertThat(definitions.scheduledMethods).containsOnlyKeys("nightly-report");
+        assertThat(definitions.scheduleQueue).isEqualTo("queuekit-schedules");
+    }
+
     @Test
     void payloadTypeTheGeneratedCodeCannotName_failsProcessing_namingIt() {
         ApplicationContextRunner hidden = new ApplicationContextRunner()
