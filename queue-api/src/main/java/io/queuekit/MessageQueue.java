@@ -29,6 +29,10 @@ import java.util.concurrent.TimeUnit;
  * transports notice an interrupt when their current blocking command returns, within about a
  * second); a message it had already taken stays in flight and comes back after its lease.
  *
+ * <h2>Pausing</h2>
+ * {@link #pause()} stops the queue handing out messages and keeps it storing them, until
+ * {@link #resume()}; see {@link #pause()} for what that promises.
+ *
  * <h2>Threads and closing</h2>
  * All methods are thread-safe. {@link #close()} is graceful and idempotent: it stops handing out
  * messages (callers blocked in {@code take} or {@code poll} get {@link QueueClosedException}), lets
@@ -149,13 +153,59 @@ public interface MessageQueue<T> extends AutoCloseable {
     }
 
     /**
-     * Current counts of ready, in-flight, delayed and dead messages. A message whose lease expired
+     * Current counts of ready, in-flight, delayed and dead messages, and whether the queue is
+     * {@linkplain #pause() paused}. A message whose lease expired
      * counts as ready, on its last attempt too, until the queue hands it out again or dead-letters
      * it (a receive does; so may the list queue's upkeep, which this call runs when due): dead
      * counts the dead letters alone, as {@link DeadLetters#size()} does. On Redis every count is a
      * counting command, whatever the queue's size.
      */
     QueueStats stats();
+
+    /**
+     * Pauses the queue: it keeps storing what is sent and hands nothing out until {@link #resume()}.
+     * The state is stored with the queue (on Redis, a key beside its messages), so every queue
+     * object on the same queue, in every process, sees it: a receive that starts after this call
+     * returned hands out nothing, here or anywhere. While paused:
+     *
+     * <ul>
+     *   <li>every form of {@code send} (and of {@code schedule} on a {@link DelayQueue}) stores as
+     *       usual, and {@link #stats()} counts what it stored;
+     *   <li>nothing is handed out: {@link #poll()} returns null, {@link #poll(long, TimeUnit)} and
+     *       {@link #pollBatch} wait out their timeout, {@link #take()} and the workers of
+     *       {@link #consume} wait, all without busy polling (a paused queue object re-reads the
+     *       stored state about once a second, however many callers wait on it);
+     *   <li>deliveries already handed out stay with their consumers, which can ack, retry,
+     *       dead-letter and extend them as usual;
+     *   <li>a lease that runs out returns its message to ready, and a delayed message or a retry
+     *       falls due as usual: both are handed out after {@link #resume()}.
+     * </ul>
+     *
+     * After {@link #resume()}, messages are handed out in the order they would have been without
+     * the pause. Idempotent: pausing a paused queue changes nothing. Broadcasters have no pause.
+     *
+     * @throws QueueClosedException if this queue object is closed
+     * @throws TransportException if the state could not be stored (it may have been)
+     */
+    void pause();
+
+    /**
+     * Resumes a paused queue: it hands out again what it kept. Every queue object on the queue sees
+     * it: callers waiting in this object at once, those waiting in other objects within about a
+     * second. Idempotent: resuming a queue that is not paused changes nothing.
+     *
+     * @throws QueueClosedException if this queue object is closed
+     * @throws TransportException if the state could not be stored (it may have been)
+     */
+    void resume();
+
+    /**
+     * Whether the queue is paused, as stored now (on Redis, one round trip), whichever queue object
+     * paused it.
+     *
+     * @throws QueueClosedException if this queue object is closed
+     */
+    boolean isPaused();
 
     /** What this transport promises; constant for the life of the queue. */
     Semantics semantics();

@@ -52,6 +52,7 @@ public final class QueueRuntime<T> {
     private final String name;
     private final List<ScheduleRunner<T>> schedulers = new CopyOnWriteArrayList<>();
     private final AtomicInteger schedulerCount = new AtomicInteger();
+    private final Pausing pausing;
 
     /**
      * @param label names the queue in exceptions and logs ({@code "redis-list orders"})
@@ -94,6 +95,7 @@ public final class QueueRuntime<T> {
             return s == null ? new QueueStats(0, 0, 0, 0) : s.stats();
         });
         this.consumers = new Consumers(name, maxAttempts, observer, observations, destination, this::store);
+        this.pausing = new Pausing(System::nanoTime, Pausing.CHECK_MILLIS, () -> store().paused(), this::isClosing);
     }
 
     /** Attaches the queue's store; once, before the queue is used. */
@@ -175,6 +177,7 @@ public final class QueueRuntime<T> {
         schedulers.forEach(ScheduleRunner::close);
         QueueStore<T> s = store();
         s.receivingStopped();
+        pausing.stir();
         consumers.shutDown(() -> {
             phase.set(Phase.CLOSED);
             observer.close();
@@ -267,6 +270,35 @@ public final class QueueRuntime<T> {
 
     private static <T> Delivery<T> first(List<Delivery<T>> got) {
         return got.isEmpty() ? null : got.get(0);
+    }
+
+    // ---- pausing
+
+    /** What this queue object knows of its queue's pause, and where its receives wait while paused. */
+    public Pausing pausing() {
+        return pausing;
+    }
+
+    /** {@link MessageQueue#pause()}: stored first, so that a receive after it sees it anywhere. */
+    public void pause() {
+        checkOpen();
+        store().storePaused(true);
+        pausing.learned(true);
+    }
+
+    /** {@link MessageQueue#resume()}: stored, then this object's waiting receives are woken. */
+    public void resume() {
+        checkOpen();
+        store().storePaused(false);
+        pausing.learned(false);
+    }
+
+    /** {@link MessageQueue#isPaused()}: as stored now. */
+    public boolean isPaused() {
+        checkOpen();
+        boolean paused = store().paused();
+        pausing.learned(paused);
+        return paused;
     }
 
     /** The queue's counts. */

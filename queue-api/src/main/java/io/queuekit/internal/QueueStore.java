@@ -24,6 +24,16 @@ public interface QueueStore<T> {
     /** The queue's counts as of now; read by {@code stats()} and the metrics gauges. */
     QueueStats stats();
 
+    /**
+     * Stores whether the queue is paused, where every queue object on it reads it (for a sharded
+     * queue, on every shard; a resume clears the first shard last, which is the one a paused
+     * object re-reads, see {@link Pausing}).
+     */
+    void storePaused(boolean paused);
+
+    /** Whether the queue is paused, as stored now: one round trip on a server. */
+    boolean paused();
+
     /** The raw dead letters, which the runtime checks arguments for and decodes. */
     DeadLetterStore<T> deadLetters();
 

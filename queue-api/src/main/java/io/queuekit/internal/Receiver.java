@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * caller's time is up, then hand on what the receive still owes. What to do next is a {@link Plan}'s
  * to say (the wake-up protocol, {@link WakeUps}, or {@link #takingWaits}); how to claim and wait is
  * the {@link Store}'s. {@code poll}, {@code take} and {@code pollBatch} of every transport, and the
- * fetches of managed consumers, run here. Thread-safe.
+ * fetches of managed consumers, run here. While the queue object is paused, a receive waits in its
+ * {@link Pausing} instead, outside any plan (rule 11). Thread-safe.
  *
  * @param <T> the payload type
  * @param <A> the ack a fetch may carry ({@link CarriedAck})
@@ -241,6 +242,9 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         try {
             if (timeoutNanos == 0) {
                 runtime.checkReceiving();
+                if (runtime.pausing().paused()) {
+                    return List.of();
+                }
                 return store.claim(max, ack).deliveries();
             }
             return await(max, timeoutNanos, ack);
@@ -249,12 +253,47 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         }
     }
 
+    /**
+     * Plans until something is taken or the deadline; while the object is paused (rule 11), waits in
+     * its {@link Pausing} outside any plan, and begins a new plan once resumed.
+     */
     private List<Delivery<T>> await(int max, long timeoutNanos, A ack) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
         runtime.checkReceiving();
         long began = System.nanoTime();
+        long deadline = began + timeoutNanos;
+        Pausing pausing = runtime.pausing();
+        while (true) {
+            if (pausing.paused()) {
+                ack.ackAlone(); // no claim comes to carry it before the resume
+                boolean still = pausing.await(deadline);
+                runtime.checkReceiving();
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (still) {
+                    return List.of();
+                }
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return List.of();
+            }
+            List<Delivery<T>> got = planned(max, left, ack, began, pausing);
+            if (got != null) {
+                return got;
+            }
+        }
+    }
+
+    /**
+     * One plan's receive: what it got, empty at the deadline, or null once it learnt that the
+     * object is paused (it left its plan, handing on what it owed).
+     */
+    private List<Delivery<T>> planned(int max, long timeoutNanos, A ack, long began, Pausing pausing)
+            throws InterruptedException {
         Plan plan = plans.begin(max, timeoutNanos, ack.carrying());
         try {
             while (true) {
@@ -295,6 +334,9 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                     case RETURN -> {
                         return List.of();
                     }
+                }
+                if (pausing.known()) {
+                    return null; // a claim or block found the queue paused: wait outside the plan
                 }
                 if (Thread.interrupted()) {
                     throw new InterruptedException();

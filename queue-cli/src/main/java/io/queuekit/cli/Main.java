@@ -178,6 +178,8 @@ public final class Main {
                 Demo.DemoCommand.class,
                 Operator.Stats.class,
                 Operator.Peek.class,
+                Operator.Pause.class,
+                Operator.Resume.class,
                 DeadLetterCommands.Dead.class,
                 CommandLine.HelpCommand.class
             })

@@ -29,7 +29,7 @@ import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
-/** Operator commands on a queue in a running Redis: stats, peek, dead letters. */
+/** Operator commands on a queue in a running Redis: stats, peek, pause and resume, dead letters. */
 final class Operator {
     /** Plain ASCII: a control character or a bidirectional override in a payload is written as an escape. */
     private static final ObjectMapper JSON =
@@ -151,7 +151,9 @@ final class Operator {
         return true;
     }
 
-    @Command(name = "stats", description = "Counts of a queue: ready, in flight, delayed, dead.")
+    @Command(
+            name = "stats",
+            description = "Counts of a queue: ready, in flight, delayed, dead; and whether it is paused.")
     static final class Stats implements Callable<Integer> {
         private final Main.Context ctx;
 
@@ -179,7 +181,8 @@ final class Operator {
                                     .put("ready", s.ready())
                                     .put("inFlight", s.inFlight())
                                     .put("delayed", s.delayed())
-                                    .put("dead", s.dead()));
+                                    .put("dead", s.dead())
+                                    .put("paused", s.paused()));
                     return 0;
                 }
                 ctx.out()
@@ -188,8 +191,63 @@ final class Operator {
                                 t.keys().name(), t.type().word(), t.keys().base());
                 ctx.out()
                         .printf(
-                                "ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%n",
-                                s.ready(), s.inFlight(), s.delayed(), s.dead());
+                                "ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%npaused     %s%n",
+                                s.ready(), s.inFlight(), s.delayed(), s.dead(), s.paused() ? "yes" : "no");
+                return 0;
+            });
+        }
+    }
+
+    @Command(
+            name = "pause",
+            description = {
+                "Pauses a queue: it keeps what is sent and hands nothing out until `queuekit resume`.",
+                "Every process's consumers stop taking within about a second; what they hold stays theirs."
+            })
+    static final class Pause implements Callable<Integer> {
+        private final Main.Context ctx;
+
+        @Mixin
+        Main.HelpOption help;
+
+        @Mixin
+        QueueOptions options;
+
+        Pause(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(ctx, options, t -> {
+                boolean was = t.queue().isPaused();
+                t.queue().pause();
+                ctx.out().println(t.describe() + (was ? " was paused already" : " paused"));
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "resume", description = "Resumes a paused queue: it hands out again what it kept, in order.")
+    static final class Resume implements Callable<Integer> {
+        private final Main.Context ctx;
+
+        @Mixin
+        Main.HelpOption help;
+
+        @Mixin
+        QueueOptions options;
+
+        Resume(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(ctx, options, t -> {
+                boolean was = t.queue().isPaused();
+                t.queue().resume();
+                ctx.out().println(t.describe() + (was ? " resumed" : " was not paused"));
                 return 0;
             });
         }

@@ -29,7 +29,7 @@ import redis.clients.jedis.resps.ScanResult;
  * signal     -            list
  * lease      -            hash
  * held       hash         -
- * inflight, dead: zset; body, att, reason: hash; seq, layout: string (both)
+ * inflight, dead: zset; body, att, reason: hash; seq, layout, paused: string (both)
  * </pre>
  * The queues record their type in {@code layout} ({@code list} or {@code zset}) once they store a
  * waiting message; where it exists it decides. A queue without it that holds only dead letters has
@@ -51,6 +51,8 @@ final class QueueLayout {
             "seq",
             "string",
             "layout",
+            "string",
+            "paused",
             "string");
     private static final Map<QueueType, Map<String, String>> OWN = Map.of(
             QueueType.LIST, Map.of("ready", "list", "claiming", "list", "delayed", "zset", "held", "hash"),
@@ -69,7 +71,8 @@ final class QueueLayout {
             "att",
             "reason",
             "seq",
-            "layout");
+            "layout",
+            "paused");
 
     private QueueLayout() {}
 

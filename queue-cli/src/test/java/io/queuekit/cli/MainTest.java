@@ -60,7 +60,7 @@ class MainTest {
 
     @Test
     void everyCommand_hasHelp() {
-        for (String c : List.of("demo", "stats", "peek", "dead")) {
+        for (String c : List.of("demo", "stats", "peek", "pause", "resume", "dead")) {
             outBytes.reset();
             assertThat(run(c, "--help")).as(c).isZero();
             assertThat(out()).as(c).contains("usage: queuekit " + c);
@@ -119,6 +119,42 @@ class MainTest {
                     .as("%s", type)
                     .contains("queue '" + name + "' is stored in 3 shards")
                     .contains("the operator commands read unsharded queues only");
+        }
+    }
+
+    @Test
+    void pause_stopsEveryObjectHandingOut_statsShowsIt_andResumeHandsOutAgain() throws Exception {
+        String name = unique();
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, name, Codec.utf8()).build()) {
+            q.send("kept");
+            String uri = RedisServer.shared().uri();
+
+            assertThat(run("pause", "--redis", uri, "--queue", name)).isZero();
+            assertThat(out()).contains("queue '" + name + "' (list queue at ").contains(") paused");
+            assertThat(q.isPaused()).isTrue();
+            assertThat(q.poll()).as("a poll of the queue the command paused").isNull();
+
+            outBytes.reset();
+            assertThat(run("stats", "--redis", uri, "--queue", name)).isZero();
+            assertThat(out()).containsPattern("ready\\s+1").containsPattern("paused\\s+yes");
+            outBytes.reset();
+            assertThat(run("stats", "--redis", uri, "--queue", name, "--json")).isZero();
+            assertThat(out()).contains("\"paused\":true");
+            outBytes.reset();
+            assertThat(run("pause", "--redis", uri, "--queue", name)).isZero();
+            assertThat(out()).contains("was paused already");
+
+            outBytes.reset();
+            assertThat(run("resume", "--redis", uri, "--queue", name)).isZero();
+            assertThat(out()).contains(") resumed");
+            assertThat(q.isPaused()).isFalse();
+            Delivery<String> d = q.poll(5, TimeUnit.SECONDS);
+            assertThat(d).isNotNull();
+            assertThat(d.payload()).isEqualTo("kept");
+            outBytes.reset();
+            assertThat(run("stats", "--redis", uri, "--queue", name)).isZero();
+            assertThat(out()).containsPattern("paused\\s+no");
         }
     }
 

@@ -75,6 +75,9 @@ final class Engine<T> implements QueueStore<T> {
     private final MsgList expired = new MsgList();
 
     private long sequence;
+    /** Whether the queue is paused: receives take nothing. */
+    boolean paused;
+
     private final GeneratedIds generated = GeneratedIds.counting();
 
     final Waiting<T> waiting;
@@ -460,7 +463,33 @@ final class Engine<T> implements QueueStore<T> {
         try {
             promote(now());
             // an expired lease counts as ready, even on its last attempt, as on Redis: a receive reaps it
-            return new QueueStats(ready.size() + expired.size(), leased.size(), delayed.size(), graveyard.count());
+            return new QueueStats(
+                    ready.size() + expired.size(), leased.size(), delayed.size(), graveyard.count(), paused);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sets the flag under the lock; a resume wakes every waiter, to take what is ready. */
+    @Override
+    public void storePaused(boolean pause) {
+        lock.lock();
+        try {
+            runtime.checkOpen();
+            paused = pause;
+            if (!pause) {
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean paused() {
+        lock.lock();
+        try {
+            return paused;
         } finally {
             lock.unlock();
         }

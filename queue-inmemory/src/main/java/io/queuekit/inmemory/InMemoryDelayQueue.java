@@ -161,6 +161,21 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
     }
 
     @Override
+    public void pause() {
+        engine.runtime().pause();
+    }
+
+    @Override
+    public void resume() {
+        engine.runtime().resume();
+    }
+
+    @Override
+    public boolean isPaused() {
+        return engine.runtime().isPaused();
+    }
+
+    @Override
     public QueueStats stats() {
         return engine.runtime().stats();
     }

@@ -76,8 +76,8 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
             }
             Instant now = engine.now();
             List<Delivery<T>> got = takeReady(max, now);
-            if (!got.isEmpty()) {
-                return Receiver.Woken.took(got);
+            if (!got.isEmpty() || engine.paused) {
+                return Receiver.Woken.took(got); // paused: the receive waits in its Pausing instead
             }
             try {
                 await(TimeUnit.MILLISECONDS.toNanos(millis), now);
@@ -185,9 +185,16 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
         }
     }
 
-    /** Reaps expired leases, then hands out up to {@code max} ready messages; under the lock. */
+    /**
+     * Reaps expired leases, then hands out up to {@code max} ready messages, or none while the queue
+     * is paused; under the lock.
+     */
     private List<Delivery<T>> takeReady(int max, Instant now) {
         engine.reap(now);
+        if (engine.paused) {
+            engine.runtime.pausing().learned(true);
+            return List.of();
+        }
         MsgList ready = engine.ready;
         if (ready.isEmpty()) {
             return List.of();

@@ -212,6 +212,10 @@ public abstract class MessageQueueContractTest {
     class Consuming extends Part implements ConsumingContract {}
 
     @Nested
+    @DisplayName("a paused queue keeps what is sent and hands nothing out until it is resumed")
+    class Pausing extends Part implements PauseContract {}
+
+    @Nested
     @DisplayName("close() stops the queue's users and is final")
     class Closing extends Part implements ClosingContract {}
 

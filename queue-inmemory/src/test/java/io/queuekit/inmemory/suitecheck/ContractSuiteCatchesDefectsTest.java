@@ -62,6 +62,15 @@ class ContractSuiteCatchesDefectsTest extends SuiteCheck {
                                 "retry_keepsTheHeaders_onEveryAttempt",
                                 "redelivery_afterTheLease_keepsTheHeaders",
                                 "consume_handlerSeesTheHeaders_onEveryAttempt")),
-                Arguments.of(Mutants.SendAllObservedPerMessage.class, List.of("sendAll_isOneSend_ofEveryMessage")));
+                Arguments.of(Mutants.SendAllObservedPerMessage.class, List.of("sendAll_isOneSend_ofEveryMessage")),
+                Arguments.of(
+                        Mutants.IgnoresPause.class,
+                        List.of(
+                                "paused_handsOutNothing_keepsWhatIsSent_andHandsItAllOutInOrderAfterResume",
+                                "inFlight_settlesAsUsualWhilePaused",
+                                "aLeaseThatRunsOutWhilePaused_redeliversOnlyAfterResume",
+                                "take_waitingWhilePaused_getsTheMessageAfterResume",
+                                "consume_waitsWhilePaused_andHandlesEverythingAfterResume_inOrder",
+                                "pauseAndResume_areIdempotent")));
     }
 }

@@ -98,6 +98,21 @@ final class Forwarding {
         }
 
         @Override
+        public void pause() {
+            inner.pause();
+        }
+
+        @Override
+        public void resume() {
+            inner.resume();
+        }
+
+        @Override
+        public boolean isPaused() {
+            return inner.isPaused();
+        }
+
+        @Override
         public QueueStats stats() {
             return inner.stats();
         }

@@ -6,6 +6,7 @@ import io.queuekit.Delivery;
 import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
+import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import io.queuekit.inmemory.InMemoryBroadcaster;
@@ -394,6 +395,46 @@ final class Mutants {
                         ids.add(inner.send(p));
                     }
                     return ids;
+                }
+            };
+        }
+
+        @Override
+        protected TimeControl time() {
+            return TimeControl.virtual(clock, clock::advance);
+        }
+    }
+
+    /** pause() is remembered and reported, but the queue goes on handing messages out. */
+    static class IgnoresPause extends MessageQueueContractTest {
+        private final ManualClock clock = new ManualClock();
+
+        @Override
+        protected MessageQueue<String> createQueue(String name, QueueConfig config) {
+            return new Forwarding.Queue<>(queue(name, config, clock).build()) {
+                private volatile boolean paused;
+
+                @Override
+                public void pause() {
+                    inner.isPaused(); // refuses a closed queue, as pause() does
+                    paused = true;
+                }
+
+                @Override
+                public void resume() {
+                    inner.isPaused();
+                    paused = false;
+                }
+
+                @Override
+                public boolean isPaused() {
+                    inner.isPaused();
+                    return paused;
+                }
+
+                @Override
+                public QueueStats stats() {
+                    return inner.stats().withPaused(paused);
                 }
             };
         }

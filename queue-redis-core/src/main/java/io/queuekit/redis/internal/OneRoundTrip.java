@@ -8,10 +8,10 @@ import redis.clients.jedis.util.Pool;
 
 /**
  * Writes a few commands to one connection at once and reads their replies: one round trip where
- * there would be several, so that a managed consumer's ack travels with its next fetch. The last
- * command may block (a {@code BLMOVE}, a {@code BLPOP}); its reply is then read with the client's
- * blocking socket timeout, as Jedis reads a blocking command sent alone, whatever the plain
- * socket timeout is.
+ * there would be several, so that a managed consumer's ack travels with its next fetch, and the
+ * read of the queue's pause after it. A command may block (a {@code BLMOVE}, a {@code BLPOP}); the
+ * replies are then read with the client's blocking socket timeout, as Jedis reads a blocking
+ * command sent alone, whatever the plain socket timeout is.
  *
  * <p>Only clients that lend a connection of one pool can do this ({@link JedisClient.Kind#STANDALONE}); on others
  * (a cluster or Sentinel client) {@link #of} returns null and callers send the commands one after
@@ -44,7 +44,7 @@ public final class OneRoundTrip {
             boolean blocking = false;
             for (CommandArguments cmd : commands) {
                 c.sendCommand(cmd);
-                blocking = cmd.isBlocking();
+                blocking |= cmd.isBlocking();
             }
             if (!blocking) {
                 return c.getMany(commands.size());

@@ -1,6 +1,7 @@
 package io.queuekit.redis.internal;
 
 import io.queuekit.internal.Receiver;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
@@ -161,6 +162,41 @@ public final class PendingAck implements Receiver.CarriedAck {
             LOG.warn("{}: the ack sent with this fetch failed; its message comes back after its lease", what, e);
         }
         return replies.get(1);
+    }
+
+    /**
+     * As {@link #with}, on a client that sends in one round trip ({@code trip}), with {@code then}
+     * written after the fetch: the replies of the fetch and of each of {@code then}, in order, as
+     * Jedis reads them (an error reply in its place, not thrown). The ack, if it still waits, goes
+     * first, and its reply is handled as {@link #with} handles it.
+     */
+    public List<Object> with(OneRoundTrip trip, CommandArguments fetch, List<CommandArguments> then, String what) {
+        boolean acking = waiting;
+        waiting = false;
+        List<CommandArguments> commands = new ArrayList<>(2 + then.size());
+        if (acking) {
+            commands.add(command);
+        }
+        commands.add(fetch);
+        commands.addAll(then);
+        List<Object> replies;
+        try {
+            replies = RedisCalls.call(what, () -> trip.run(commands));
+        } catch (RuntimeException e) {
+            if (acking) {
+                failed.run();
+            }
+            throw e;
+        }
+        if (!acking) {
+            return replies;
+        }
+        try {
+            settled(() -> count.applyAsInt(replies.get(0)));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: the ack sent with this fetch failed; its message comes back after its lease", what, e);
+        }
+        return replies.subList(1, replies.size());
     }
 
     /** Sends the ack alone, if it still waits: no fetch is coming. */

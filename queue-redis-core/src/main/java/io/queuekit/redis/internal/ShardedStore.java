@@ -309,14 +309,34 @@ public abstract class ShardedStore<T, S extends QueueStore<T>> implements QueueS
         long inFlight = 0;
         long delayed = 0;
         long deadCount = 0;
+        boolean paused = false;
         for (S s : shards) {
             QueueStats st = s.stats();
             ready += st.ready();
             inFlight += st.inFlight();
             delayed += st.delayed();
             deadCount += st.dead();
+            paused |= st.paused();
         }
-        return new QueueStats(ready, inFlight, delayed, deadCount);
+        return new QueueStats(ready, inFlight, delayed, deadCount, paused);
+    }
+
+    /**
+     * Pauses every shard from the first, or resumes every shard from the last: so the first shard,
+     * which a paused object re-reads ({@link #paused()}), is paused first and resumed last, and an
+     * object that reads it resumed finds every shard resumed.
+     */
+    @Override
+    public final void storePaused(boolean paused) {
+        for (int i = 0; i < shards.size(); i++) {
+            shards.get(paused ? i : shards.size() - 1 - i).storePaused(paused);
+        }
+    }
+
+    /** The first shard's pause: one round trip. */
+    @Override
+    public final boolean paused() {
+        return shards.get(0).paused();
     }
 
     @Override

@@ -40,7 +40,9 @@ import redis.clients.jedis.args.ListDirection;
  * the delivery's exact element (id and attempt) is still in flight, so a delivery never settles a
  * message that was handed out again.
  *
- * <p>Round trips per message: one BLMOVE and one ack; the upkeep adds one per block timeout.
+ * <p>Round trips per message: one BLMOVE and one ack; the upkeep adds one per block timeout. The
+ * read of the queue's pause goes with each take, in its round trip where the client can (rule 11 of
+ * {@code docs/wake-up-protocol.md}): an element taken while paused is given back to the head.
  */
 final class AtLeastOnce<T> extends ListMode<T> {
     private static final Logger LOG = LoggerFactory.getLogger(AtLeastOnce.class);
@@ -253,8 +255,11 @@ final class AtLeastOnce<T> extends ListMode<T> {
     private List<Delivery<T>> takeBatch(int n, PendingAck pending) {
         // the script starts the leases: deadlines count from before it was sent, so never after them
         long sent = System.nanoTime();
-        List<byte[]> taken = pending.inside(acks -> claim.run(n, lease, acks), ListScripts.Claim.Result::acked)
-                .elements();
+        ListScripts.Claim.Result r = pending.inside(acks -> claim.run(n, lease, acks), ListScripts.Claim.Result::acked);
+        if (r.paused()) {
+            pausing.learned(true);
+        }
+        List<byte[]> taken = r.elements();
         List<Delivery<T>> out = new ArrayList<>(taken.size());
         for (byte[] e : taken) {
             out.addAll(deliveries(e, sent, true));
@@ -284,40 +289,35 @@ final class AtLeastOnce<T> extends ListMode<T> {
         if (!closed && !Thread.interrupted()) {
             return;
         }
-        Envelope e = Envelope.parse(taken);
-        try {
-            release.run(taken, e == null ? NONE : QueueScript.text(e.id.value()));
-        } catch (RuntimeException ex) {
-            LOG.warn(
-                    "{}: could not give back a message taken while {}; its lease will return it",
-                    engine.label(),
-                    closed ? "closing" : "interrupted",
-                    ex);
-        }
+        giveBack(taken, closed ? "closing" : "interrupted");
         engine.runtime().checkReceiving();
         throw new InterruptedException();
     }
 
     /**
      * Moves the oldest ready element into 'claiming': with LMOVE, or BLMOVE waiting up to
-     * {@code millis} (0: not at all); with the pending ack in the same round trip.
+     * {@code millis} (0: not at all); with the pending ack in the same round trip, and the read of
+     * the pause after it. An element taken while the queue is paused is given back to the head of
+     * 'ready' ({@link #giveBack}), and null returned.
      */
     private byte[] fetch(PendingAck pending, long millis) {
         engine.checkShardCount(millis == 0 ? "receive" : "wait"); // the take may be this object's first command
         String what = millis == 0 ? receiveLabel : waitLabel;
-        Object raw;
+        Took t;
         if (millis == 0) {
-            raw = pending.with(
+            t = take(
+                    pending,
                     new CommandArguments(Protocol.Command.LMOVE)
                             .key(ready)
                             .key(claiming)
                             .add(ListDirection.RIGHT)
                             .add(ListDirection.LEFT),
-                    what,
-                    () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT));
+                    () -> jedis.lmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT),
+                    what);
         } else {
             double seconds = RedisCalls.blockSeconds(millis);
-            raw = pending.with(
+            t = take(
+                    pending,
                     new CommandArguments(Protocol.Command.BLMOVE)
                             .key(ready)
                             .key(claiming)
@@ -325,10 +325,30 @@ final class AtLeastOnce<T> extends ListMode<T> {
                             .add(ListDirection.LEFT)
                             .add(seconds)
                             .blocking(),
-                    what,
-                    () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, seconds));
+                    () -> jedis.blmove(ready, claiming, ListDirection.RIGHT, ListDirection.LEFT, seconds),
+                    what);
         }
-        return (byte[]) PendingAck.checked(raw, what);
+        byte[] e = (byte[]) PendingAck.checked(t.reply(), what);
+        if (pausedAfter(t, e != null)) {
+            if (e != null) {
+                giveBack(e, "the queue is paused");
+            }
+            return null;
+        }
+        return e;
+    }
+
+    /**
+     * Gives an element taken back to the head of 'ready', where it was, out of 'claiming'; if that
+     * fails, its lease returns it.
+     */
+    private void giveBack(byte[] taken, String why) {
+        Envelope e = Envelope.parse(taken);
+        try {
+            release.run(taken, e == null ? NONE : QueueScript.text(e.id.value()));
+        } catch (RuntimeException ex) {
+            LOG.warn("{}: could not give back a message taken while {}; its lease will return it", label(), why, ex);
+        }
     }
 
     /**

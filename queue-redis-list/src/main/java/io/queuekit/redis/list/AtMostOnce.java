@@ -4,12 +4,15 @@ import io.queuekit.Delivery;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Receiver;
 import io.queuekit.internal.WakeUps;
+import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.KeyValue;
 
@@ -23,6 +26,9 @@ import redis.clients.jedis.util.KeyValue;
  * {@code claim_at_most_once.lua} instead of the plain pop, which promotes due retries and pops in the same
  * round trip. Dead letters use the shared structures, so dead-letter listing, requeue and stats
  * work as in the at-least-once mode.
+ *
+ * <p>The read of the queue's pause goes with each pop, in its round trip where the client can (rule
+ * 11 of {@code docs/wake-up-protocol.md}): what a pop took while paused is pushed back to the head.
  */
 final class AtMostOnce<T> extends ListMode<T> {
     private static final Logger LOG = LoggerFactory.getLogger(AtMostOnce.class);
@@ -60,9 +66,7 @@ final class AtMostOnce<T> extends ListMode<T> {
             engine.checkShardCount("receive"); // the pop may be this object's first command
             int n = Math.min(max, claimBatch);
             long now = System.nanoTime();
-            List<byte[]> got = upkeepDue(now)
-                    ? reapAndClaim(n, now)
-                    : RedisCalls.call(engine.label() + ": receive", () -> jedis.rpop(ready, n));
+            List<byte[]> got = upkeepDue(now) ? reapAndClaim(n, now) : popReady(n);
             return new Receiver.Claimed<>(got == null ? List.of() : deliveries(got), WakeUps.NONE, WakeUps.NONE);
         }
 
@@ -79,14 +83,12 @@ final class AtMostOnce<T> extends ListMode<T> {
                 Thread.sleep(Math.max(0, wait));
                 return Receiver.Woken.took(claim(max, ack).deliveries());
             }
-            KeyValue<byte[], byte[]> popped =
-                    RedisCalls.call(engine.label() + ": wait", () -> jedis.brpop(RedisCalls.blockSeconds(wait), ready));
-            if (popped == null) {
+            byte[] element = popWaiting(wait);
+            if (element == null) {
                 return Receiver.Woken.nothing();
             }
-            byte[] element = popped.getValue();
             if (engine.runtime().isClosing() || Thread.interrupted()) {
-                giveBack(element);
+                giveBack(List.of(element));
                 engine.runtime().checkReceiving();
                 throw new InterruptedException();
             }
@@ -105,7 +107,62 @@ final class AtMostOnce<T> extends ListMode<T> {
     private List<byte[]> reapAndClaim(int n, long now) {
         ListScripts.ClaimAtMostOnce.Result r = claim.run(n, lease, maxAttempts, retention);
         upkeepDone(now, r.nowMillis(), r.nextEventMillis());
+        if (r.paused()) {
+            pausing.learned(true);
+        }
         return r.elements();
+    }
+
+    /**
+     * Pops up to {@code n} without waiting (RPOP), with the read of the pause; null if none, or if
+     * the queue is paused (what was popped is pushed back, in its order).
+     */
+    private List<byte[]> popReady(int n) {
+        String what = engine.label() + ": receive";
+        Took t = take(
+                PendingAck.none(),
+                new CommandArguments(Protocol.Command.RPOP).key(ready).add(n),
+                () -> jedis.rpop(ready, n),
+                what);
+        @SuppressWarnings("unchecked") // RPOP with a count replies with bulk strings, or nil
+        List<byte[]> popped = (List<byte[]>) PendingAck.checked(t.reply(), what);
+        boolean took = popped != null && !popped.isEmpty();
+        if (pausedAfter(t, took)) {
+            if (took) {
+                giveBack(popped);
+            }
+            return null;
+        }
+        return popped;
+    }
+
+    /**
+     * Waits up to {@code millis} for one element (BRPOP), with the read of the pause; null if none
+     * came, or if the queue is paused (it is pushed back).
+     */
+    private byte[] popWaiting(long millis) {
+        String what = engine.label() + ": wait";
+        double seconds = RedisCalls.blockSeconds(millis);
+        Took t = take(
+                PendingAck.none(),
+                new CommandArguments(Protocol.Command.BRPOP)
+                        .key(ready)
+                        .add(seconds)
+                        .blocking(),
+                () -> {
+                    KeyValue<byte[], byte[]> kv = jedis.brpop(seconds, ready);
+                    return kv == null ? null : List.of(kv.getKey(), kv.getValue());
+                },
+                what);
+        List<?> popped = (List<?>) PendingAck.checked(t.reply(), what);
+        byte[] element = popped == null ? null : (byte[]) popped.get(1);
+        if (pausedAfter(t, element != null)) {
+            if (element != null) {
+                giveBack(List.of(element));
+            }
+            return null;
+        }
+        return element;
     }
 
     private List<Delivery<T>> deliveries(List<byte[]> elements) {
@@ -121,12 +178,24 @@ final class AtMostOnce<T> extends ListMode<T> {
         return out;
     }
 
-    /** Puts back an element popped for a caller that can no longer take it. */
-    private void giveBack(byte[] element) {
+    /**
+     * Puts back elements popped (oldest first) for a caller that can no longer take them (closing,
+     * interrupted, or the queue is paused), at the head of 'ready' in their order. At most once: a
+     * failure loses them.
+     */
+    private void giveBack(List<byte[]> popped) {
+        byte[][] back = new byte[popped.size()][];
+        for (int i = 0; i < back.length; i++) {
+            back[i] = popped.get(back.length - 1 - i); // RPUSH puts the last argument at the head
+        }
         try {
-            jedis.rpush(ready, element);
+            jedis.rpush(ready, back);
         } catch (JedisException e) {
-            LOG.warn("{}: lost a message popped while closing or interrupted", engine.label(), e);
+            LOG.warn(
+                    "{}: lost {} message(s) popped while closing, interrupted or paused",
+                    engine.label(),
+                    back.length,
+                    e);
         }
     }
 

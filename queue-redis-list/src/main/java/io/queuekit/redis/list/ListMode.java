@@ -10,8 +10,12 @@ import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
 import io.queuekit.internal.GeneratedIds;
 import io.queuekit.internal.IdleGate;
+import io.queuekit.internal.Pausing;
 import io.queuekit.internal.Payloads;
 import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.OneRoundTrip;
+import io.queuekit.redis.internal.PauseKey;
+import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
@@ -27,6 +31,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -50,6 +56,10 @@ abstract class ListMode<T> implements ListStorage<T> {
     final byte[] retention;
     /** Rule 10 of the wake-up protocol: while this object is idle, one of its receives blocks. */
     final IdleGate gate;
+    /** Where this shard's pause is stored. */
+    final PauseKey pauseKey;
+    /** What this queue object knows of the pause (rule 11), shared by its shards. */
+    final Pausing pausing;
     /** Ids made without a round trip, apart from other queue objects' and the server's. */
     private final GeneratedIds ids;
 
@@ -78,6 +88,8 @@ abstract class ListMode<T> implements ListStorage<T> {
         this.capNanos = TimeUnit.MILLISECONDS.toNanos(capMillis);
         this.claimBatch = engine.settings().claimBatch();
         this.gate = new IdleGate(System::nanoTime, capMillis);
+        this.pauseKey = new PauseKey(engine);
+        this.pausing = engine.runtime().pausing();
         this.lease = QueueScript.num(engine.settings().visibilityTimeout().toMillis());
         this.maxAttempts = QueueScript.num(engine.settings().maxAttempts());
         this.retention = QueueScript.num(engine.settings().deadLetterRetention());
@@ -150,6 +162,47 @@ abstract class ListMode<T> implements ListStorage<T> {
     @Override
     public final DeadLetterStore<T> deadLetters() {
         return dead;
+    }
+
+    @Override
+    public final void storePaused(boolean paused) {
+        pauseKey.store(paused);
+    }
+
+    @Override
+    public final boolean paused() {
+        return pauseKey.read();
+    }
+
+    /** What a take's command got, as Jedis reads it, and whether the queue is paused (null: not read). */
+    record Took(Object reply, Boolean paused) {}
+
+    /**
+     * Sends a take, after {@code pending}'s ack, and the read of the pause after it in the same
+     * round trip where the client can ({@link RedisContext#oneRoundTrip()}); else the take alone
+     * ({@code alone}), and {@link #pausedAfter} reads the pause if it took something.
+     */
+    final Took take(PendingAck pending, CommandArguments take, Supplier<?> alone, String what) {
+        OneRoundTrip trip = engine.oneRoundTrip();
+        if (trip == null) {
+            return new Took(pending.with(take, what, alone), null);
+        }
+        List<Object> r = pending.with(trip, take, List.of(pauseKey.command()), what);
+        return new Took(r.get(0), PauseKey.paused(r.get(1), what));
+    }
+
+    /**
+     * Whether the queue was paused when {@code t} ran, so that what it took ({@code took}) must be
+     * given back: as read with it, or, where the client could not send the read with the take, read
+     * now if it took something (a round trip more per message on such clients). Tells this object
+     * when it is paused.
+     */
+    final boolean pausedAfter(Took t, boolean took) {
+        boolean paused = t.paused() != null ? t.paused() : took && pauseKey.read();
+        if (paused) {
+            pausing.learned(true);
+        }
+        return paused;
     }
 
     /**

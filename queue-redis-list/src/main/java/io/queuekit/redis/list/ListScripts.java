@@ -24,6 +24,9 @@ final class ListScripts {
     static final String INCLUDES = LUA + "includes/";
     private static final String[] CHECKED = {"layout", "ready", "claiming", "delayed", "lease"};
     private static final String[] REAP = {"inflight", "body", "att", "dead", "reason", "seq", "held"};
+    private static final String[] AT_MOST_ONCE_CLAIM = {
+        "inflight", "body", "att", "dead", "reason", "seq", "held", "paused"
+    };
 
     private ListScripts() {}
 
@@ -96,24 +99,25 @@ final class ListScripts {
         private final QueueScript script;
 
         ClaimAtMostOnce(RedisContext<?> queue) {
-            script = queue.script("claim", LUA + "claim_at_most_once.lua", checked(REAP));
+            script = queue.script("claim", LUA + "claim_at_most_once.lua", checked(AT_MOST_ONCE_CLAIM));
         }
 
         /**
          * What an at-most-once claim took, and when the next retry or lease falls due.
          *
          * @param nextEventMillis as in {@link Reap.Result}
+         * @param paused whether the queue is paused: then nothing was popped
          * @param elements the elements popped, oldest first
          */
-        record Result(long nowMillis, long nextEventMillis, List<byte[]> elements) {}
+        record Result(long nowMillis, long nextEventMillis, boolean paused, List<byte[]> elements) {}
 
         ClaimAtMostOnce.Result run(int max, byte[] leaseMillis, byte[] maxAttempts, byte[] retention) {
             List<?> r = array(script.run(num(max), leaseMillis, maxAttempts, retention));
-            List<byte[]> elements = new ArrayList<>(r.size() - 2);
-            for (int i = 2; i < r.size(); i++) {
+            List<byte[]> elements = new ArrayList<>(r.size() - 3);
+            for (int i = 3; i < r.size(); i++) {
                 elements.add((byte[]) r.get(i));
             }
-            return new ClaimAtMostOnce.Result(integer(r.get(0)), integer(r.get(1)), elements);
+            return new ClaimAtMostOnce.Result(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)) == 1, elements);
         }
     }
 
@@ -136,11 +140,14 @@ final class ListScripts {
         private final QueueScript script;
 
         Claim(RedisContext<?> queue) {
-            script = queue.script("claim", LUA + "claim.lua", "ready", "claiming", "held", "inflight");
+            script = queue.script("claim", LUA + "claim.lua", "ready", "claiming", "held", "inflight", "paused");
         }
 
-        /** What a claim took, and how many of the acks sent with it it made. */
-        record Result(int acked, List<byte[]> elements) {}
+        /**
+         * What a claim took, how many of the acks sent with it it made, and whether the queue is
+         * paused (then it took nothing).
+         */
+        record Result(int acked, boolean paused, List<byte[]> elements) {}
 
         /**
          * Up to {@code max} elements, oldest first, leased for {@code leaseMillis} from the server's
@@ -152,11 +159,11 @@ final class ListScripts {
             args.add(leaseMillis);
             args.addAll(acks);
             List<?> r = array(script.run(args));
-            List<byte[]> elements = new ArrayList<>(r.size() - 1);
-            for (int i = 1; i < r.size(); i++) {
+            List<byte[]> elements = new ArrayList<>(r.size() - 2);
+            for (int i = 2; i < r.size(); i++) {
                 elements.add((byte[]) r.get(i));
             }
-            return new Result((int) integer(r.get(0)), elements);
+            return new Result((int) integer(r.get(0)), integer(r.get(1)) == 1, elements);
         }
     }
 
@@ -241,12 +248,13 @@ final class ListScripts {
 
         Stats(RedisContext<?> queue) {
             script = queue.script(
-                    "stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight", "held");
+                    "stats", LUA + "stats.lua", "ready", "claiming", "delayed", "dead", "inflight", "held", "paused");
         }
 
         QueueStats run() {
             List<?> r = array(script.run());
-            return new QueueStats(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)));
+            return new QueueStats(
+                    integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)), integer(r.get(4)) == 1);
         }
     }
 }

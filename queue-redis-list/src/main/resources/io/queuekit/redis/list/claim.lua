@@ -3,24 +3,28 @@
 -- goes to 'claiming', where the upkeep buries it.
 -- First it acks what the caller finished, as ack.lua does (a managed consumer's finished
 -- deliveries travel with its next claim).
+-- Takes nothing while the queue is paused (KEYS[5] exists; docs/pausing.md), after the acks.
 -- ARGV[1] n, ARGV[2] lease ms, ARGV[3..] pairs of envelope, id to ack first (none for a plain
--- claim). Returns {acked, element1, element2, ...}, the elements oldest first.
+-- claim). Returns {acked, paused (1 or 0), element1, element2, ...}, the elements oldest first.
 -- Work: the acks passed and n elements.
 --- @include "parse_envelope"
 --- @include "hold"
 --- @include "unhold"
 --- @include "now_ms"
 --- @include "slices"
-local K_READY, K_CLAIMING, K_HELD, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local K_READY, K_CLAIMING, K_HELD, K_INFLIGHT, K_PAUSED = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local acked = 0
 for i = 3, #ARGV, 2 do
   if unhold(ARGV[i], ARGV[i + 1]) then
     acked = acked + 1
   end
 end
+if redis.call('EXISTS', K_PAUSED) == 1 then
+  return {acked, 1}
+end
 local taken = redis.call('RPOP', K_READY, tonumber(ARGV[1]))
 if not taken then
-  return {acked}
+  return {acked, 0}
 end
 local envelopes, foreign = {}, {}
 for _, e in ipairs(taken) do
@@ -34,5 +38,6 @@ hold(envelopes, now_ms(), tonumber(ARGV[2]))
 for _, part in ipairs(slices(foreign)) do
   redis.call('LPUSH', K_CLAIMING, unpack(part))
 end
+table.insert(taken, 1, 0)
 table.insert(taken, 1, acked)
 return taken

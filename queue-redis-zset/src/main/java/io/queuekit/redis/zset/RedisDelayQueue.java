@@ -320,6 +320,21 @@ public final class RedisDelayQueue<T> implements DelayQueue<T> {
 
     // ---- inspection and lifecycle
 
+    @Override
+    public void pause() {
+        queue.runtime().pause();
+    }
+
+    @Override
+    public void resume() {
+        queue.runtime().resume();
+    }
+
+    @Override
+    public boolean isPaused() {
+        return queue.runtime().isPaused();
+    }
+
     /** {@inheritDoc} Ready counts waiting messages already due; delayed, those not yet due. */
     @Override
     public QueueStats stats() {

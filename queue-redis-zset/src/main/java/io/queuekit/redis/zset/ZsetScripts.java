@@ -121,7 +121,8 @@ final class ZsetScripts {
                     "dead",
                     "reason",
                     "seq",
-                    "signal");
+                    "signal",
+                    "paused");
         }
 
         /** One message taken into flight, under the lease of fencing token {@code token}. */
@@ -135,9 +136,16 @@ final class ZsetScripts {
          * @param reaped expired leases returned to the waiting messages
          * @param buried expired leases dead-lettered at their last attempt
          * @param acked messages deleted for the acks sent with the claim
+         * @param paused whether the queue is paused: then nothing was reaped or claimed
          */
         record Result(
-                long nowMillis, long nextEventMillis, long reaped, long buried, int acked, List<Claimed> claimed) {}
+                long nowMillis,
+                long nextEventMillis,
+                long reaped,
+                long buried,
+                int acked,
+                boolean paused,
+                List<Claimed> claimed) {}
 
         /**
          * @param watched another consumer of this queue object takes on the next event: a claim that
@@ -167,8 +175,8 @@ final class ZsetScripts {
         /** What the script's reply says. */
         Result parse(Object reply) {
             List<?> r = array(reply);
-            List<Claimed> claimed = new ArrayList<>((r.size() - 5) / 4);
-            for (int i = 5; i < r.size(); i += 4) {
+            List<Claimed> claimed = new ArrayList<>((r.size() - 6) / 4);
+            for (int i = 6; i < r.size(); i += 4) {
                 claimed.add(new Claimed(
                         MessageId.of(str(r.get(i))), (int) integer(r.get(i + 1)), integer(r.get(i + 2)), (byte[])
                                 r.get(i + 3)));
@@ -179,6 +187,7 @@ final class ZsetScripts {
                     integer(r.get(2)),
                     integer(r.get(3)),
                     (int) integer(r.get(4)),
+                    integer(r.get(5)) == 1,
                     claimed);
         }
     }
@@ -298,12 +307,23 @@ final class ZsetScripts {
         private final QueueScript script;
 
         Stats(RedisContext<?> queue) {
-            script = script(queue, "stats", "stats.lua", "layout", "ready", "claiming", "delayed", "inflight", "dead");
+            script = script(
+                    queue,
+                    "stats",
+                    "stats.lua",
+                    "layout",
+                    "ready",
+                    "claiming",
+                    "delayed",
+                    "inflight",
+                    "dead",
+                    "paused");
         }
 
         QueueStats run() {
             List<?> r = array(script.run());
-            return new QueueStats(integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)));
+            return new QueueStats(
+                    integer(r.get(0)), integer(r.get(1)), integer(r.get(2)), integer(r.get(3)), integer(r.get(4)) == 1);
         }
     }
 

@@ -14,6 +14,7 @@ import io.queuekit.internal.Payloads;
 import io.queuekit.internal.Receiver;
 import io.queuekit.internal.WakeUps;
 import io.queuekit.redis.WaitingMessage;
+import io.queuekit.redis.internal.PauseKey;
 import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
@@ -50,6 +51,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
     private final ZsetScripts.Cancel cancel;
     private final ZsetScripts.Peek peek;
     private final DeadLetterStore<T> dead;
+    private final PauseKey pauseKey;
     private final Receiver<T, PendingAck> receiver;
     /** How consumers wait between claims: the wake-up protocol, for this object and storage. */
     private final WakeUps wakeUps;
@@ -80,6 +82,7 @@ final class ZsetStore<T> implements DelayStorage<T> {
         this.cancel = new ZsetScripts.Cancel(queue);
         this.peek = new ZsetScripts.Peek(queue);
         this.dead = queue.deadLetterStore();
+        this.pauseKey = new PauseKey(queue);
     }
 
     RedisContext<T> queue() {
@@ -166,6 +169,9 @@ final class ZsetStore<T> implements DelayStorage<T> {
         for (ZsetScripts.Claim.Claimed c : r.claimed()) {
             into.add(new ZsetDelivery<>(this, c.id(), c.attempt(), c.token(), c.body()));
             observer.delivered(Duration.ofMillis(r.nowMillis() - StoredBody.enqueuedMillis(c.body())));
+        }
+        if (r.paused()) {
+            queue.runtime().pausing().learned(true);
         }
         if (r.reaped() > 0) {
             observer.redelivered(r.reaped());
@@ -347,6 +353,16 @@ final class ZsetStore<T> implements DelayStorage<T> {
     @Override
     public DeadLetterStore<T> deadLetters() {
         return dead;
+    }
+
+    @Override
+    public void storePaused(boolean paused) {
+        pauseKey.store(paused);
+    }
+
+    @Override
+    public boolean paused() {
+        return pauseKey.read();
     }
 
     @Override

@@ -6,8 +6,10 @@
 -- claim that takes wakes no one for an event still to come (docs/wake-up-protocol.md, rule 2),
 -- ARGV[6..] pairs of id, fencing token to ack first, as ack.lua does (a managed consumer's
 -- finished delivery travels with its next claim; none for a plain claim).
+-- While the queue is paused (KEYS[13] exists; docs/pausing.md) it makes the acks and nothing else:
+-- no lease is reaped and nothing taken, and the next event is reported as ever (rule 11).
 -- Returns {now, next event ms or -1, expired leases returned, expired leases dead-lettered,
---          acked, id1, attempt1, token1, body1, id2, ...}.
+--          acked, paused (1 or 0), id1, attempt1, token1, body1, id2, ...}.
 -- Work: the acks passed, at most 100 expired leases (includes/reap.lua) and n hand-outs.
 --- @include "check_layout"
 --- @include "now_ms"
@@ -20,7 +22,7 @@
 --- @include "after_claim"
 local K_LAYOUT, K_READY, K_CLAIMING, K_DELAYED, K_INFLIGHT = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_LEASE, K_BODY, K_ATT, K_DEAD, K_REASON = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
-local K_SEQ, K_SIGNAL = KEYS[11], KEYS[12]
+local K_SEQ, K_SIGNAL, K_PAUSED = KEYS[11], KEYS[12], KEYS[13]
 check_layout()
 local n, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now = now_ms()
@@ -30,6 +32,13 @@ if #ARGV > 5 then
 end
 -- the earliest lease: reap if it expired; else it is the lease part of the next event
 local first_lease = redis.call('ZRANGE', K_INFLIGHT, 0, 0, 'WITHSCORES')
+if redis.call('EXISTS', K_PAUSED) == 1 then
+  local next, lease_at = next_due(now), tonumber(first_lease[2] or -1)
+  if next < 0 or (lease_at >= 0 and lease_at < next) then
+    next = lease_at
+  end
+  return {now, next, 0, 0, acked, 1}
+end
 local returned, buried = 0, 0
 if first_lease[2] and tonumber(first_lease[2]) <= now then
   returned, buried = reap(now, tonumber(ARGV[3]), tonumber(ARGV[4]), 100)
@@ -39,7 +48,7 @@ local next_lease = tonumber(first_lease[2] or -1)
 
 local ids, next = pop_ready(n, now)
 
-local out = {now, -1, returned, buried, acked}
+local out = {now, -1, returned, buried, acked, 0}
 if #ids > 0 then
   local token = redis.call('INCRBY', K_SEQ, #ids) - #ids
   local leases, tokens, counts = {}, {}, {}

@@ -32,7 +32,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * {@code /actuator/queues/{name}/peek?limit=}, {@code /actuator/queues/{name}/dead-letters?limit=}) are
  * open once the endpoint is exposed; the writes, {@code POST /actuator/queues/{name}/requeue} and
  * {@code /purge} of dead letters with {@code {"id": "..."}} for one or {@code {"all": true}} for all,
- * need {@code management.endpoint.queues.access=unrestricted}.
+ * and {@code POST /actuator/queues/{name}/pause} and {@code /resume} of the queue, need
+ * {@code management.endpoint.queues.access=unrestricted}.
  */
 @Endpoint(id = "queues", defaultAccess = Access.READ_ONLY)
 public final class QueuesEndpoint {
@@ -201,27 +202,46 @@ public final class QueuesEndpoint {
 
     /**
      * {@code requeue} moves dead letters back to be delivered again, {@code purge} deletes them: the
-     * one named by {@code id}, or all of them with {@code all=true}. Returns how many it changed.
+     * one named by {@code id}, or all of them with {@code all=true}; returns how many it changed.
+     * {@code pause} and {@code resume} pause and resume the queue (see
+     * {@link MessageQueue#pause()}), for every process that uses it, and take neither; they
+     * return whether the queue is paused now.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> deadLetters(
+    public WebEndpointResponse<Object> write(
             @Selector String name, @Selector String action, @Nullable String id, @Nullable String all) {
         MessageQueue<?> queue = catalog.queue(name);
         if (queue == null) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
         try {
+            if (action.equals("pause") || action.equals("resume")) {
+                return new WebEndpointResponse<>(pauseOrResume(queue, action, id, all));
+            }
             return new WebEndpointResponse<>(deadLetters(queue, action, id, all(all)));
         } catch (BadRequest e) {
             return e.response();
         }
     }
 
+    private static Map<String, Object> pauseOrResume(
+            MessageQueue<?> queue, String action, @Nullable String id, @Nullable String all) {
+        if (id != null || all != null) {
+            throw new BadRequest(action + " takes neither \"id\" nor \"all\": it " + action + "s the whole queue");
+        }
+        if (action.equals("pause")) {
+            queue.pause();
+        } else {
+            queue.resume();
+        }
+        return Map.of("queue", queue.name(), "action", action, "paused", queue.isPaused());
+    }
+
     private static Map<String, Object> deadLetters(
             MessageQueue<?> queue, String action, @Nullable String id, boolean all) {
         String name = queue.name();
         if (!action.equals("requeue") && !action.equals("purge")) {
-            throw new BadRequest("no action '" + action + "': use requeue or purge");
+            throw new BadRequest("no action '" + action + "': use requeue, purge, pause or resume");
         }
         if ((id == null) == !all) {
             throw new BadRequest(action + " needs either \"id\" (one dead letter) or "

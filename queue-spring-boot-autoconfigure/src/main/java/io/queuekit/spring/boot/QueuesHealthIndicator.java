@@ -70,7 +70,9 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
                                 "delayed",
                                 stats.delayed(),
                                 "dead",
-                                stats.dead()));
+                                stats.dead(),
+                                "paused",
+                                stats.paused()));
                 tooManyDead |= deadLetterThreshold != null && stats.dead() > deadLetterThreshold;
             }
         }

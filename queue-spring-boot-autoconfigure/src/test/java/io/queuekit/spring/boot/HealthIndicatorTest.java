@@ -47,8 +47,9 @@ class HealthIndicatorTest {
                     assertThat(up.getStatus()).isEqualTo(Status.UP);
                     assertThat(up.getDetails()).containsEntry("redis", "PONG");
                     assertThat(up.getDetails().get("queues"))
-                            .isEqualTo(
-                                    Map.of("orders", Map.of("ready", 2L, "inFlight", 0L, "delayed", 0L, "dead", 0L)));
+                            .isEqualTo(Map.of(
+                                    "orders",
+                                    Map.of("ready", 2L, "inFlight", 0L, "delayed", 0L, "dead", 0L, "paused", false)));
 
                     server.kill();
                     Health down = health.health(true);

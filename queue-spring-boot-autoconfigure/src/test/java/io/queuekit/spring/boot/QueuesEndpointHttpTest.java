@@ -180,6 +180,9 @@ class QueuesEndpointHttpTest {
             HttpResponse<String> refused = post(app, "/actuator/queues/orders/requeue", "{\"all\":true}");
             assertThat(refused.statusCode()).isBetween(400, 499);
             assertThat(orders.stats()).isEqualTo(new QueueStats(0, 0, 0, 1));
+            HttpResponse<String> pause = post(app, "/actuator/queues/orders/pause", "{}");
+            assertThat(pause.statusCode()).isBetween(400, 499);
+            assertThat(orders.isPaused()).isFalse();
         }
     }
 
@@ -208,6 +211,32 @@ class QueuesEndpointHttpTest {
             HttpResponse<String> all = post(app, "/actuator/queues/orders/purge", "{\"all\":true}");
             assertThat(all.body()).contains("\"changed\":2");
             assertThat(orders.stats()).isEqualTo(new QueueStats(1, 0, 0, 0));
+        }
+    }
+
+    @Test
+    void writes_pauseAndResumeTheQueue_whenAllowed_andStatsShowIt() throws Exception {
+        try (ConfigurableApplicationContext app = start("management.endpoint.queues.access=unrestricted")) {
+            MessageQueue<Order> orders = orders(app);
+
+            HttpResponse<String> pause = post(app, "/actuator/queues/orders/pause", "{}");
+            assertThat(pause.statusCode()).isEqualTo(200);
+            assertThat(pause.body()).contains("\"paused\":true");
+            assertThat(orders.isPaused()).isTrue();
+            orders.send(order("o-1"));
+            assertThat(orders.poll()).as("a poll of the paused queue").isNull();
+            assertThat(get(app, "/actuator/queues/orders").body()).contains("\"paused\":true");
+            HttpResponse<String> withAnId = post(app, "/actuator/queues/orders/resume", "{\"id\":\"x\"}");
+            assertThat(withAnId.statusCode()).isEqualTo(400);
+            assertThat(withAnId.body()).contains("resume takes neither");
+            assertThat(orders.isPaused()).isTrue();
+
+            HttpResponse<String> resume = post(app, "/actuator/queues/orders/resume", "{}");
+            assertThat(resume.statusCode()).isEqualTo(200);
+            assertThat(resume.body()).contains("\"paused\":false");
+            Delivery<Order> d = orders.poll(5, TimeUnit.SECONDS);
+            assertThat(d).isNotNull();
+            assertThat(d.ack()).isTrue();
         }
     }
 }
