@@ -128,7 +128,7 @@ public final class MicrometerQueueMetrics implements QueueMetrics {
             gauge(registry, "queuekit.in.flight", QueueStats::inFlight);
             gauge(registry, "queuekit.delayed", QueueStats::delayed);
             gauge(registry, "queuekit.dead", QueueStats::dead);
-            gauge(registry, "queuekit.queue.paused", s -> s.paused() ? 1 : 0);
+            gauge(registry, "queuekit.paused", s -> s.paused() ? 1 : 0);
         }
 
         private void gauge(MeterRegistry registry, String meter, ToLongFunction<QueueStats> part) {

@@ -130,7 +130,7 @@ class MicrometerQueueMetricsTest {
         assertThat(registry.get("queuekit.in.flight").gauge().value()).isEqualTo(3);
         assertThat(registry.get("queuekit.delayed").gauge().value()).isEqualTo(2);
         assertThat(registry.get("queuekit.dead").gauge().value()).isEqualTo(1);
-        assertThat(registry.get("queuekit.queue.paused").gauge().value()).isZero();
+        assertThat(registry.get("queuekit.paused").gauge().value()).isZero();
         assertThat(reads).hasValue(1);
     }
 
@@ -138,7 +138,7 @@ class MicrometerQueueMetricsTest {
     void pausedGauge_isOne_whileTheQueueIsPaused() {
         MicrometerQueueMetrics.of(registry)
                 .observe("orders", "redis-list", "queuekit", () -> new QueueStats(4, 0, 0, 0, true));
-        assertThat(registry.get("queuekit.queue.paused")
+        assertThat(registry.get("queuekit.paused")
                         .tag("queue", "orders")
                         .gauge()
                         .value())
