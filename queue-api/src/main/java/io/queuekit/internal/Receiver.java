@@ -265,6 +265,7 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
         long began = System.nanoTime();
         long deadline = began + timeoutNanos;
         Pausing pausing = runtime.pausing();
+        long left = timeoutNanos; // the first plan gets the whole timeout: it looks once, however short
         while (true) {
             if (pausing.paused()) {
                 ack.ackAlone(); // no claim comes to carry it before the resume
@@ -276,14 +277,15 @@ public final class Receiver<T, A extends Receiver.CarriedAck> {
                 if (still) {
                     return List.of();
                 }
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return List.of();
+                left = Math.max(1, deadline - System.nanoTime()); // resumed: a plan that looks once at least
             }
             List<Delivery<T>> got = planned(max, left, ack, began, pausing);
             if (got != null) {
                 return got;
+            }
+            left = deadline - System.nanoTime(); // a later plan, after the pause, only if time is left
+            if (left <= 0) {
+                return List.of();
             }
         }
     }
