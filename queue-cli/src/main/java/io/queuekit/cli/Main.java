@@ -180,6 +180,7 @@ public final class Main {
                 Operator.Peek.class,
                 Operator.Pause.class,
                 Operator.Resume.class,
+                Operator.Schedules.class,
                 DeadLetterCommands.Dead.class,
                 CommandLine.HelpCommand.class
             })

@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuekit.Codec;
+import io.queuekit.DelayQueue;
 import io.queuekit.Headers;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueException;
 import io.queuekit.QueueStats;
+import io.queuekit.ScheduleInfo;
+import io.queuekit.Scheduler;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.list.RedisListQueue;
@@ -29,7 +32,7 @@ import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
-/** Operator commands on a queue in a running Redis: stats, peek, pause and resume, dead letters. */
+/** Operator commands on a queue in a running Redis: stats, peek, pause and resume, schedules, dead letters. */
 final class Operator {
     /** Plain ASCII: a control character or a bidirectional override in a payload is written as an escape. */
     private static final ObjectMapper JSON =
@@ -248,6 +251,74 @@ final class Operator {
                 boolean was = t.queue().isPaused();
                 t.queue().resume();
                 ctx.out().println(t.describe() + (was ? " resumed" : " was not paused"));
+                return 0;
+            });
+        }
+    }
+
+    @Command(
+            name = "schedules",
+            description = "A delay queue's recurring schedules: trigger, missed-tick policy, last and next run.")
+    static final class Schedules implements Callable<Integer> {
+        private final Main.Context ctx;
+
+        @Mixin
+        Main.HelpOption help;
+
+        @Mixin
+        QueueOptions options;
+
+        @Mixin
+        JsonOption json;
+
+        Schedules(Main.Context ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            return withQueue(ctx, options, t -> {
+                if (!(t.queue() instanceof DelayQueue<byte[]> delays)) {
+                    throw new Main.Failure(t.describe() + " has no schedules: only delay queues have them");
+                }
+                List<ScheduleInfo<byte[]>> all;
+                try (Scheduler<byte[]> reader = delays.scheduler()) { // never started: reads only
+                    all = reader.list();
+                }
+                if (json.json) {
+                    ObjectNode o = t.json();
+                    ArrayNode list = o.putArray("schedules");
+                    for (ScheduleInfo<byte[]> i : all) {
+                        ObjectNode e = list.addObject()
+                                .put("name", i.schedule().name())
+                                .put("trigger", i.schedule().trigger().toString())
+                                .put("missed", i.schedule().missed().name())
+                                .put(
+                                        "lastRun",
+                                        i.lastRun() == null ? null : i.lastRun().toString())
+                                .put(
+                                        "nextRun",
+                                        i.nextRun() == null ? null : i.nextRun().toString());
+                        payload(e, i.schedule().payload());
+                        headers(e, i.schedule().headers());
+                    }
+                    print(ctx, o);
+                    return 0;
+                }
+                if (all.isEmpty()) {
+                    ctx.out().println(t.describe() + " has no schedules");
+                }
+                for (ScheduleInfo<byte[]> i : all) {
+                    ctx.out()
+                            .println(i.schedule().name() + "  " + i.schedule().trigger() + "  missed "
+                                    + i.schedule()
+                                            .missed()
+                                            .name()
+                                            .toLowerCase(java.util.Locale.ROOT)
+                                            .replace('_', '-')
+                                    + "  last " + (i.lastRun() == null ? "-" : i.lastRun())
+                                    + "  next " + (i.nextRun() == null ? "-" : i.nextRun()));
+                }
                 return 0;
             });
         }

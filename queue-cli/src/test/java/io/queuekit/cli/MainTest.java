@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Codec;
 import io.queuekit.Delivery;
+import io.queuekit.MissedTicks;
+import io.queuekit.Schedule;
+import io.queuekit.ScheduleInfo;
+import io.queuekit.Scheduler;
+import io.queuekit.Trigger;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.testing.RedisServer;
@@ -60,7 +65,7 @@ class MainTest {
 
     @Test
     void everyCommand_hasHelp() {
-        for (String c : List.of("demo", "stats", "peek", "pause", "resume", "dead")) {
+        for (String c : List.of("demo", "stats", "peek", "pause", "resume", "schedules", "dead")) {
             outBytes.reset();
             assertThat(run(c, "--help")).as(c).isZero();
             assertThat(out()).as(c).contains("usage: queuekit " + c);
@@ -155,6 +160,42 @@ class MainTest {
             outBytes.reset();
             assertThat(run("stats", "--redis", uri, "--queue", name)).isZero();
             assertThat(out()).containsPattern("paused\\s+no");
+        }
+    }
+
+    @Test
+    void schedules_listsADelayQueuesSchedules_withTheirRuns_andRefusesAListQueue() throws Exception {
+        String name = unique();
+        String uri = RedisServer.shared().uri();
+        try (RedisDelayQueue<String> q =
+                        RedisDelayQueue.builder(client, name, Codec.utf8()).build();
+                Scheduler<String> s = q.scheduler()) {
+            assertThat(run("schedules", "--redis", uri, "--queue", name, "--type", "zset"))
+                    .isZero();
+            assertThat(out()).contains("has no schedules");
+
+            ScheduleInfo<String> info = s.put(Schedule.of("hourly", Trigger.every(Duration.ofHours(1)), "report")
+                    .whenMissed(MissedTicks.SKIP));
+            outBytes.reset();
+            assertThat(run("schedules", "--redis", uri, "--queue", name)).isZero();
+            assertThat(out())
+                    .contains("hourly  every PT1H from 1970-01-01T00:00:00Z  missed skip  last -  next "
+                            + info.nextRun());
+            outBytes.reset();
+            assertThat(run("schedules", "--redis", uri, "--queue", name, "--json"))
+                    .isZero();
+            assertThat(out())
+                    .contains("\"name\":\"hourly\"")
+                    .contains("\"missed\":\"SKIP\"")
+                    .contains("\"nextRun\":\"" + info.nextRun() + "\"")
+                    .contains("\"payload\":\"report\"");
+        }
+        String list = unique();
+        try (RedisListQueue<String> q =
+                RedisListQueue.builder(client, list, Codec.utf8()).build()) {
+            q.send("x");
+            outBytes.reset();
+            assertThat(run("schedules", "--redis", uri, "--queue", list)).isNotZero();
         }
     }
 
