@@ -34,7 +34,7 @@ import redis.clients.jedis.RedisClient;
  * Every script of the list queue (both modes) and of the delay queue runs against keys of 200,000
  * entries each (waiting, taken with no lease yet, in flight with expired leases half of them on
  * their last attempt, retries due, dead letters far over the retention) while another client sends
- * PING: no PING may wait 50 ms for a command that ran that long (see {@link PingWatch}). Redis runs
+ * PING: no PING may wait 100 ms for a command that ran that long (see {@link PingWatch}). Redis runs
  * one script at a time, so a script whose work grows with a key stalls every client. The keys are
  * written directly, in the layouts the storages' storage.lua describe; the build runs this class alone
  * (see the parent pom).
@@ -43,13 +43,14 @@ import redis.clients.jedis.RedisClient;
 @Timeout(value = 120, unit = SECONDS)
 class BoundedScriptsTest {
     private static final int ENTRIES = 200_000;
+    private static final double STALL_MILLIS = 100;
     private static final int CHUNK = 2_000;
     private static final int MAX_ATTEMPTS = 3;
     private static final long EPOCH = 1735689600000L; // of the scores in scores.lua
     private static final int TIE = 4096;
 
     @Test
-    void everyListQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder50ms(RedisServer server)
+    void everyListQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder100ms(RedisServer server)
             throws Exception {
         String name = "list";
         try (RedisClient client = client(server)) {
@@ -104,7 +105,7 @@ class BoundedScriptsTest {
     }
 
     @Test
-    void everyDelayQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder50ms(RedisServer server)
+    void everyDelayQueueScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder100ms(RedisServer server)
             throws Exception {
         String name = "zset";
         try (RedisClient client = client(server)) {
@@ -218,7 +219,9 @@ class BoundedScriptsTest {
 
         System.out.print(watch.report());
         assertThat(watch.longestWaitsMillis()).as("a wait for each call above").hasSize(15);
-        assertThat(watch.stallsOfAtLeast(50)).isEmpty();
+        // a script whose work grows with a key runs 0.5 to 3 s on these keys; a bounded one takes a
+        // few ms alone, up to about 75 ms with other modules' tests beside it (the build's -T 2)
+        assertThat(watch.stallsOfAtLeast(STALL_MILLIS)).isEmpty();
         assertThat(q.deadLetters().size()).isZero();
     }
 
