@@ -25,6 +25,7 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProce
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.BindResult;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
@@ -183,6 +184,16 @@ final class QueueRegistrar
     }
 
     /** The {@code queuekit.*} properties, bound strictly. */
+    /**
+     * The schedule queue of an application named {@code app}: {@code <app>-schedules}, with what a
+     * queue name may not hold turned into '-', so that two applications on one Redis keep their
+     * schedules apart.
+     */
+    static String scheduleQueueOf(String app) {
+        String name = app.replaceAll("[^A-Za-z0-9._:-]", "-");
+        return (name.length() > 80 ? name.substring(0, 80) : name) + "-schedules";
+    }
+
     static QueuekitProperties bind(Environment environment) {
         checkTopLevelNames(environment);
         Binder binder = Binder.get(environment);
@@ -198,7 +209,14 @@ final class QueueRegistrar
                     .ifBound(queues -> properties.getQueues().putAll(queues));
             binder.bind("queuekit.schedules", Bindable.mapOf(String.class, QueuekitProperties.Schedule.class), strict)
                     .ifBound(schedules -> properties.getSchedules().putAll(schedules));
-            binder.bind("queuekit.schedule-queue", String.class).ifBound(properties::setScheduleQueue);
+            BindResult<String> scheduleQueue = binder.bind("queuekit.schedule-queue", String.class);
+            if (scheduleQueue.isBound()) {
+                properties.setScheduleQueue(scheduleQueue.get());
+            } else {
+                binder.bind("spring.application.name", String.class)
+                        .map(QueueRegistrar::scheduleQueueOf)
+                        .ifBound(properties::setScheduleQueue);
+            }
         } catch (BindException e) {
             throw unknownNames(e);
         }

@@ -22,7 +22,7 @@ import java.lang.annotation.Target;
  * }</pre>
  *
  * <p>Each tick is a message on a delay queue the starter provides ({@code queuekit.schedule-queue},
- * {@code queuekit-schedules} by default, on the application's transport), stored once by whichever
+ * {@code <spring.application.name>-schedules} by default, on the application's transport), stored once by whichever
  * instance gets there first and handled by one of them. Handling is at least once: the method
  * returning acks the tick; throwing retries it after the queue's backoff, as for a
  * {@link QueueListener}, and dead-letters it after {@code max-attempts}; an instance that dies while
