@@ -1,13 +1,10 @@
 package io.queuekit.inmemory;
 
 import io.queuekit.Delivery;
-import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.QueueStats;
-import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
 import io.queuekit.inmemory.Msg.State;
-import io.queuekit.internal.Checks;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
 import io.queuekit.internal.GeneratedIds;
@@ -15,14 +12,11 @@ import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
 import io.queuekit.internal.QueueStore;
-import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -81,6 +75,7 @@ final class Engine<T> implements QueueStore<T> {
     private final GeneratedIds generated = GeneratedIds.counting();
 
     final Waiting<T> waiting;
+    final Sending<T> sending;
     final Leasing<T> leasing;
     final Graveyard<T> graveyard;
     private final Runnable wakeUp;
@@ -106,6 +101,7 @@ final class Engine<T> implements QueueStore<T> {
         this.bodies = runtime.payloads();
         this.observer = runtime.observer();
         this.waiting = new Waiting<>(this);
+        this.sending = new Sending<>(this);
         this.leasing = new Leasing<>(this);
         this.graveyard = new Graveyard<>(this, s.deadLetterRetention);
         this.wakeUp = () -> {
@@ -154,123 +150,30 @@ final class Engine<T> implements QueueStore<T> {
         return leases ? leasing.new Holds() : LeaseKeeper.none();
     }
 
-    // ---- storing: every send runs inside the queue's observations, whose added headers each message gets
+    // ---- storing (the checks and observations of every send are Sending's)
 
-    MessageId send(T payload, Headers headers) {
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(headers, "headers");
-        return runtime.sending(
-                1, added -> store(null, bodies.store(payload, headers.withAll(added)), Duration.ZERO, null));
-    }
-
-    List<MessageId> sendAll(Collection<? extends T> payloads) {
-        List<T> copy = Checks.payloads(payloads);
-        return sendingAll(copy.size(), added -> {
-            List<Object> encoded = encodeAll(copy, Collections.nCopies(copy.size(), added));
-            List<MessageId> ids = new ArrayList<>(encoded.size());
-            lock.lock();
-            try {
-                runtime.checkOpen();
-                Instant now = now();
-                promote(now);
-                for (Object body : encoded) {
-                    Msg m = new Msg(generated.next(), body, now);
-                    stored.put(m.id, m);
-                    makeReady(m);
-                    ids.add(m.id);
-                }
-                if (!ids.isEmpty()) {
-                    observer.sent(ids.size());
-                    changed.signalAll();
-                }
-            } finally {
-                lock.unlock();
+    /** Stores every body under a generated id, ready now, in one step under the lock. */
+    List<MessageId> storeReady(List<Object> encoded) {
+        List<MessageId> ids = new ArrayList<>(encoded.size());
+        lock.lock();
+        try {
+            runtime.checkOpen();
+            Instant now = now();
+            promote(now);
+            for (Object body : encoded) {
+                Msg m = new Msg(generated.next(), body, now);
+                stored.put(m.id, m);
+                makeReady(m);
+                ids.add(m.id);
             }
-            return List.copyOf(ids);
-        });
-    }
-
-    MessageId schedule(T payload, Headers headers, Duration delay) {
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(headers, "headers");
-        Duration d = Delays.delay(delay);
-        return runtime.sending(1, added -> store(null, bodies.store(payload, headers.withAll(added)), d, null));
-    }
-
-    MessageId scheduleAt(T payload, Headers headers, Instant dueAt) {
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(headers, "headers");
-        Objects.requireNonNull(dueAt, "dueAt");
-        return runtime.sending(1, added -> store(null, bodies.store(payload, headers.withAll(added)), null, dueAt));
-    }
-
-    boolean schedule(MessageId id, T payload, Headers headers, Duration delay) {
-        Checks.callerId(id);
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(headers, "headers");
-        Duration d = Delays.delay(delay);
-        return runtime.sending(1, added -> store(id, bodies.store(payload, headers.withAll(added)), d, null)) != null;
-    }
-
-    boolean scheduleAt(MessageId id, T payload, Headers headers, Instant dueAt) {
-        Checks.callerId(id);
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(headers, "headers");
-        Objects.requireNonNull(dueAt, "dueAt");
-        return runtime.sending(1, added -> store(id, bodies.store(payload, headers.withAll(added)), null, dueAt))
-                != null;
-    }
-
-    List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
-        List<T> copy = Checks.payloads(payloads);
-        Duration d = Delays.delay(delay);
-        return sendingAll(
-                copy.size(),
-                added -> storeAll(
-                        encodeAll(copy, Collections.nCopies(copy.size(), added)),
-                        now -> Collections.nCopies(copy.size(), now.plus(d))));
-    }
-
-    List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
-        List<T> copy = Checks.payloads(payloads);
-        Objects.requireNonNull(dueAt, "dueAt");
-        return sendingAll(
-                copy.size(),
-                added -> storeAll(
-                        encodeAll(copy, Collections.nCopies(copy.size(), added)),
-                        now -> Collections.nCopies(copy.size(), Delays.dueAt(dueAt, now))));
-    }
-
-    List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages) {
-        List<Scheduled<? extends T>> copy = Checks.scheduled(messages);
-        List<T> payloads = new ArrayList<>(copy.size());
-        for (Scheduled<? extends T> m : copy) {
-            payloads.add(m.payload());
-        }
-        return sendingAll(copy.size(), added -> {
-            List<Headers> headers = new ArrayList<>(copy.size());
-            for (Scheduled<? extends T> m : copy) {
-                headers.add(m.headers().withAll(added));
+            if (!ids.isEmpty()) {
+                observer.sent(ids.size());
+                changed.signalAll();
             }
-            return storeAll(encodeAll(payloads, headers), now -> Delays.dueTimes(copy, now));
-        });
-    }
-
-    /**
-     * A batch send of {@code count} messages inside the observations; an empty batch stores
-     * nothing, so it is not observed (it still fails on a closed queue).
-     */
-    private List<MessageId> sendingAll(int count, MessageObservations.Send<List<MessageId>> send) {
-        return count == 0 ? send.send(Headers.empty()) : runtime.sending(count, send);
-    }
-
-    /** Each payload's body, with the headers at its index; all checked before anything is stored. */
-    private List<Object> encodeAll(List<T> payloads, List<Headers> headers) {
-        List<Object> encoded = new ArrayList<>(payloads.size());
-        for (int i = 0; i < payloads.size(); i++) {
-            encoded.add(bodies.store(payloads.get(i), headers.get(i)));
+        } finally {
+            lock.unlock();
         }
-        return encoded;
+        return List.copyOf(ids);
     }
 
     /**
@@ -279,7 +182,7 @@ final class Engine<T> implements QueueStore<T> {
      * Everything that can be refused was checked before, but for the due times, which
      * {@code dueTimes} checks against the clock here before anything is stored.
      */
-    private List<MessageId> storeAll(List<Object> encoded, Function<Instant, List<Instant>> dueTimes) {
+    List<MessageId> storeAll(List<Object> encoded, Function<Instant, List<Instant>> dueTimes) {
         List<MessageId> ids = new ArrayList<>(encoded.size());
         lock.lock();
         try {
@@ -307,7 +210,7 @@ final class Engine<T> implements QueueStore<T> {
      * Stores under {@code id} (a generated one when null) unless it is taken; due after
      * {@code delay}, or at {@code dueAt}. Returns the id, or null if it was taken.
      */
-    private MessageId store(MessageId id, Object body, Duration delay, Instant dueAt) {
+    MessageId store(MessageId id, Object body, Duration delay, Instant dueAt) {
         lock.lock();
         try {
             runtime.checkOpen();
@@ -335,14 +238,6 @@ final class Engine<T> implements QueueStore<T> {
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * Stores a schedule's tick under its id unless that id is stored: the chosen-id rule, with a
-     * body made already.
-     */
-    void storeTick(MessageId id, Object body, Instant dueAt) {
-        store(id, body, null, dueAt);
     }
 
     boolean cancel(MessageId id) {

@@ -79,32 +79,32 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
 
     @Override
     public MessageId send(T payload, Headers headers) {
-        return engine.send(payload, headers);
+        return engine.sending.send(payload, headers);
     }
 
     @Override
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
-        return engine.sendAll(payloads);
+        return engine.sending.sendAll(payloads);
     }
 
     @Override
     public MessageId schedule(T payload, Headers headers, Duration delay) {
-        return engine.schedule(payload, headers, delay);
+        return engine.sending.schedule(payload, headers, delay);
     }
 
     @Override
     public MessageId scheduleAt(T payload, Headers headers, Instant dueAt) {
-        return engine.scheduleAt(payload, headers, dueAt);
+        return engine.sending.scheduleAt(payload, headers, dueAt);
     }
 
     @Override
     public boolean schedule(MessageId id, T payload, Headers headers, Duration delay) {
-        return engine.schedule(id, payload, headers, delay);
+        return engine.sending.schedule(id, payload, headers, delay);
     }
 
     @Override
     public boolean scheduleAt(MessageId id, T payload, Headers headers, Instant dueAt) {
-        return engine.scheduleAt(id, payload, headers, dueAt);
+        return engine.sending.scheduleAt(id, payload, headers, dueAt);
     }
 
     /**
@@ -113,19 +113,19 @@ public final class InMemoryDelayQueue<T> implements DelayQueue<T> {
      */
     @Override
     public List<MessageId> scheduleAll(Collection<? extends T> payloads, Duration delay) {
-        return engine.scheduleAll(payloads, delay);
+        return engine.sending.scheduleAll(payloads, delay);
     }
 
     /** {@inheritDoc} Stored in one step under the queue's lock. */
     @Override
     public List<MessageId> scheduleAllAt(Collection<? extends T> payloads, Instant dueAt) {
-        return engine.scheduleAllAt(payloads, dueAt);
+        return engine.sending.scheduleAllAt(payloads, dueAt);
     }
 
     /** {@inheritDoc} Stored in one step under the queue's lock. */
     @Override
     public List<MessageId> scheduleEach(Collection<? extends Scheduled<? extends T>> messages) {
-        return engine.scheduleEach(messages);
+        return engine.sending.scheduleEach(messages);
     }
 
     @Override

@@ -75,12 +75,12 @@ public final class InMemoryMessageQueue<T> implements MessageQueue<T> {
 
     @Override
     public MessageId send(T payload, Headers headers) {
-        return engine.send(payload, headers);
+        return engine.sending.send(payload, headers);
     }
 
     @Override
     public List<MessageId> sendAll(Collection<? extends T> payloads) {
-        return engine.sendAll(payloads);
+        return engine.sending.sendAll(payloads);
     }
 
     @Override

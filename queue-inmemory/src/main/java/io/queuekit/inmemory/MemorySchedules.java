@@ -133,7 +133,11 @@ final class MemorySchedules<T> implements ScheduleStore<T> {
                 return false;
             }
             for (Tick t : ticks) {
-                engine.storeTick(MessageId.of(t.id()), s.body, Instant.ofEpochMilli(t.dueMillis()));
+                engine.store(
+                        MessageId.of(t.id()),
+                        s.body,
+                        null,
+                        Instant.ofEpochMilli(t.dueMillis())); // unless the id is stored
             }
             if (!ticks.isEmpty()) {
                 s.previous = ticks.size() > 1 ? ticks.get(ticks.size() - 2).dueMillis() : s.last;

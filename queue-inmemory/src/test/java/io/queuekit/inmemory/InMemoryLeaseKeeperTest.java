@@ -44,7 +44,7 @@ class InMemoryLeaseKeeperTest {
     }
 
     private Delivery<String> sentAndPolled() {
-        engine.send("x", Headers.empty());
+        engine.sending.send("x", Headers.empty());
         Delivery<String> d = engine.runtime().poll();
         assertThat(d).isNotNull();
         return d;
