@@ -25,7 +25,7 @@ record PropertySchedule(
         String name, String queue, Trigger trigger, MissedTicks missed, String payload, Headers headers) {
 
     /** Checks everything that does not need the queues: the name, the trigger and the headers. */
-    static PropertySchedule of(String name, QueuekitProperties.Schedule s) {
+    static PropertySchedule of(String name, ScheduleProperties s) {
         try {
             Schedule.checkName(name);
         } catch (IllegalArgumentException e) {
@@ -55,7 +55,7 @@ record PropertySchedule(
                 headers);
     }
 
-    private static Trigger trigger(String name, QueuekitProperties.Schedule s) {
+    private static Trigger trigger(String name, ScheduleProperties s) {
         List<String> set = new ArrayList<>();
         if (s.getCron() != null) {
             set.add(property(name, "cron"));

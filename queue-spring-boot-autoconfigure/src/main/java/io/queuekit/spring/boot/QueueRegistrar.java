@@ -207,7 +207,7 @@ final class QueueRegistrar
             binder.bind("queuekit.observations", Bindable.ofInstance(properties.getObservations()), strict);
             binder.bind("queuekit.queues", Bindable.mapOf(String.class, Queue.class), strict)
                     .ifBound(queues -> properties.getQueues().putAll(queues));
-            binder.bind("queuekit.schedules", Bindable.mapOf(String.class, QueuekitProperties.Schedule.class), strict)
+            binder.bind("queuekit.schedules", Bindable.mapOf(String.class, ScheduleProperties.class), strict)
                     .ifBound(schedules -> properties.getSchedules().putAll(schedules));
             BindResult<String> scheduleQueue = binder.bind("queuekit.schedule-queue", String.class);
             if (scheduleQueue.isBound()) {

@@ -26,7 +26,7 @@ final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
         hints.resources().registerPattern(LUA_SCRIPTS);
         BindableRuntimeHintsRegistrar.forTypes(
                         QueuekitProperties.Queue.class,
-                        QueuekitProperties.Schedule.class,
+                        ScheduleProperties.class,
                         QueuekitProperties.InMemory.class,
                         QueuekitProperties.Health.class)
                 .registerHints(hints, classLoader);

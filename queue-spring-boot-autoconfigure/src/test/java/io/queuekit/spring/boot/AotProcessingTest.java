@@ -147,7 +147,7 @@ class AotProcessingTest {
         RuntimeHints hints = generated.getRuntimeHints();
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Reports.class, "nightly"))
                 .accepts(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onType(QueuekitProperties.Schedule.class))
+        assertThat(RuntimeHintsPredicates.reflection().onType(ScheduleProperties.class))
                 .accepts(hints);
     }
 
