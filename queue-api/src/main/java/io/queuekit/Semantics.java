@@ -16,6 +16,8 @@ import java.util.Objects;
  *   <tr><td>redis-list</td><td>at-least-once (or at-most-once, chosen)</td><td>FIFO</td><td>yes</td><td>no</td><td>no</td></tr>
  *   <tr><td>redis-zset</td><td>at-least-once</td><td>due time</td><td>yes</td><td>no</td><td>yes</td></tr>
  *   <tr><td>redis-pubsub</td><td>at-most-once</td><td>publish order</td><td>no</td><td>yes</td><td>no</td></tr>
+ *   <tr><td>redis-stream (a {@link Topic})</td><td>at-least-once per group</td><td>publish order</td><td>yes, for each group</td><td>yes, every group</td><td>no</td></tr>
+ *   <tr><td>redis-stream (one {@link ConsumerGroup})</td><td>at-least-once</td><td>FIFO</td><td>yes</td><td>no: one consumer of the group</td><td>no</td></tr>
  *   <tr><td>redis-list or redis-zset with {@code shards(n)}</td><td>as unsharded</td><td>per key with {@code shardBy}, else none</td><td>yes</td><td>no</td><td>as unsharded</td></tr>
  *   <tr><td>in-memory</td><td colspan="5">the same as the Redis transport it stands in for</td></tr>
  * </table>
@@ -24,7 +26,8 @@ import java.util.Objects;
  * @param guarantee how often a message that was stored reaches a consumer
  * @param ordering the order in which ready messages are handed out
  * @param retainedWithoutConsumers whether a message sent while no consumer or subscriber is
- *     present is kept until one comes
+ *     present is kept until one comes (for a broadcaster: kept for each of its groups, a
+ *     {@link Topic}'s, while none of the group's consumers runs)
  * @param fanOut whether every subscriber receives every message ({@code true}) or each message
  *     goes to one consumer ({@code false})
  * @param delays whether messages can be scheduled for a later time through {@link DelayQueue}

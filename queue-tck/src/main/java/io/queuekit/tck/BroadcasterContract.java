@@ -24,6 +24,9 @@ interface BroadcasterContract {
     /** A new broadcaster on a channel unique to this test, given {@code observations}; closed after the test. */
     Broadcaster<String> newBroadcaster(MessageObservations observations);
 
+    /** Registers something to close after the test; returns it. */
+    <C extends AutoCloseable> C closeLater(C closeable);
+
     /** A name unique to this test and run. */
     String uniqueName();
 

@@ -108,9 +108,10 @@ public abstract class BroadcasterContractTest {
             return closeLater(createBroadcaster(uniqueName(), observations));
         }
 
-        private Broadcaster<String> closeLater(Broadcaster<String> b) {
-            created.add(b);
-            return b;
+        @Override
+        public final <C extends AutoCloseable> C closeLater(C closeable) {
+            created.add(closeable);
+            return closeable;
         }
 
         @Override
