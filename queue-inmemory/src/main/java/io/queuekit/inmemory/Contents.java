@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
@@ -52,6 +53,33 @@ final class Contents {
         m.state = Msg.State.READY;
         m.seq = ++sequence;
         ready.addLast(m);
+    }
+
+    /**
+     * Stores messages published to a topic, in order, ready behind what is ready, in one step, and
+     * wakes a waiter if the ready list was empty (a taker that leaves messages ready wakes the
+     * next). An id the queue holds already is left as it is.
+     */
+    void appendAll(List<TopicLog.Entry> entries) {
+        lock.lock();
+        try {
+            if (deleted) {
+                return;
+            }
+            boolean wasEmpty = ready.isEmpty();
+            for (TopicLog.Entry e : entries) {
+                if (!stored.containsKey(e.id())) {
+                    Msg m = new Msg(e.id(), e.body(), e.publishedAt());
+                    stored.put(m.id, m);
+                    makeReady(m);
+                }
+            }
+            if (wasEmpty && !ready.isEmpty()) {
+                changed.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Marks the queue deleted and wakes every waiter, to see it. */
