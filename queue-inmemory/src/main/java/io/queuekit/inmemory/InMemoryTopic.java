@@ -4,9 +4,7 @@ import static io.queuekit.internal.RateLimitedLog.more;
 
 import io.queuekit.BroadcastListener;
 import io.queuekit.Codec;
-import io.queuekit.ConsumeOptions;
 import io.queuekit.ConsumerGroup;
-import io.queuekit.Delivery;
 import io.queuekit.GroupInfo;
 import io.queuekit.Headers;
 import io.queuekit.MessageId;
@@ -17,7 +15,6 @@ import io.queuekit.Subscription;
 import io.queuekit.Topic;
 import io.queuekit.internal.BroadcastRuntime;
 import io.queuekit.internal.Checks;
-import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.RateLimitedLog;
 import io.queuekit.spi.MessageObservations;
@@ -71,18 +68,14 @@ public final class InMemoryTopic<T> implements Topic<T> {
     static final Semantics GROUP_SEMANTICS =
             new Semantics("in-memory", Semantics.Guarantee.AT_LEAST_ONCE, Semantics.Ordering.FIFO, true, false, false);
 
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration LOG_PERIOD = Duration.ofSeconds(10);
-    /** How long a listener call keeps its message's lease: a managed consumer's default limit. */
-    private static final Duration HOLD_LIMIT = ConsumeOptions.defaults().leaseRenewalLimit();
-
-    private static final int MAX_GROUP_NAME = 100;
 
     private final String name;
     private final Settings<T> settings;
     private final long maxLength;
     private final Payloads<T> bodies;
-    private final BroadcastRuntime<Subscriber> runtime;
+    private final BroadcastRuntime<TopicSubscription<T>> runtime;
     private final MessageObservations.Destination destination;
     private final AtomicLong listenerFailures = new AtomicLong();
     private final RateLimitedLog listenerLog = new RateLimitedLog(LOG, LOG_PERIOD);
@@ -234,7 +227,7 @@ public final class InMemoryTopic<T> implements Topic<T> {
      */
     @Override
     public ConsumerGroup<T> group(String name, Position start) {
-        checkGroupName(name);
+        TopicGroup.checkName(name);
         Objects.requireNonNull(start, "start");
         synchronized (lock) {
             runtime.checkOpen();
@@ -249,27 +242,6 @@ public final class InMemoryTopic<T> implements Topic<T> {
                     this, g, new Engine<>(settings.forGroup(name, false), GROUP_SEMANTICS, g.contents, g.namespace));
             objects.add(object);
             return object;
-        }
-    }
-
-    private static void checkGroupName(String name) {
-        Objects.requireNonNull(name, "name");
-        boolean ok = !name.isEmpty() && name.length() <= MAX_GROUP_NAME;
-        for (int i = 0; ok && i < name.length(); i++) {
-            char c = name.charAt(i);
-            ok = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || c == '.'
-                    || c == '_'
-                    || c == '-';
-        }
-        if (!ok) {
-            String shown = name.length() > MAX_GROUP_NAME ? name.length() + " characters" : "\"" + name + "\"";
-            throw new IllegalArgumentException("group name must be 1 to " + MAX_GROUP_NAME
-                    + " letters, digits, '.', '_' or '-'"
-                    + (name.startsWith("~") ? " ('~' begins the names of subscriptions' groups)" : "") + ": "
-                    + shown.replaceAll("\\p{Cntrl}", "?"));
         }
     }
 
@@ -329,15 +301,15 @@ public final class InMemoryTopic<T> implements Topic<T> {
     @Override
     public Subscription subscribeWithHeaders(BroadcastListener<? super T> listener) {
         Objects.requireNonNull(listener, "listener");
-        Subscriber s;
+        TopicSubscription<T> s;
         synchronized (lock) {
             runtime.checkOpen();
             TopicGroup g = new TopicGroup("~" + ++subscriptions, true);
             groups.put(g.name, g);
-            s = new Subscriber(g, listener, runtime.nextSubscriptionName());
+            s = new TopicSubscription<>(this, g, listener, runtime.nextSubscriptionName());
             runtime.register(s);
         }
-        s.thread.start();
+        s.start();
         return s;
     }
 
@@ -353,6 +325,44 @@ public final class InMemoryTopic<T> implements Topic<T> {
 
     void checkOpen() {
         runtime.checkOpen();
+    }
+
+    /**
+     * Ends a subscription: it stops being active, its group leaves the topic and is deleted; false
+     * if it had ended already. Under the lock, so no publish stores a message for it after.
+     */
+    boolean endSubscription(TopicSubscription<T> s) {
+        synchronized (lock) {
+            if (!s.end()) {
+                return false;
+            }
+            TopicGroup g = s.group();
+            groups.remove(g.name, g);
+            g.contents.delete();
+            runtime.unregister(s);
+            return true;
+        }
+    }
+
+    /** A listener threw, or a message could not be decoded for it: counted, and logged rate-limited. */
+    void listenerFailed(String threadName, String what, Throwable t) {
+        listenerFailures.incrementAndGet();
+        long held = listenerLog.tryAcquire();
+        if (held >= 0) {
+            LOG.warn("{}: {}{}", threadName, what, more(held), t);
+        }
+    }
+
+    Settings<T> settings() {
+        return settings;
+    }
+
+    QueueMetrics.Observer observer() {
+        return runtime.observer();
+    }
+
+    MessageObservations.Destination destination() {
+        return destination;
     }
 
     /** A group object was closed. */
@@ -375,146 +385,6 @@ public final class InMemoryTopic<T> implements Topic<T> {
     @Override
     public String toString() {
         return "InMemoryTopic[" + name + "]";
-    }
-
-    /**
-     * One subscription: a group of its own, read by one thread that hands each message to the
-     * listener inside the observations and acks it once the listener returns or throws.
-     */
-    private final class Subscriber implements Subscription, BroadcastRuntime.Member {
-        private final TopicGroup group;
-        private final Engine<T> engine;
-        /** Keeps the lease of the message in hand, so a long listener call does not get it a second time. */
-        private final LeaseKeeper leases;
-
-        private final BroadcastListener<? super T> listener;
-        private final Thread thread;
-        private volatile boolean active = true;
-
-        Subscriber(TopicGroup group, BroadcastListener<? super T> listener, String threadName) {
-            this.group = group;
-            this.listener = listener;
-            this.engine =
-                    new Engine<>(settings.forGroup(group.name, true), GROUP_SEMANTICS, group.contents, group.namespace);
-            this.leases = engine.leaseKeeper();
-            this.thread = new Thread(this::run, threadName);
-            this.thread.setDaemon(true); // a forgotten subscription must not keep the JVM alive
-        }
-
-        private void run() {
-            try {
-                while (active) {
-                    Delivery<T> d;
-                    try {
-                        d = engine.runtime().take();
-                    } catch (InterruptedException e) {
-                        continue; // closing interrupts to wake this thread
-                    } catch (QueueClosedException e) {
-                        break; // closed, or its group was deleted
-                    }
-                    if (!active) {
-                        break;
-                    }
-                    deliver(d);
-                    if (active) {
-                        Thread.interrupted(); // a listener that left its thread interrupted must not stop the next call
-                    }
-                }
-            } finally {
-                beginClose();
-            }
-        }
-
-        private void deliver(Delivery<T> d) {
-            T value;
-            try {
-                value = d.payload();
-            } catch (RuntimeException e) {
-                failed("could not decode a message; it is skipped", e);
-                settle(d);
-                return;
-            }
-            Headers h = d.headers();
-            long start = System.nanoTime();
-            Duration waited = Duration.between(d.enqueuedAt(), settings.clock.instant());
-            runtime.observer().delivered(waited.isNegative() ? Duration.ZERO : waited);
-            boolean threw = false;
-            LeaseKeeper.Hold hold = leases.hold(d, HOLD_LIMIT);
-            try {
-                settings.observations.handling(destination, h, () -> listener.onMessage(value, h));
-            } catch (Throwable t) {
-                threw = true;
-                if (active || !(t instanceof InterruptedException)) {
-                    failed("the listener threw; the subscription carries on", t);
-                }
-            } finally {
-                hold.release();
-            }
-            runtime.observer().handled(Duration.ofNanos(System.nanoTime() - start), threw);
-            settle(d);
-        }
-
-        private void failed(String what, Throwable t) {
-            listenerFailures.incrementAndGet();
-            long held = listenerLog.tryAcquire();
-            if (held >= 0) {
-                LOG.warn("{}: {}{}", thread.getName(), what, more(held), t);
-            }
-        }
-
-        /** Acks: the listener had the message; a subscription closing meanwhile has nothing to ack. */
-        private void settle(Delivery<T> d) {
-            try {
-                d.ack();
-            } catch (QueueClosedException e) {
-                // closing deletes the subscription's group, with what it held
-            }
-        }
-
-        @Override
-        public boolean isActive() {
-            return active;
-        }
-
-        @Override
-        public void close() {
-            beginClose();
-            awaitTermination(System.nanoTime() + CLOSE_TIMEOUT.toNanos());
-        }
-
-        /** Stops handing out, deletes the group, and wakes the thread; a listener call in progress finishes. */
-        @Override
-        public void beginClose() {
-            synchronized (lock) {
-                if (!active) {
-                    return;
-                }
-                active = false;
-                groups.remove(group.name, group);
-                group.contents.delete();
-                runtime.unregister(this);
-            }
-            if (Thread.currentThread() != thread) {
-                thread.interrupt();
-            }
-            leases.close();
-            engine.runtime().close();
-        }
-
-        @Override
-        public void awaitTermination(long deadlineNanos) {
-            if (!BroadcastRuntime.awaitEnd(thread, deadlineNanos) && thread != Thread.currentThread()) {
-                LOG.warn(
-                        "{}: the listener was still running when close() stopped waiting; its thread ends when the "
-                                + "listener returns",
-                        thread.getName());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "Subscription[" + thread.getName() + (active ? "" : ", closed") + "]";
-        }
     }
 
     /**

@@ -3,12 +3,15 @@ package io.queuekit.inmemory;
 import io.queuekit.GroupInfo;
 import io.queuekit.MessageId;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One stored group of an {@link InMemoryTopic}: its name, its {@link Contents} (a copy of every
  * message published since its start that it has not acked). A subscription's group ({@code ~<n>}) is deleted when its subscription closes.
  */
 final class TopicGroup {
+    private static final int MAX_GROUP_NAME = 100;
+
     final String name;
     final boolean subscription;
     final Contents contents = new Contents();
@@ -18,6 +21,31 @@ final class TopicGroup {
     TopicGroup(String name, boolean subscription) {
         this.name = name;
         this.subscription = subscription;
+    }
+
+    /**
+     * Refuses a name a user may not give a group: 1 to 100 letters, digits, {@code . _ -}; {@code ~}
+     * begins the names of subscriptions' groups.
+     */
+    static void checkName(String name) {
+        Objects.requireNonNull(name, "name");
+        boolean ok = !name.isEmpty() && name.length() <= MAX_GROUP_NAME;
+        for (int i = 0; ok && i < name.length(); i++) {
+            char c = name.charAt(i);
+            ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == '-';
+        }
+        if (!ok) {
+            String shown = name.length() > MAX_GROUP_NAME ? name.length() + " characters" : "\"" + name + "\"";
+            throw new IllegalArgumentException("group name must be 1 to " + MAX_GROUP_NAME
+                    + " letters, digits, '.', '_' or '-'"
+                    + (name.startsWith("~") ? " ('~' begins the names of subscriptions' groups)" : "") + ": "
+                    + shown.replaceAll("\\p{Cntrl}", "?"));
+        }
     }
 
     /**
