@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  * one thread ({@code queuekit-<topic>-subscriber-<n>-reader}) that hands each batch to the
  * listener's thread ({@code queuekit-<topic>-subscriber-<n>}, a {@link BroadcastDispatch}) and
  * reads the next batch once the listener is through with this one. Each message is acked after the
- * listener returned; one it threw on is logged and counted, and handed to it again (at least once)
- * until the topic's max attempts, then dropped as a dead letter of the subscription's group.
- * Closing deletes the group with what it holds.
+ * listener returned or threw (a throw is logged and counted, and the subscription carries on with
+ * the next message, as every broadcaster's does); what is not acked when the process dies stays
+ * with the group, which the process no longer reads. Closing deletes the group with what it holds.
  *
  * @param <T> the payload type
  */
@@ -43,10 +43,7 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
     private final long blockMillis;
     private final RateLimitedLog readFailures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private final AtomicBoolean deleted = new AtomicBoolean();
-    private final int maxAttempts;
     private volatile boolean closing;
-    /** Whether the listener threw on the message before; read and written on the listener's thread. */
-    private boolean failed;
 
     StreamSubscription(
             RedisStreamTopic<T> topic,
@@ -65,16 +62,8 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
                 Long.MAX_VALUE,
                 Delivery::payload,
                 Delivery::headers,
-                (channel, message, headers) -> {
-                    try {
-                        listener.onMessage(message, headers);
-                    } catch (Throwable t) {
-                        failed = true;
-                        throw t;
-                    }
-                },
+                (channel, message, headers) -> listener.onMessage(message, headers),
                 this::close);
-        this.maxAttempts = topic.maxAttempts();
         this.blockMillis = topic.blockTimeout().toMillis();
         this.reader = new Thread(this::read, name + "-reader");
         this.reader.setDaemon(true);
@@ -128,17 +117,9 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
         }
     }
 
-    /** On the listener's thread, after it had the message (or it could not be decoded). */
+    /** On the listener's thread, after it had the message, returned or threw (or it could not be decoded). */
     private void settle(Delivery<T> d) {
-        boolean retry = failed;
-        failed = false;
-        if (!retry) {
-            d.ack();
-        } else if (d.attempt() >= maxAttempts) {
-            d.deadLetter("the subscription's listener threw on attempt " + d.attempt());
-        } else {
-            d.retry(Duration.ZERO);
-        }
+        d.ack();
     }
 
     private boolean offer(Inbound<Delivery<T>> item) {
