@@ -13,6 +13,7 @@ import io.queuekit.Topic;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.inmemory.InMemoryTopic;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
 import io.queuekit.redis.stream.RedisStreamTopic;
@@ -187,6 +188,12 @@ final class Demo {
                                 .visibilityTimeout(LEASE)
                                 .build()));
                 rows.add(broadcast("in-memory broadcaster", InMemoryBroadcaster::<String>create, semantics));
+                rows.add(topic(
+                        "in-memory topic",
+                        name -> InMemoryTopic.<String>builder(name)
+                                .visibilityTimeout(LEASE)
+                                .build(),
+                        semantics));
                 if (given != null) {
                     deleteKeys(client);
                 }
@@ -195,7 +202,7 @@ final class Demo {
                 out.println(Semantics.markdownTable(semantics));
                 out.println("What each transport did in this run (" + messages + " messages each, " + WORKERS
                         + " workers, a consumer that died holding " + CRASHED
-                        + " messages, a subscriber that joined halfway):");
+                        + " messages, a subscriber (for a topic: a group's consumer) that joined halfway):");
                 out.println(Row.table(rows));
                 out.printf("done in %.0f s%n", (System.nanoTime() - started) / 1e9);
                 return 0;
@@ -339,10 +346,13 @@ final class Demo {
      * messages and is replaced halfway, one whose consumer (a service redeploying) starts halfway.
      */
     private Row topic(String label, Function<String, Topic<String>> open, List<Semantics> semantics) {
-        step(label, "publishing " + messages + " messages to three groups; one group's consumer dies, one starts halfway");
+        step(
+                label,
+                "publishing " + messages + " messages to three groups; one group's consumer dies, one starts halfway");
         try (Topic<String> t = open.apply("events")) {
             semantics.add(t.semantics());
-            ConsumerGroup<String> lateGroup = t.group("late");
+            ConsumerGroup<String> lateGroup = t.group("late"); // every group exists before the first publish
+            ConsumerGroup<String> dying = t.group("replaced");
             Set<String> steady = ConcurrentHashMap.newKeySet();
             Set<String> replaced = ConcurrentHashMap.newKeySet();
             Set<String> late = ConcurrentHashMap.newKeySet();
@@ -359,10 +369,8 @@ final class Demo {
                 for (int i = 0; i < half; i++) {
                     t.publish("event-" + i);
                 }
-                try (ConsumerGroup<String> dying = t.group("replaced")) {
-                    dying.pollBatch(CRASHED, 5, TimeUnit.SECONDS).forEach(d -> replaced.add(d.payload()));
-                    replaced.clear(); // taken, never settled: its process died
-                }
+                dying.pollBatch(CRASHED, 5, TimeUnit.SECONDS); // taken, never settled: its process died
+                dying.close();
                 awaitQuiet(() -> steady.size() >= half, deliveries);
                 for (int i = half; i < messages; i++) {
                     t.publish("event-" + i);
