@@ -3,16 +3,20 @@ package io.queuekit.cli;
 import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
 import io.queuekit.ConsumeOptions;
+import io.queuekit.ConsumerGroup;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
 import io.queuekit.MessageQueue;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.Topic;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.inmemory.InMemoryTopic;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
@@ -62,8 +66,8 @@ final class Demo {
             name = "demo",
             description = {
                 "Runs every transport side by side and prints what each delivered, duplicated and lost.",
-                "One scenario on each transport (redis-list in both modes, redis-zset, redis-pubsub, in-memory): send,"
-                        + " consume with several workers, a consumer that dies mid-message, a subscriber that joins late,"
+                "One scenario on each transport (redis-list in both modes, redis-zset, redis-pubsub, redis-stream, in-memory): send,"
+                        + " consume with several workers, a consumer that dies mid-message, a subscriber (or a stream's group) that joins late,"
                         + " delayed messages.",
                 "It uses the Redis named by --redis, --redis-file or REDIS_URL (its keys are prefixed queuekit-demo-* and"
                         + " deleted afterwards), else starts one: redis-server on PATH, or the shipped binary."
@@ -159,6 +163,13 @@ final class Demo {
                                 .keyPrefix(prefix)
                                 .build(),
                         semantics));
+                rows.add(topic(
+                        "redis-stream",
+                        name -> RedisStreamTopic.builder(client, name, Codec.utf8())
+                                .keyPrefix(prefix)
+                                .visibilityTimeout(LEASE)
+                                .build(),
+                        semantics));
                 rows.add(queue(
                         "in-memory queue",
                         name -> InMemoryMessageQueue.<String>builder(name)
@@ -177,6 +188,12 @@ final class Demo {
                                 .visibilityTimeout(LEASE)
                                 .build()));
                 rows.add(broadcast("in-memory broadcaster", InMemoryBroadcaster::<String>create, semantics));
+                rows.add(topic(
+                        "in-memory topic",
+                        name -> InMemoryTopic.<String>builder(name)
+                                .visibilityTimeout(LEASE)
+                                .build(),
+                        semantics));
                 if (given != null) {
                     deleteKeys(client);
                 }
@@ -185,7 +202,7 @@ final class Demo {
                 out.println(Semantics.markdownTable(semantics));
                 out.println("What each transport did in this run (" + messages + " messages each, " + WORKERS
                         + " workers, a consumer that died holding " + CRASHED
-                        + " messages, a subscriber that joined halfway):");
+                        + " messages, a subscriber (for a topic: a group's consumer) that joined halfway):");
                 out.println(Row.table(rows));
                 out.printf("done in %.0f s%n", (System.nanoTime() - started) / 1e9);
                 return 0;
@@ -321,6 +338,70 @@ final class Demo {
                 r.missedLate = (long) messages - late.size();
                 return r;
             }
+        }
+    }
+
+    /**
+     * Three groups on one topic: one consuming from the start, one whose consumer dies holding
+     * messages and is replaced halfway, one whose consumer (a service redeploying) starts halfway.
+     */
+    private Row topic(String label, Function<String, Topic<String>> open, List<Semantics> semantics) {
+        step(
+                label,
+                "publishing " + messages + " messages to three groups; one group's consumer dies, one starts halfway");
+        try (Topic<String> t = open.apply("events")) {
+            semantics.add(t.semantics());
+            ConsumerGroup<String> lateGroup = t.group("late"); // every group exists before the first publish
+            ConsumerGroup<String> dying = t.group("replaced");
+            Set<String> steady = ConcurrentHashMap.newKeySet();
+            Set<String> replaced = ConcurrentHashMap.newKeySet();
+            Set<String> late = ConcurrentHashMap.newKeySet();
+            AtomicInteger deliveries = new AtomicInteger();
+            ConsumeOptions one = ConsumeOptions.builder().concurrency(1).build();
+            try (ConsumerGroup<String> steadyGroup = t.group("steady");
+                    Subscription s1 = steadyGroup.consume(
+                            d -> {
+                                deliveries.incrementAndGet();
+                                steady.add(d.payload());
+                            },
+                            one)) {
+                int half = messages / 2;
+                for (int i = 0; i < half; i++) {
+                    t.publish("event-" + i);
+                }
+                dying.pollBatch(CRASHED, 5, TimeUnit.SECONDS); // taken, never settled: its process died
+                dying.close();
+                awaitQuiet(() -> steady.size() >= half, deliveries);
+                for (int i = half; i < messages; i++) {
+                    t.publish("event-" + i);
+                }
+                step(label, "the replaced consumer's successor and the late group's consumer start");
+                try (ConsumerGroup<String> successor = t.group("replaced");
+                        Subscription s2 = successor.consume(d -> replaced.add(d.payload()), one);
+                        Subscription s3 = lateGroup.consume(d -> late.add(d.payload()), one)) {
+                    AtomicInteger all = new AtomicInteger();
+                    awaitQuiet(
+                            () -> {
+                                all.set(steady.size() + replaced.size() + late.size());
+                                return steady.size() == messages
+                                        && replaced.size() == messages
+                                        && late.size() == messages;
+                            },
+                            all);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+            Row r = new Row(label, t.semantics());
+            r.delivered = steady.size();
+            r.duplicates = (long) deliveries.get() - steady.size();
+            r.lostAfterCrash = (long) messages - replaced.size();
+            r.missedLate = (long) messages - late.size();
+            for (String g : List.of("steady", "replaced", "late")) {
+                t.deleteGroup(g);
+            }
+            return r;
         }
     }
 

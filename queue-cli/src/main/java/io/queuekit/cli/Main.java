@@ -181,6 +181,7 @@ public final class Main {
                 Operator.Pause.class,
                 Operator.Resume.class,
                 Operator.Schedules.class,
+                StreamCommands.Groups.class,
                 DeadLetterCommands.Dead.class,
                 CommandLine.HelpCommand.class
             })

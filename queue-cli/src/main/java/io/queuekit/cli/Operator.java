@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.queuekit.Codec;
+import io.queuekit.ConsumerGroup;
 import io.queuekit.DelayQueue;
 import io.queuekit.Headers;
 import io.queuekit.MessageQueue;
@@ -61,6 +62,12 @@ final class Operator {
                 description = "list or zset; read from the queue's keys when left out.")
         QueueType type;
 
+        @Option(
+                names = "--group",
+                paramLabel = "G",
+                description = "For a stream topic named by --queue: the consumer group to act on.")
+        String group;
+
         RedisKeys keys() {
             try {
                 return RedisKeys.of(prefix, queue);
@@ -75,6 +82,10 @@ final class Operator {
     record Target(UnifiedJedis jedis, RedisKeys keys, QueueType type, MessageQueue<byte[]> queue, URI uri) {
         /** "queue 'orders' (list queue at redis://host:port)", for messages. */
         String describe() {
+            if (queue instanceof ConsumerGroup<byte[]> g) {
+                return "group '" + g.name() + "' of stream topic '" + keys.name() + "' (at " + RedisUrl.redacted(uri)
+                        + ")";
+            }
             return "queue '" + keys.name() + "' (" + type.word() + " queue at " + RedisUrl.redacted(uri) + ")";
         }
 
@@ -83,6 +94,10 @@ final class Operator {
          * with payloads as stored (the queue is opened with {@link Codec#bytes()}).
          */
         List<WaitingMessage<byte[]>> peek(int limit) {
+            if (type == QueueType.STREAM) {
+                throw new Main.Usage("peek reads list and delay queues; a stream group's backlog is its lag: see"
+                        + " queuekit groups --queue " + keys.name());
+            }
             if (queue instanceof RedisListQueue<byte[]> list) {
                 return list.peek(limit);
             }
@@ -93,6 +108,9 @@ final class Operator {
         ObjectNode json() {
             ObjectNode o = JSON.createObjectNode();
             o.put("queue", keys.name()).put("prefix", keys.prefix()).put("type", type.word());
+            if (queue instanceof ConsumerGroup<byte[]> g) {
+                o.put("group", g.name());
+            }
             return o;
         }
     }
@@ -101,6 +119,11 @@ final class Operator {
     static final class JsonOption {
         @Option(names = "--json", description = "Print one JSON document (ASCII only), for scripts.")
         boolean json;
+    }
+
+    /** An empty JSON object for a command's {@code --json} document. */
+    static ObjectNode jsonObject() {
+        return JSON.createObjectNode();
     }
 
     static void print(Main.Context ctx, ObjectNode json) {
@@ -133,7 +156,21 @@ final class Operator {
     static int withQueue(Main.Context ctx, QueueOptions options, Function<Target, Integer> action) {
         URI uri = options.redis.required(ctx);
         RedisKeys keys = options.keys();
+        if (options.type == QueueType.STREAM && options.group == null) {
+            throw new Main.Usage("--type stream needs --group: a stream topic is read one group at a time");
+        }
+        if (options.group != null && options.type != null && options.type != QueueType.STREAM) {
+            throw new Main.Usage(
+                    "--group names a stream topic's group, not part of a " + options.type.word() + " queue");
+        }
         try (UnifiedJedis jedis = RedisClient.create(uri)) {
+            if (options.group != null) {
+                return StreamCommands.withGroup(
+                        jedis,
+                        keys,
+                        options.group,
+                        q -> action.apply(new Target(jedis, keys, QueueType.STREAM, q, uri)));
+            }
             QueueType type = QueueLayout.resolve(jedis, keys, options.type);
             try (MessageQueue<byte[]> q = open(jedis, keys, type)) {
                 return action.apply(new Target(jedis, keys, type, q, uri));
@@ -188,10 +225,17 @@ final class Operator {
                                     .put("paused", s.paused()));
                     return 0;
                 }
-                ctx.out()
-                        .printf(
-                                "queue      %s (%s queue, keys %s:*)%n",
-                                t.keys().name(), t.type().word(), t.keys().base());
+                if (t.queue() instanceof ConsumerGroup<byte[]> g) {
+                    ctx.out()
+                            .printf(
+                                    "group      %s of stream topic %s (keys %s:*)%n",
+                                    g.name(), t.keys().name(), t.keys().base());
+                } else {
+                    ctx.out()
+                            .printf(
+                                    "queue      %s (%s queue, keys %s:*)%n",
+                                    t.keys().name(), t.type().word(), t.keys().base());
+                }
                 ctx.out()
                         .printf(
                                 "ready      %d%nin flight  %d%ndelayed    %d%ndead       %d%npaused     %s%n",

@@ -109,7 +109,7 @@ final class QueueLayout {
                             : "; queues found: " + String.join(", ", known)));
         }
         Set<QueueType> fits = EnumSet.noneOf(QueueType.class);
-        for (QueueType t : QueueType.values()) {
+        for (QueueType t : OWN.keySet()) {
             if (misfit(t, found, keys) == null) {
                 fits.add(t);
             }
@@ -130,7 +130,7 @@ final class QueueLayout {
         }
         if (fits.isEmpty()) {
             List<String> why = new ArrayList<>();
-            for (QueueType t : QueueType.values()) {
+            for (QueueType t : OWN.keySet()) {
                 why.add("not a " + t.word() + " queue, as " + misfit(t, found, keys));
             }
             throw new Main.Failure("the keys of queue '" + keys.name() + "' fit no known queue layout ("

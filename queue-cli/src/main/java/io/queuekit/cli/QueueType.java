@@ -6,7 +6,9 @@ import picocli.CommandLine.TypeConversionException;
 /** The two queue layouts the operator commands know: the list queue and the delay (zset) queue. */
 enum QueueType {
     LIST,
-    ZSET;
+    ZSET,
+    /** A stream topic's consumer group, named by {@code --group}: never read from the keys' layout. */
+    STREAM;
 
     /** {@code list} or {@code zset}, as on the command line and in output. */
     String word() {
@@ -20,6 +22,6 @@ enum QueueType {
                 return t;
             }
         }
-        throw new TypeConversionException("must be list or zset: '" + word + "'");
+        throw new TypeConversionException("must be list, zset or stream: '" + word + "'");
     }
 }

@@ -278,6 +278,9 @@ class MainTest {
         assertThat(out).containsPattern("redis-list \\(at-most-once\\)\\s+at-most-once\\s+175\\s+0\\s+25\\s+0");
         // the late pub/sub subscriber misses the first half
         assertThat(out).containsPattern("redis-pubsub\\s+at-most-once\\s+200\\s+0\\s+100\\s+100");
+        // the stream's group whose consumer died gets everything from its successor, the late group too
+        assertThat(out).containsPattern("redis-stream\\s+at-least-once\\s+200\\s+\\d+\\s+0\\s+0");
+        assertThat(out).containsPattern("in-memory topic\\s+at-least-once\\s+200\\s+\\d+\\s+0\\s+0");
         assertThat(out).doesNotContain("EARLY");
     }
 }

@@ -1,0 +1,128 @@
+package io.queuekit.cli;
+
+import static io.queuekit.cli.Cli.cli;
+import static io.queuekit.cli.Cli.redisUri;
+import static io.queuekit.cli.Cli.snapshot;
+import static io.queuekit.cli.Cli.unique;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumerGroup;
+import io.queuekit.redis.internal.RedisKeys;
+import io.queuekit.redis.stream.RedisStreamTopic;
+import io.queuekit.testing.RedisServerTest;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.RedisClient;
+
+@DisplayName("A stream topic's groups are listed with their counts; --group opens one for stats and dead letters")
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@RedisServerTest
+class StreamCommandsTest {
+    private static RedisClient client;
+
+    @BeforeAll
+    static void connect(RedisClient redis) {
+        client = redis;
+    }
+
+    /** A topic with groups billing (one acked, one dead, one in flight) and shipping (three unread). */
+    private static RedisStreamTopic<String> topic(String name) throws Exception {
+        RedisStreamTopic<String> t =
+                RedisStreamTopic.builder(client, name, Codec.utf8()).build();
+        ConsumerGroup<String> billing = t.group("billing");
+        t.group("shipping");
+        t.publish("one");
+        t.publish("two");
+        t.publish("three");
+        billing.poll(5, TimeUnit.SECONDS).ack();
+        billing.poll(5, TimeUnit.SECONDS).deadLetter("bad");
+        billing.poll(5, TimeUnit.SECONDS);
+        return t;
+    }
+
+    @Test
+    void groups_listsEveryGroupWithItsCounts() throws Exception {
+        String name = unique();
+        try (RedisStreamTopic<String> t = topic(name)) {
+            Cli.Result r = cli().run("groups", "--redis", redisUri(), "--queue", name, "--json");
+
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.out())
+                    .contains("\"size\":3")
+                    .contains(
+                            "{\"name\":\"billing\",\"lag\":0,\"pending\":1,\"dead\":1,\"missed\":0,\"subscription\":false}")
+                    .contains(
+                            "{\"name\":\"shipping\",\"lag\":3,\"pending\":0,\"dead\":0,\"missed\":0,\"subscription\":false}");
+            assertThat(cli().run("groups", "--redis", redisUri(), "--queue", name)
+                            .out())
+                    .contains("billing")
+                    .contains("lag 3");
+        }
+    }
+
+    @Test
+    void group_opensForStatsAndDeadLetters() throws Exception {
+        String name = unique();
+        try (RedisStreamTopic<String> t = topic(name)) {
+            Cli.Result stats =
+                    cli().run("stats", "--redis", redisUri(), "--queue", name, "--group", "billing", "--json");
+            assertThat(stats.exit()).as(stats.err()).isZero();
+            assertThat(stats.out())
+                    .contains("\"group\":\"billing\"")
+                    .contains("\"inFlight\":1")
+                    .contains("\"dead\":1");
+
+            Cli.Result dead = cli().run("dead", "list", "--redis", redisUri(), "--queue", name, "--group", "billing");
+            assertThat(dead.exit()).as(dead.err()).isZero();
+            assertThat(dead.out()).contains("\"bad\"").contains("\"two\"");
+        }
+    }
+
+    @Test
+    void unknownGroup_isRefused_andNothingIsCreated() throws Exception {
+        String name = unique();
+        try (RedisStreamTopic<String> t = topic(name)) {
+            Map<String, String> before = snapshot(
+                    client, RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).base());
+
+            Cli.Result r = cli().run("stats", "--redis", redisUri(), "--queue", name, "--group", "billling");
+
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err()).contains("no group 'billling'").contains("billing, shipping");
+            assertThat(snapshot(
+                            client, RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).base()))
+                    .isEqualTo(before);
+            assertThat(t.groups()).hasSize(2);
+        }
+    }
+
+    @Test
+    void streamType_withoutAGroup_andPeekOfAGroup_areUsageErrors() throws Exception {
+        String name = unique();
+        try (RedisStreamTopic<String> t = topic(name)) {
+            assertThat(cli().run("stats", "--redis", redisUri(), "--queue", name, "--type", "stream")
+                            .exit())
+                    .isEqualTo(2);
+            assertThat(cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billing")
+                            .exit())
+                    .isEqualTo(2);
+            assertThat(cli().run(
+                                    "stats",
+                                    "--redis",
+                                    redisUri(),
+                                    "--queue",
+                                    name,
+                                    "--type",
+                                    "list",
+                                    "--group",
+                                    "billing")
+                            .exit())
+                    .isEqualTo(2);
+        }
+    }
+}
