@@ -38,6 +38,10 @@ final class InMemoryQueues {
         }
         Queue s = queue.settings();
         checkRedisOnlySettings(queue);
+        if (queue.type() == QueuekitProperties.Type.STREAM) {
+            throw new QueueConfigurationException(
+                    queue.property("type") + "=stream: streams in memory are not available yet", "Use another type.");
+        }
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             InMemoryBroadcaster.Builder<T> b = InMemoryBroadcaster.<T>builder(queue.name())
                     .codec(codec)

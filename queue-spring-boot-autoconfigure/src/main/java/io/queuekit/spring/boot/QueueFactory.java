@@ -80,7 +80,7 @@ final class QueueFactory {
         return create(queue);
     }
 
-    /** A {@code MessageQueue}, {@code DelayQueue} or {@code Broadcaster}, as the definition's type says. */
+    /** A {@code MessageQueue}, {@code DelayQueue}, {@code Broadcaster} or {@code Topic}, as the definition's type says. */
     Object create(Definition queue) {
         checkApplicable(queue);
         if (queue.type() != QueuekitProperties.Type.BROADCAST) {
@@ -181,6 +181,11 @@ final class QueueFactory {
 
     private <T> Object redis(Definition queue, Codec<T> codec) {
         Queue s = queue.settings();
+        if (queue.type() == QueuekitProperties.Type.STREAM) {
+            throw new QueueConfigurationException(
+                    queue.property("type") + "=stream: streams on Redis are not available yet",
+                    "Use queuekit.transport=in-memory, or another type.");
+        }
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(client, queue.name(), codec)
                     .metrics(metrics)
@@ -246,20 +251,33 @@ final class QueueFactory {
     /** Settings that mean nothing for the queue's type are refused rather than ignored. */
     private static void checkApplicable(Definition queue) {
         Queue s = queue.settings();
-        if (queue.type() == QueuekitProperties.Type.BROADCAST) {
-            refuse(queue, "visibility-timeout", s.getVisibilityTimeout(), "list and delay queues");
-            refuse(queue, "max-attempts", s.getMaxAttempts(), "list and delay queues");
-            refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), "list and delay queues");
-            refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
-            refuse(queue, "shards", s.getShards(), "list and delay queues");
-            refuse(queue, "guarantee", s.getGuarantee(), "list queues");
-            refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, "list and delay queues");
-            refuse(queue, "consumer.*", s.getConsumer().isSet() ? s.getConsumer() : null, "list and delay queues");
-        } else {
-            refuse(queue, "sharded", s.getSharded(), "broadcasts");
-            refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
-            if (queue.type() == QueuekitProperties.Type.DELAY) {
-                refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
+        String queues = "list and delay queues and streams";
+        switch (queue.type()) {
+            case BROADCAST -> {
+                refuse(queue, "visibility-timeout", s.getVisibilityTimeout(), queues);
+                refuse(queue, "max-attempts", s.getMaxAttempts(), queues);
+                refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), queues);
+                refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
+                refuse(queue, "shards", s.getShards(), "list and delay queues");
+                refuse(queue, "guarantee", s.getGuarantee(), "list queues");
+                refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, queues);
+                refuse(queue, "consumer.*", s.getConsumer().isSet() ? s.getConsumer() : null, queues);
+                refuse(queue, "stream.*", s.getStream().isSet() ? s.getStream() : null, "streams");
+            }
+            case STREAM -> {
+                refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
+                refuse(queue, "shards", s.getShards(), "list and delay queues (a stream lives on one Redis node)");
+                refuse(queue, "guarantee", s.getGuarantee(), "list queues (a stream's groups are at-least-once)");
+                refuse(queue, "sharded", s.getSharded(), "broadcasts");
+                refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
+            }
+            case LIST, DELAY -> {
+                refuse(queue, "sharded", s.getSharded(), "broadcasts");
+                refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
+                refuse(queue, "stream.*", s.getStream().isSet() ? s.getStream() : null, "streams");
+                if (queue.type() == QueuekitProperties.Type.DELAY) {
+                    refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
+                }
             }
         }
     }
