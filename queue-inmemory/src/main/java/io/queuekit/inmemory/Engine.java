@@ -2,12 +2,12 @@ package io.queuekit.inmemory;
 
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
+import io.queuekit.QueueClosedException;
 import io.queuekit.QueueStats;
 import io.queuekit.Semantics;
 import io.queuekit.inmemory.Msg.State;
 import io.queuekit.internal.DeadLetterStore;
 import io.queuekit.internal.Delays;
-import io.queuekit.internal.GeneratedIds;
 import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.QueueRuntime;
@@ -17,8 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,10 +26,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * The state shared by the in-memory message queue and delay queue, laid out like the Redis
- * transports: bodies by id, a ready list, a due-time set for delayed messages and retries, a lease
- * set for messages in flight, and dead letters in the order they died; with storing and the moves
- * time makes. Receiving is {@link Waiting}'s, settling and leases {@link Leasing}'s, dead letters
+ * One object on an in-memory queue (a message queue, a delay queue, or one object on a topic's
+ * group), over the {@link Contents} it shares with the other objects on that queue, laid out like
+ * the Redis transports: bodies by id, a ready list, a due-time set for delayed messages and
+ * retries, a lease set for messages in flight, and dead letters in the order they died; with
+ * storing and the moves time makes. Receiving is {@link Waiting}'s, settling and leases {@link Leasing}'s, dead letters
  * {@link Graveyard}'s; every one of them works under this engine's lock.
  *
  * <p>Time moves things lazily at the start of every operation, as of the clock's instant: delayed
@@ -41,9 +40,6 @@ import java.util.function.Function;
  * its delivery owns nothing.
  */
 final class Engine<T> implements QueueStore<T> {
-    private static final Comparator<Msg> BY_DUE =
-            Comparator.<Msg, Instant>comparing(m -> m.dueAt).thenComparingLong(m -> m.seq);
-
     private final String name;
     private final Clock clock;
     final ManualClock manualClock;
@@ -58,21 +54,17 @@ final class Engine<T> implements QueueStore<T> {
     final QueueMetrics.Observer observer;
     private final Payloads<T> bodies;
 
-    final ReentrantLock lock = new ReentrantLock();
-    final Condition changed = lock.newCondition();
+    /** What the queue holds, shared with every other object on it; the fields below are its. */
+    final Contents contents;
+
+    final ReentrantLock lock;
+    final Condition changed;
     // guarded by lock
-    final Map<MessageId, Msg> stored = new HashMap<>();
-    final MsgList ready = new MsgList();
-    private final TreeSet<Msg> delayed = new TreeSet<>(BY_DUE);
-    final Leases leased = new Leases();
-    /** Messages whose lease expired, in the order they expired, until a receive reaps them. */
-    private final MsgList expired = new MsgList();
-
-    private long sequence;
-    /** Whether the queue is paused: receives take nothing. */
-    boolean paused;
-
-    private final GeneratedIds generated = GeneratedIds.counting();
+    final Map<MessageId, Msg> stored;
+    final MsgList ready;
+    private final TreeSet<Msg> delayed;
+    final Leases leased;
+    private final MsgList expired;
 
     final Waiting<T> waiting;
     final Sending<T> sending;
@@ -80,7 +72,25 @@ final class Engine<T> implements QueueStore<T> {
     final Graveyard<T> graveyard;
     private final Runnable wakeUp;
 
+    /** The only object on a queue of its own. */
     Engine(Settings<T> s, Semantics semantics) {
+        this(s, semantics, new Contents(), Settings.metricsNamespace());
+    }
+
+    /**
+     * One object on the queue that holds {@code contents}.
+     *
+     * @param namespace the metrics' namespace: the same for every object on one queue
+     */
+    Engine(Settings<T> s, Semantics semantics, Contents contents, String namespace) {
+        this.contents = contents;
+        this.lock = contents.lock;
+        this.changed = contents.changed;
+        this.stored = contents.stored;
+        this.ready = contents.ready;
+        this.delayed = contents.delayed;
+        this.leased = contents.leased;
+        this.expired = contents.expired;
         this.name = s.name;
         this.clock = s.clock;
         this.manualClock = s.clock instanceof ManualClock ? (ManualClock) s.clock : null;
@@ -90,14 +100,7 @@ final class Engine<T> implements QueueStore<T> {
         this.leases = semantics.redelivers();
         this.semantics = semantics;
         this.runtime = new QueueRuntime<>(
-                name,
-                name,
-                semantics.transport(),
-                Settings.metricsNamespace(),
-                s.metrics,
-                s.observations,
-                maxAttempts,
-                s.bodies());
+                name, name, semantics.transport(), namespace, s.metrics, s.observations, maxAttempts, s.bodies());
         this.bodies = runtime.payloads();
         this.observer = runtime.observer();
         this.waiting = new Waiting<>(this);
@@ -121,6 +124,22 @@ final class Engine<T> implements QueueStore<T> {
 
     String name() {
         return name;
+    }
+
+    /**
+     * Throws {@link QueueClosedException} once this object is closed (not while it is closing), or
+     * its queue deleted; under the lock where that matters.
+     */
+    void checkOpen() {
+        runtime.checkOpen();
+        checkNotDeleted();
+    }
+
+    /** Throws {@link QueueClosedException} once the queue was deleted: a topic's group. */
+    void checkNotDeleted() {
+        if (contents.deleted) {
+            throw new QueueClosedException(runtime.label() + ", whose group was deleted,");
+        }
     }
 
     Semantics semantics() {
@@ -157,11 +176,11 @@ final class Engine<T> implements QueueStore<T> {
         List<MessageId> ids = new ArrayList<>(encoded.size());
         lock.lock();
         try {
-            runtime.checkOpen();
+            checkOpen();
             Instant now = now();
             promote(now);
             for (Object body : encoded) {
-                Msg m = new Msg(generated.next(), body, now);
+                Msg m = new Msg(contents.generated.next(), body, now);
                 stored.put(m.id, m);
                 makeReady(m);
                 ids.add(m.id);
@@ -186,12 +205,12 @@ final class Engine<T> implements QueueStore<T> {
         List<MessageId> ids = new ArrayList<>(encoded.size());
         lock.lock();
         try {
-            runtime.checkOpen();
+            checkOpen();
             Instant now = now();
             List<Instant> due = dueTimes.apply(now);
             promote(now);
             for (int i = 0; i < encoded.size(); i++) {
-                Msg m = new Msg(generated.next(), encoded.get(i), now);
+                Msg m = new Msg(contents.generated.next(), encoded.get(i), now);
                 stored.put(m.id, m);
                 enqueue(m, due.get(i), now);
                 ids.add(m.id);
@@ -213,14 +232,14 @@ final class Engine<T> implements QueueStore<T> {
     MessageId store(MessageId id, Object body, Duration delay, Instant dueAt) {
         lock.lock();
         try {
-            runtime.checkOpen();
+            checkOpen();
             Instant now = now();
             if (dueAt != null) {
                 Delays.dueAt(dueAt, now);
             }
             promote(now);
             if (id == null) {
-                id = generated.next();
+                id = contents.generated.next();
             } else if (stored.containsKey(id)) {
                 return null;
             }
@@ -244,7 +263,7 @@ final class Engine<T> implements QueueStore<T> {
         Objects.requireNonNull(id, "id");
         lock.lock();
         try {
-            runtime.checkOpen();
+            checkOpen();
             Instant now = now();
             promote(now);
             Msg m = stored.get(id);
@@ -334,7 +353,7 @@ final class Engine<T> implements QueueStore<T> {
         if (dueAt.isAfter(now)) {
             m.state = State.DELAYED;
             m.dueAt = dueAt;
-            m.seq = ++sequence;
+            m.seq = ++contents.sequence;
             delayed.add(m);
             waiting.eventAt(m.dueAt);
         } else {
@@ -345,9 +364,7 @@ final class Engine<T> implements QueueStore<T> {
     }
 
     void makeReady(Msg m) {
-        m.state = State.READY;
-        m.seq = ++sequence;
-        ready.addLast(m);
+        contents.makeReady(m);
     }
 
     // ---- the store's side of stats and closing
@@ -356,10 +373,11 @@ final class Engine<T> implements QueueStore<T> {
     public QueueStats stats() {
         lock.lock();
         try {
+            checkNotDeleted();
             promote(now());
             // an expired lease counts as ready, even on its last attempt, as on Redis: a receive reaps it
             return new QueueStats(
-                    ready.size() + expired.size(), leased.size(), delayed.size(), graveyard.count(), paused);
+                    ready.size() + expired.size(), leased.size(), delayed.size(), graveyard.count(), contents.paused);
         } finally {
             lock.unlock();
         }
@@ -370,8 +388,8 @@ final class Engine<T> implements QueueStore<T> {
     public void storePaused(boolean pause) {
         lock.lock();
         try {
-            runtime.checkOpen();
-            paused = pause;
+            checkOpen();
+            contents.paused = pause;
             if (!pause) {
                 changed.signalAll();
             }
@@ -384,7 +402,7 @@ final class Engine<T> implements QueueStore<T> {
     public boolean paused() {
         lock.lock();
         try {
-            return paused;
+            return contents.paused;
         } finally {
             lock.unlock();
         }

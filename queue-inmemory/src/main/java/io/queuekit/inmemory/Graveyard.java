@@ -15,11 +15,12 @@ import java.util.List;
 final class Graveyard<T> implements DeadLetterStore<T> {
     private final Engine<T> engine;
     private final int retention;
-    private final LinkedHashMap<MessageId, Msg> buried = new LinkedHashMap<>(); // guarded by the engine's lock
+    private final LinkedHashMap<MessageId, Msg> buried; // the contents', guarded by the engine's lock
 
     Graveyard(Engine<T> engine, int retention) {
         this.engine = engine;
         this.retention = retention;
+        this.buried = engine.contents.buried;
     }
 
     /** Moves {@code m}, taken out of wherever it was, to the dead letters; under the lock. */
@@ -45,6 +46,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public long size() {
         engine.lock.lock();
         try {
+            engine.checkNotDeleted();
             return buried.size();
         } finally {
             engine.lock.unlock();
@@ -56,6 +58,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
         List<Stored<T>> out = new ArrayList<>(Math.min(limit, 1024));
         engine.lock.lock();
         try {
+            engine.checkNotDeleted();
             for (Msg m : buried.values()) {
                 if (out.size() == limit) {
                     break;
@@ -72,6 +75,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public Stored<T> find(MessageId id) {
         engine.lock.lock();
         try {
+            engine.checkNotDeleted();
             Msg m = buried.get(id);
             return m == null ? null : stored(m);
         } finally {
@@ -95,6 +99,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public boolean requeue(MessageId id) {
         engine.lock.lock();
         try {
+            engine.checkNotDeleted();
             engine.promote(engine.now());
             Msg m = buried.remove(id);
             if (m == null) {
@@ -112,6 +117,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public long requeueAll() {
         engine.lock.lock();
         try {
+            engine.checkNotDeleted();
             engine.promote(engine.now());
             long n = buried.size();
             for (Msg m : buried.values()) {
@@ -131,6 +137,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public boolean purge(MessageId id) {
         engine.lock.lock();
         try {
+            engine.checkNotDeleted();
             if (buried.remove(id) == null) {
                 return false;
             }
@@ -145,6 +152,7 @@ final class Graveyard<T> implements DeadLetterStore<T> {
     public long purgeAll() {
         engine.lock.lock();
         try {
+            engine.checkNotDeleted();
             long n = buried.size();
             for (MessageId id : buried.keySet()) {
                 engine.stored.remove(id);

@@ -20,7 +20,6 @@ import java.util.function.BiConsumer;
  */
 final class Leasing<T> {
     private final Engine<T> engine;
-    private long leaseSequence; // guarded by the engine's lock
 
     Leasing(Engine<T> engine) {
         this.engine = engine;
@@ -28,13 +27,13 @@ final class Leasing<T> {
 
     /** A lease number no hand-out had; under the lock. */
     long nextLease() {
-        return ++leaseSequence;
+        return ++engine.contents.leaseSequence;
     }
 
     boolean ack(InMemoryDelivery<T> d) {
         engine.lock.lock();
         try {
-            engine.runtime.checkOpen();
+            engine.checkOpen();
             if (!engine.leases) {
                 return d.settled().settleAtMostOnce(engine.observer::acked);
             }
@@ -73,7 +72,7 @@ final class Leasing<T> {
     private boolean settleThen(InMemoryDelivery<T> d, BiConsumer<Msg, Instant> then) {
         engine.lock.lock();
         try {
-            engine.runtime.checkOpen();
+            engine.checkOpen();
             Instant now = engine.now();
             Msg m = settle(d, now);
             if (m == null) {
@@ -90,7 +89,7 @@ final class Leasing<T> {
         Checks.leaseDuration(duration);
         engine.lock.lock();
         try {
-            engine.runtime.checkOpen();
+            engine.checkOpen();
             if (!engine.leases) {
                 return !d.settled().isSettled();
             }

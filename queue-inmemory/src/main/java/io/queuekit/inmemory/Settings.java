@@ -36,6 +36,35 @@ final class Settings<T> {
         this.name = Checks.name(name);
     }
 
+    /** A copy of {@code from} under another name, which the caller checked. */
+    private Settings(String name, Settings<T> from) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.clock = from.clock;
+        this.visibilityTimeout = from.visibilityTimeout;
+        this.maxAttempts = from.maxAttempts;
+        this.deadLetterRetention = from.deadLetterRetention;
+        this.codec = from.codec;
+        this.maxPayloadBytes = from.maxPayloadBytes;
+        this.claimBatch = from.claimBatch;
+        this.guarantee = from.guarantee;
+        this.metrics = from.metrics;
+        this.observations = from.observations;
+    }
+
+    /**
+     * These settings for a topic's group named {@code name} (checked by the topic); a
+     * subscription's group reports to no metrics and no observations of its own, since its
+     * subscription reports as a broadcast.
+     */
+    Settings<T> forGroup(String name, boolean subscription) {
+        Settings<T> s = new Settings<>(name, this);
+        if (subscription) {
+            s.metrics = QueueMetrics.NONE;
+            s.observations = MessageObservations.NONE;
+        }
+        return s;
+    }
+
     void clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
     }

@@ -28,17 +28,16 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
     private final Engine<T> engine;
     private final Receiver<T, Receiver.CarriedAck> receiver;
     /**
-     * Threads waiting for ready messages, and on the system clock a time by which each of them
-     * wakes by itself to look again (null: some may wait for good); a waiter who began waiting
-     * with none before it starts it afresh, so it does not stay early for good. Guarded by the
-     * engine's lock.
+     * The threads waiting for ready messages, on every object of the queue, and on the system
+     * clock a time by which each of them wakes by itself to look again (null: some may wait for
+     * good); a waiter who began waiting with none before it starts it afresh, so it does not stay
+     * early for good. Guarded by the engine's lock.
      */
-    private int waiters;
-
-    private Instant wakeBy;
+    private final Contents waits;
 
     Waiting(Engine<T> engine) {
         this.engine = engine;
+        this.waits = engine.contents;
         // a claim first, so that a receive looks once even if its timeout passed before the plan
         // asked; and blocks as long as asked, since a condition wait notices a close at once
         this.receiver = new Receiver<>(
@@ -55,6 +54,7 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
         engine.lock.lock();
         try {
             engine.runtime.checkReceiving();
+            engine.checkNotDeleted();
             Instant now = engine.now();
             return new Receiver.Claimed<>(takeReady(max, now), epochMillis(now), WakeUps.NONE);
         } finally {
@@ -74,9 +74,10 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
             if (engine.runtime.isClosing()) {
                 return Receiver.Woken.nothing();
             }
+            engine.checkNotDeleted();
             Instant now = engine.now();
             List<Delivery<T>> got = takeReady(max, now);
-            if (!got.isEmpty() || engine.paused) {
+            if (!got.isEmpty() || engine.contents.paused) {
                 return Receiver.Woken.took(got); // paused: the receive waits in its Pausing instead
             }
             try {
@@ -88,6 +89,7 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
             if (engine.runtime.isClosing()) {
                 return Receiver.Woken.nothing();
             }
+            engine.checkNotDeleted();
             return Receiver.Woken.took(takeReady(max, engine.now()));
         } finally {
             engine.lock.unlock();
@@ -115,13 +117,13 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
             wait = Math.min(wait, nanosUntil(now, engine.nextEvent()));
             // by then this waiter looks again by itself: only something due earlier must wake it
             Instant wakes = wakeTime(now, wait);
-            wakeBy = waiters == 0 ? wakes : later(wakeBy, wakes);
+            waits.wakeBy = waits.waiters == 0 ? wakes : later(waits.wakeBy, wakes);
         }
-        waiters++;
+        waits.waiters++;
         try {
             engine.changed.awaitNanos(wait);
         } finally {
-            waiters--;
+            waits.waiters--;
         }
     }
 
@@ -163,14 +165,14 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
 
     /**
      * Something will become ready at {@code at} (a lease expires, a delayed message falls due).
-     * Waiters on the system clock timed their waits to end by {@link #wakeBy} at the latest; one
+     * Waiters on the system clock timed their waits to end by {@link Contents#wakeBy} at the latest; one
      * earlier than that wakes them to wait again, so none waits past it. Waking them for anything
      * later would be a round of futile wake-ups: every hand-out starts a lease. A manual clock
      * wakes them itself when it advances. Under the lock.
      */
     void eventAt(Instant at) {
-        if (engine.manualClock == null && waiters > 0 && (wakeBy == null || at.isBefore(wakeBy))) {
-            wakeBy = at;
+        if (engine.manualClock == null && waits.waiters > 0 && (waits.wakeBy == null || at.isBefore(waits.wakeBy))) {
+            waits.wakeBy = at;
             engine.changed.signalAll();
         }
     }
@@ -191,7 +193,7 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
      */
     private List<Delivery<T>> takeReady(int max, Instant now) {
         engine.reap(now);
-        if (engine.paused) {
+        if (engine.contents.paused) {
             engine.runtime.pausing().learned(true);
             return List.of();
         }
@@ -218,7 +220,7 @@ final class Waiting<T> implements Receiver.Store<T, Receiver.CarriedAck> {
      * anyone, and the producer does not pay a wake-up for every message.
      */
     private void passOnWake() {
-        if (waiters > 0 && !engine.ready.isEmpty()) {
+        if (waits.waiters > 0 && !engine.ready.isEmpty()) {
             engine.changed.signal();
         }
     }
