@@ -153,7 +153,7 @@ final class InMemoryConsumerGroup<T> implements ConsumerGroup<T> {
     @Override
     public void close() {
         engine.runtime().close();
-        group.objects.remove(this);
+        topic.closed(this);
     }
 
     @Override

@@ -27,7 +27,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +79,8 @@ public final class InMemoryTopic<T> implements Topic<T> {
     private final MessageObservations.Destination destination;
     private final AtomicLong listenerFailures = new AtomicLong();
     private final RateLimitedLog listenerLog = new RateLimitedLog(LOG, LOG_PERIOD);
+    /** The group objects open, closed with the topic. */
+    private final Set<InMemoryConsumerGroup<T>> objects = ConcurrentHashMap.newKeySet();
 
     /** Orders publishes, group creation, replays and deletion; taken before any group's lock, never after. */
     private final Object lock = new Object();
@@ -236,7 +240,7 @@ public final class InMemoryTopic<T> implements Topic<T> {
             }
             InMemoryConsumerGroup<T> object = new InMemoryConsumerGroup<>(
                     this, g, new Engine<>(settings.forGroup(name, false), GROUP_SEMANTICS, g.contents, g.namespace));
-            g.objects.add(object);
+            objects.add(object);
             return object;
         }
     }
@@ -344,15 +348,18 @@ public final class InMemoryTopic<T> implements Topic<T> {
         runtime.checkOpen();
     }
 
+    /** A group object was closed. */
+    void closed(InMemoryConsumerGroup<T> object) {
+        objects.remove(object);
+    }
+
     /** Closes every subscription and every group object made by this topic; idempotent. */
     @Override
     public void close() {
         runtime.close(deadline -> {
-            List<InMemoryConsumerGroup<?>> open = new ArrayList<>();
-            synchronized (lock) {
-                for (TopicGroup g : groups.values()) {
-                    open.addAll(g.objects);
-                }
+            List<InMemoryConsumerGroup<T>> open;
+            synchronized (lock) { // a group() that saw the topic open has added its object
+                open = List.copyOf(objects);
             }
             open.forEach(InMemoryConsumerGroup::close);
         });

@@ -3,13 +3,10 @@ package io.queuekit.inmemory;
 import io.queuekit.GroupInfo;
 import io.queuekit.MessageId;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One stored group of an {@link InMemoryTopic}: its name, its {@link Contents} (a copy of every
- * message published since its start that it has not acked), and the objects open on it. A
- * subscription's group ({@code ~<n>}) is deleted when its subscription closes.
+ * message published since its start that it has not acked). A subscription's group ({@code ~<n>}) is deleted when its subscription closes.
  */
 final class TopicGroup {
     final String name;
@@ -17,8 +14,6 @@ final class TopicGroup {
     final Contents contents = new Contents();
     /** The metrics' namespace of every object on this group. */
     final String namespace = Settings.metricsNamespace();
-    /** The group objects open on it, closed with the topic. */
-    final Set<InMemoryConsumerGroup<?>> objects = ConcurrentHashMap.newKeySet();
 
     TopicGroup(String name, boolean subscription) {
         this.name = name;

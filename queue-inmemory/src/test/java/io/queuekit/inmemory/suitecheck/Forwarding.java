@@ -3,18 +3,22 @@ package io.queuekit.inmemory.suitecheck;
 import io.queuekit.BroadcastListener;
 import io.queuekit.Broadcaster;
 import io.queuekit.ConsumeOptions;
+import io.queuekit.ConsumerGroup;
 import io.queuekit.DeadLetters;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
+import io.queuekit.GroupInfo;
 import io.queuekit.Headers;
 import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
+import io.queuekit.Position;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
 import io.queuekit.Scheduler;
 import io.queuekit.Semantics;
 import io.queuekit.Subscription;
+import io.queuekit.Topic;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -276,6 +280,67 @@ final class Forwarding {
         @Override
         public void close() {
             inner.close();
+        }
+    }
+
+    static class Group<T> extends Queue<T> implements ConsumerGroup<T> {
+        Group(ConsumerGroup<T> inner) {
+            super(inner);
+        }
+
+        ConsumerGroup<T> group() {
+            return (ConsumerGroup<T>) inner;
+        }
+
+        @Override
+        public String topic() {
+            return group().topic();
+        }
+
+        @Override
+        public void replayFrom(Position position) {
+            group().replayFrom(position);
+        }
+
+        @Override
+        public GroupInfo info() {
+            return group().info();
+        }
+    }
+
+    /** A topic whose group objects pass through {@link #wrapGroup}. */
+    static class Publishing<T> extends Broadcasting<T> implements Topic<T> {
+        Publishing(Topic<T> inner) {
+            super(inner);
+        }
+
+        Topic<T> topic() {
+            return (Topic<T>) inner;
+        }
+
+        /** Every group object handed out passes here. */
+        ConsumerGroup<T> wrapGroup(ConsumerGroup<T> g) {
+            return new Group<>(g);
+        }
+
+        @Override
+        public ConsumerGroup<T> group(String name, Position start) {
+            return wrapGroup(topic().group(name, start));
+        }
+
+        @Override
+        public List<GroupInfo> groups() {
+            return topic().groups();
+        }
+
+        @Override
+        public boolean deleteGroup(String name) {
+            return topic().deleteGroup(name);
+        }
+
+        @Override
+        public long size() {
+            return topic().size();
         }
     }
 }

@@ -1,17 +1,24 @@
 package io.queuekit.inmemory.suitecheck;
 
 import io.queuekit.Broadcaster;
+import io.queuekit.ConsumeOptions;
+import io.queuekit.ConsumerGroup;
 import io.queuekit.DelayQueue;
 import io.queuekit.Delivery;
+import io.queuekit.GroupInfo;
 import io.queuekit.Headers;
+import io.queuekit.MessageHandler;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduled;
 import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import io.queuekit.Topic;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.inmemory.InMemoryTopic;
 import io.queuekit.inmemory.ManualClock;
 import io.queuekit.spi.MessageObservations;
 import io.queuekit.tck.BroadcasterContractTest;
@@ -19,6 +26,7 @@ import io.queuekit.tck.DelayQueueContractTest;
 import io.queuekit.tck.MessageQueueContractTest;
 import io.queuekit.tck.QueueConfig;
 import io.queuekit.tck.TimeControl;
+import io.queuekit.tck.TopicContractTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +35,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -492,6 +503,176 @@ final class Mutants {
                     }
                     lastCount.set(inner.publish(message, headers));
                     return lastCount.get();
+                }
+            };
+        }
+    }
+
+    private static InMemoryTopic<String> topic(String name, MessageObservations observations) {
+        return InMemoryTopic.<String>builder(name).observations(observations).build();
+    }
+
+    /**
+     * A group's object whose managed consumers skip what {@link #wrap} drops (acked and not handed
+     * out), so that a dropped message is lost rather than handed to a handler as null.
+     */
+    private static class Dropping extends Forwarding.Group<String> {
+        Dropping(ConsumerGroup<String> inner) {
+            super(inner);
+        }
+
+        @Override
+        public Subscription consume(MessageHandler<String> handler, ConsumeOptions options) {
+            return inner.consume(
+                    handler == null
+                            ? null
+                            : d -> {
+                                Delivery<String> w = wrap(d);
+                                if (w != null) {
+                                    handler.handle(w);
+                                }
+                            },
+                    options);
+        }
+    }
+
+    /**
+     * A message published while a group has no consumer running is lost for that group: only the
+     * groups being consumed at that moment keep it, as if retention needed a live reader.
+     */
+    static class LateGroupMissesMessages extends TopicContractTest {
+        @Override
+        protected Topic<String> createTopic(String name, MessageObservations observations) {
+            Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+            Map<String, List<String>> lost = new ConcurrentHashMap<>();
+            Topic<String> inner = topic(name, observations);
+            class Late {
+                /** Notes {@code message}, about to be published, as lost for every group with no consumer running. */
+                void publishing(String message) {
+                    if (message == null) {
+                        return;
+                    }
+                    for (GroupInfo g : inner.groups()) {
+                        if (!g.subscription()
+                                && running.getOrDefault(g.name(), new AtomicInteger())
+                                                .get()
+                                        == 0) {
+                            lost.computeIfAbsent(g.name(), n -> new CopyOnWriteArrayList<>())
+                                    .add(message);
+                        }
+                    }
+                }
+            }
+            Late late = new Late();
+            return new Forwarding.Publishing<>(inner) {
+                @Override
+                public long publish(String message, Headers headers) {
+                    late.publishing(message);
+                    return inner.publish(message, headers);
+                }
+
+                @Override
+                ConsumerGroup<String> wrapGroup(ConsumerGroup<String> g) {
+                    String group = g.name();
+                    return new Dropping(g) {
+                        @Override
+                        public MessageId send(String payload, Headers headers) {
+                            late.publishing(payload);
+                            return inner.send(payload, headers);
+                        }
+
+                        @Override
+                        Delivery<String> wrap(Delivery<String> d) {
+                            List<String> mine = lost.get(group);
+                            if (d.attempt() == 1 && mine != null && mine.remove(d.payload())) {
+                                d.ack();
+                                return null;
+                            }
+                            return d;
+                        }
+
+                        @Override
+                        public Subscription consume(MessageHandler<String> handler, ConsumeOptions options) {
+                            AtomicInteger n = running.computeIfAbsent(group, x -> new AtomicInteger());
+                            n.incrementAndGet();
+                            Subscription s;
+                            try {
+                                s = super.consume(handler, options);
+                            } catch (RuntimeException e) {
+                                n.decrementAndGet();
+                                throw e;
+                            }
+                            AtomicBoolean closed = new AtomicBoolean();
+                            return new Subscription() {
+                                @Override
+                                public boolean isActive() {
+                                    return s.isActive();
+                                }
+
+                                @Override
+                                public void close() {
+                                    s.close();
+                                    if (closed.compareAndSet(false, true)) {
+                                        n.decrementAndGet();
+                                    }
+                                }
+                            };
+                        }
+                    };
+                }
+            };
+        }
+    }
+
+    /**
+     * An ack in one group settles the message for every group: a group that had not been handed it
+     * yet never is (its copy is acked unseen).
+     */
+    static class AcksSharedAcrossGroups extends TopicContractTest {
+        @Override
+        protected Topic<String> createTopic(String name, MessageObservations observations) {
+            Map<MessageId, String> ackedBy = new ConcurrentHashMap<>();
+            return new Forwarding.Publishing<>(topic(name, observations)) {
+                @Override
+                ConsumerGroup<String> wrapGroup(ConsumerGroup<String> g) {
+                    String group = g.name();
+                    return new Dropping(g) {
+                        @Override
+                        Delivery<String> wrap(Delivery<String> d) {
+                            String by = ackedBy.get(d.id());
+                            if (by != null && !by.equals(group)) {
+                                d.ack();
+                                return null;
+                            }
+                            return new Forwarding.Wrapped<>(d) {
+                                @Override
+                                public boolean ack() {
+                                    boolean acked = inner.ack();
+                                    if (acked) {
+                                        ackedBy.putIfAbsent(d.id(), group);
+                                    }
+                                    return acked;
+                                }
+                            };
+                        }
+                    };
+                }
+            };
+        }
+    }
+
+    /** publish counts the durable groups it stored the message for, and leaves out the subscriptions. */
+    static class PublishCountsNoSubscriptions extends TopicContractTest {
+        @Override
+        protected Topic<String> createTopic(String name, MessageObservations observations) {
+            return new Forwarding.Publishing<>(topic(name, observations)) {
+                @Override
+                public long publish(String message, Headers headers) {
+                    long stored = inner.publish(message, headers);
+                    return stored
+                            - topic().groups().stream()
+                                    .filter(GroupInfo::subscription)
+                                    .count();
                 }
             };
         }
