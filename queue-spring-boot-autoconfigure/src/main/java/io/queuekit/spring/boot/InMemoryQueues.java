@@ -5,6 +5,7 @@ import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.inmemory.InMemoryTopic;
+import io.queuekit.internal.Checks;
 import io.queuekit.redis.internal.RedisBroadcastSettings;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
@@ -104,5 +105,12 @@ final class InMemoryQueues {
                 "broadcast.keep-alive-interval",
                 s.getBroadcast().getKeepAliveInterval(),
                 RedisBroadcastSettings::checkKeepAliveInterval);
+        // as RedisStreamTopic.Builder's maxAge and hardMaxLength check them
+        QueueFactory.set(queue, "stream.max-age", s.getStream().getMaxAge(), age -> Checks.positive(age, "max age"));
+        QueueFactory.set(queue, "stream.hard-max-length", s.getStream().getHardMaxLength(), hard -> {
+            if (hard < 1) {
+                throw new IllegalArgumentException("hard max length must be positive: " + hard);
+            }
+        });
     }
 }

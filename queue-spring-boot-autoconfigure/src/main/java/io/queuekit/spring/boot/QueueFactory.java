@@ -6,6 +6,7 @@ import io.queuekit.jackson3.Jackson3Codec;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
@@ -182,9 +183,20 @@ final class QueueFactory {
     private <T> Object redis(Definition queue, Codec<T> codec) {
         Queue s = queue.settings();
         if (queue.type() == QueuekitProperties.Type.STREAM) {
-            throw new QueueConfigurationException(
-                    queue.property("type") + "=stream: streams on Redis are not available yet",
-                    "Use queuekit.transport=in-memory, or another type.");
+            RedisStreamTopic.Builder<T> b = RedisStreamTopic.builder(client, queue.name(), codec)
+                    .metrics(metrics)
+                    .observations(observations);
+            set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
+            set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
+            set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
+            set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
+            set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+            QueuekitProperties.Stream stream = s.getStream();
+            set(queue, "stream.max-length", stream.getMaxLength(), b::maxLength);
+            set(queue, "stream.max-age", stream.getMaxAge(), b::maxAge);
+            set(queue, "stream.hard-max-length", stream.getHardMaxLength(), b::hardMaxLength);
+            customize(queue, b);
+            return b.build();
         }
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(client, queue.name(), codec)
@@ -265,6 +277,7 @@ final class QueueFactory {
                 refuse(queue, "stream.*", s.getStream().isSet() ? s.getStream() : null, "streams");
             }
             case STREAM -> {
+                checkStreamLengths(queue);
                 refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
                 refuse(queue, "shards", s.getShards(), "list and delay queues (a stream lives on one Redis node)");
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues (a stream's groups are at-least-once)");
@@ -279,6 +292,21 @@ final class QueueFactory {
                     refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
                 }
             }
+        }
+    }
+
+    /** A soft limit above the hard one, refused naming both (the Redis builder refuses it too, naming neither). */
+    private static void checkStreamLengths(Definition queue) {
+        QueuekitProperties.Stream stream = queue.settings().getStream();
+        Long soft = stream.getMaxLength();
+        Long hard = stream.getHardMaxLength();
+        if (soft != null && hard != null && soft > hard) {
+            throw new QueueConfigurationException(
+                    queue.property("stream.max-length") + "=" + soft + " is above "
+                            + queue.property("stream.hard-max-length") + "=" + hard
+                            + ": the hard limit would remove what the soft one keeps",
+                    "Lower " + queue.property("stream.max-length") + " to at most the hard max length, or leave "
+                            + "one of them unset.");
         }
     }
 

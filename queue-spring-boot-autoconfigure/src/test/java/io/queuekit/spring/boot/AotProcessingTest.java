@@ -195,6 +195,12 @@ class AotProcessingTest {
                 .accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection().onType(QueuekitProperties.Stream.class))
                 .accepts(hints);
+        for (String script :
+                List.of("io/queuekit/redis/stream/claim.lua", "io/queuekit/redis/stream/includes/deliver.lua")) {
+            assertThat(RuntimeHintsPredicates.resource().forResource(script))
+                    .as(script)
+                    .accepts(hints);
+        }
     }
 
     @Test

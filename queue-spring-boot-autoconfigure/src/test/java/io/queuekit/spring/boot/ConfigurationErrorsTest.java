@@ -282,6 +282,28 @@ class ConfigurationErrorsTest {
     }
 
     @Test
+    void streamRetentionTheBuilderRefuses_failsNamingTheProperty_onRedisAndInMemory() {
+        for (String transport : List.of("redis", "in-memory")) {
+            String[] stream = {"queuekit.transport=" + transport, "queuekit.queues.events.type=stream"};
+            Contexts.on(server)
+                    .withPropertyValues(stream)
+                    .withPropertyValues("queuekit.queues.events.stream.max-age=0s")
+                    .run(failsWith("queuekit.queues.events.stream.max-age=PT0S is refused", "max age"));
+            Contexts.on(server)
+                    .withPropertyValues(stream)
+                    .withPropertyValues("queuekit.queues.events.stream.hard-max-length=0")
+                    .run(failsWith("queuekit.queues.events.stream.hard-max-length=0 is refused"));
+            Contexts.on(server)
+                    .withPropertyValues(stream)
+                    .withPropertyValues(
+                            "queuekit.queues.events.stream.max-length=100",
+                            "queuekit.queues.events.stream.hard-max-length=10")
+                    .run(failsWith("queuekit.queues.events.stream.max-length=100 is above "
+                            + "queuekit.queues.events.stream.hard-max-length=10"));
+        }
+    }
+
+    @Test
     void aGroupOnAQueueThatIsNotAStream_failsNamingTheMethodAndTheQueue() {
         Contexts.on(server)
                 .withBean(GroupOnAList.class)
