@@ -191,6 +191,7 @@ final class QueueFactory {
             set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
             set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+            set(queue, "block-timeout", s.getBlockTimeout(), b::blockTimeout);
             QueuekitProperties.Stream stream = s.getStream();
             set(queue, "stream.max-length", stream.getMaxLength(), b::maxLength);
             set(queue, "stream.max-age", stream.getMaxAge(), b::maxAge);
@@ -269,7 +270,7 @@ final class QueueFactory {
                 refuse(queue, "visibility-timeout", s.getVisibilityTimeout(), queues);
                 refuse(queue, "max-attempts", s.getMaxAttempts(), queues);
                 refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), queues);
-                refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
+                refuse(queue, "block-timeout", s.getBlockTimeout(), queues);
                 refuse(queue, "shards", s.getShards(), "list and delay queues");
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues");
                 refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, queues);
@@ -278,7 +279,6 @@ final class QueueFactory {
             }
             case STREAM -> {
                 checkStreamLengths(queue);
-                refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
                 refuse(queue, "shards", s.getShards(), "list and delay queues (a stream lives on one Redis node)");
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues (a stream's groups are at-least-once)");
                 refuse(queue, "sharded", s.getSharded(), "broadcasts");

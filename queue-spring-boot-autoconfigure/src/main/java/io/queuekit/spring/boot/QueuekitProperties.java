@@ -236,7 +236,7 @@ public class QueuekitProperties {
         /** The largest encoded payload accepted, in bytes. */
         private Integer maxPayloadBytes;
 
-        /** How long one blocking receive waits on Redis before it looks again (list, delay). */
+        /** How long one blocking receive waits on Redis before it looks again (list, delay, stream). */
         private Duration blockTimeout;
 
         /** At-least-once (the default) or at-most-once (list only). */

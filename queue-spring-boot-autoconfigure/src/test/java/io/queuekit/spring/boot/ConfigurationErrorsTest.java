@@ -251,12 +251,12 @@ class ConfigurationErrorsTest {
         String[] stream = {"queuekit.queues.events.type=stream"};
         Contexts.on(server)
                 .withPropertyValues(stream)
-                .withPropertyValues("queuekit.queues.events.block-timeout=2s")
-                .run(failsWith("queuekit.queues.events.block-timeout", "list and delay queues", "is stream"));
+                .withPropertyValues("queuekit.queues.events.shards=4")
+                .run(failsWith("queuekit.queues.events.shards", "list and delay queues", "is stream"));
         Contexts.on(server)
                 .withPropertyValues(stream)
-                .withPropertyValues("queuekit.queues.events.shards=4")
-                .run(failsWith("queuekit.queues.events.shards", "is stream"));
+                .withPropertyValues("queuekit.queues.events.block-timeout=20s")
+                .run(failsWith("queuekit.queues.events.block-timeout=PT20S is refused"));
         Contexts.on(server)
                 .withPropertyValues(stream)
                 .withPropertyValues("queuekit.queues.events.guarantee=at-most-once")
