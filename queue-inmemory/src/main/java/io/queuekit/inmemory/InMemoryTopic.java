@@ -4,6 +4,7 @@ import static io.queuekit.internal.RateLimitedLog.more;
 
 import io.queuekit.BroadcastListener;
 import io.queuekit.Codec;
+import io.queuekit.ConsumeOptions;
 import io.queuekit.ConsumerGroup;
 import io.queuekit.Delivery;
 import io.queuekit.GroupInfo;
@@ -16,6 +17,7 @@ import io.queuekit.Subscription;
 import io.queuekit.Topic;
 import io.queuekit.internal.BroadcastRuntime;
 import io.queuekit.internal.Checks;
+import io.queuekit.internal.LeaseKeeper;
 import io.queuekit.internal.Payloads;
 import io.queuekit.internal.RateLimitedLog;
 import io.queuekit.spi.MessageObservations;
@@ -55,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * serves only {@link Position}s and replays, and {@link Builder#maxLength(long)} drops from it only
  * what every durable group has acked (or dead-lettered, keeping its own copy). A subscription is a
  * group {@code ~<n>} of its own, read by one named thread that acks each message once its listener
- * returns or throws (a throw is logged, rate-limited, and counted in {@link #listenerFailures()}).
+ * returns or throws (a throw is logged, rate-limited, and counted in {@link #listenerFailures()}),
+ * and whose lease lasts while its listener runs, as a managed consumer's does. There is no hard
+ * cap, so {@link GroupInfo#missed()} is always 0.
  *
  * @param <T> the payload type
  */
@@ -69,6 +73,9 @@ public final class InMemoryTopic<T> implements Topic<T> {
 
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration LOG_PERIOD = Duration.ofSeconds(10);
+    /** How long a listener call keeps its message's lease: a managed consumer's default limit. */
+    private static final Duration HOLD_LIMIT = ConsumeOptions.defaults().leaseRenewalLimit();
+
     private static final int MAX_GROUP_NAME = 100;
 
     private final String name;
@@ -377,6 +384,9 @@ public final class InMemoryTopic<T> implements Topic<T> {
     private final class Subscriber implements Subscription, BroadcastRuntime.Member {
         private final TopicGroup group;
         private final Engine<T> engine;
+        /** Keeps the lease of the message in hand, so a long listener call does not get it a second time. */
+        private final LeaseKeeper leases;
+
         private final BroadcastListener<? super T> listener;
         private final Thread thread;
         private volatile boolean active = true;
@@ -386,6 +396,7 @@ public final class InMemoryTopic<T> implements Topic<T> {
             this.listener = listener;
             this.engine =
                     new Engine<>(settings.forGroup(group.name, true), GROUP_SEMANTICS, group.contents, group.namespace);
+            this.leases = engine.leaseKeeper();
             this.thread = new Thread(this::run, threadName);
             this.thread.setDaemon(true); // a forgotten subscription must not keep the JVM alive
         }
@@ -428,6 +439,7 @@ public final class InMemoryTopic<T> implements Topic<T> {
             Duration waited = Duration.between(d.enqueuedAt(), settings.clock.instant());
             runtime.observer().delivered(waited.isNegative() ? Duration.ZERO : waited);
             boolean threw = false;
+            LeaseKeeper.Hold hold = leases.hold(d, HOLD_LIMIT);
             try {
                 settings.observations.handling(destination, h, () -> listener.onMessage(value, h));
             } catch (Throwable t) {
@@ -435,6 +447,8 @@ public final class InMemoryTopic<T> implements Topic<T> {
                 if (active || !(t instanceof InterruptedException)) {
                     failed("the listener threw; the subscription carries on", t);
                 }
+            } finally {
+                hold.release();
             }
             runtime.observer().handled(Duration.ofNanos(System.nanoTime() - start), threw);
             settle(d);
@@ -483,6 +497,7 @@ public final class InMemoryTopic<T> implements Topic<T> {
             if (Thread.currentThread() != thread) {
                 thread.interrupt();
             }
+            leases.close();
             engine.runtime().close();
         }
 

@@ -292,6 +292,31 @@ class InMemoryTopicTest {
     }
 
     @Test
+    void aListenerRunningPastItsLease_getsItsMessageOnce() throws Exception {
+        InMemoryTopic<String> t = topic();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        CountDownLatch inListener = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        created.add(t.subscribe(m -> {
+            heard.add(m);
+            inListener.countDown();
+            release.await(10, SECONDS);
+        }));
+        t.publish("long");
+        assertThat(inListener.await(5, SECONDS)).isTrue();
+
+        clock.advance(Duration.ofMinutes(5)); // ten visibility timeouts while the listener runs
+        release.countDown();
+        t.publish("next");
+
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(heard).containsExactly("long", "next"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(t.groups().get(0).pending()).isZero());
+        assertThat(heard).containsExactly("long", "next");
+    }
+
+    @Test
     void withACodec_aGroupGetsAPayloadTheCodecMade_notTheObjectPublished() throws Exception {
         InMemoryTopic<StringBuilder> t = InMemoryTopic.<StringBuilder>builder("orders")
                 .codec(new Codec<>() {
