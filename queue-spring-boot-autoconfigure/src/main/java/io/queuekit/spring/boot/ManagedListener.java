@@ -16,8 +16,9 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * One listener method as {@link QueueListenerContainer} runs it: a managed consumer of its queue or
- * of its stream's group, or a subscription to its channel or stream, while started and not paused. Pausing closes the consumer (the
- * queue has no way to stop fetching and keep it) and resuming makes a new one.
+ * of its stream's group, or a subscription to its channel or stream, while started and not paused.
+ * Pausing closes the consumer (the queue has no way to stop fetching and keep it) and resuming makes
+ * a new one.
  */
 final class ManagedListener {
     private final ListenerMethod listener;

@@ -81,7 +81,10 @@ final class QueueFactory {
         return create(queue);
     }
 
-    /** A {@code MessageQueue}, {@code DelayQueue}, {@code Broadcaster} or {@code Topic}, as the definition's type says. */
+    /**
+     * A {@code MessageQueue}, {@code DelayQueue}, {@code Broadcaster} or {@code Topic}, as the
+     * definition's type says.
+     */
     Object create(Definition queue) {
         checkApplicable(queue);
         if (queue.type() != QueuekitProperties.Type.BROADCAST) {

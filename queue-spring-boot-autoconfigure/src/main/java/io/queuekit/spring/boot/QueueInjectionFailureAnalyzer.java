@@ -15,10 +15,11 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
 /**
- * When a {@code MessageQueue<T>}, {@code DelayQueue<T>}, {@code Broadcaster<T>} or {@code Topic<T>} cannot be
- * injected, says which queues there are and with which payload types, rather than Spring's advice
- * to define a bean: the usual cause is a queue the application only sends to, whose payload type
- * no listener method names, so that it holds Strings until {@code payload-type} says otherwise.
+ * When a {@code MessageQueue<T>}, {@code DelayQueue<T>}, {@code Broadcaster<T>} or
+ * {@code Topic<T>} cannot be injected, says which queues there are and with which payload types,
+ * rather than Spring's advice to define a bean: the usual cause is a queue the application only
+ * sends to, whose payload type no listener method names, so that it holds Strings until
+ * {@code payload-type} says otherwise.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDefinitionException> {
