@@ -10,7 +10,10 @@ import java.lang.annotation.Target;
  * Subscribes a bean method to a broadcast channel declared as
  * {@code queuekit.queues.<channel>.type=broadcast}: once the application context has started, it
  * receives every message published while it is subscribed (at-most-once: nothing is kept for a
- * subscriber that is away; see {@code Broadcaster}).
+ * subscriber that is away; see {@code Broadcaster}). On a stream ({@code type=stream}) the
+ * subscription is a consumer group of its own, at least once while it lasts and deleted when it
+ * closes (see {@code Topic#subscribe}); a {@link QueueListener#group()} is what keeps messages for
+ * a service while it is away.
  *
  * <pre>{@code
  * @BroadcastListener(channel = "prices")
@@ -27,7 +30,7 @@ import java.lang.annotation.Target;
 @Documented
 public @interface BroadcastListener {
 
-    /** The channel's name: the key under {@code queuekit.queues}. */
+    /** The channel's or stream's name: the key under {@code queuekit.queues}. */
     String channel();
 
     /**

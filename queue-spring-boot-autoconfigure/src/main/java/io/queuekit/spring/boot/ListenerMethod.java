@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
@@ -23,6 +24,8 @@ import org.springframework.core.env.Environment;
  * @param beanName the bean whose method it is
  * @param method the method, as declared on the bean's class
  * @param queue the queue or channel it names
+ * @param group the consumer group of a stream it consumes ({@link QueueListener#group()}); null if
+ *     none is named
  * @param broadcast true for {@link BroadcastListener}
  * @param concurrency worker threads (1 for a broadcast)
  * @param noRetryFor exceptions that dead-letter at once
@@ -39,6 +42,7 @@ record ListenerMethod(
         String beanName,
         Method method,
         String queue,
+        @Nullable String group,
         boolean broadcast,
         int concurrency,
         List<Class<? extends Throwable>> noRetryFor,
@@ -50,8 +54,12 @@ record ListenerMethod(
         @Nullable Duration initialBackoff,
         @Nullable Duration maxBackoff) {
 
+    /** A group's name: as {@code Topic#group(String)} takes it. */
+    private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
     /** What the annotation says besides the queue, its placeholders resolved. */
     private record Settings(
+            @Nullable String group,
             int concurrency,
             List<Class<? extends Throwable>> noRetryFor,
             String id,
@@ -72,6 +80,7 @@ record ListenerMethod(
                 a.queue(),
                 false,
                 new Settings(
+                        group(method, a.group(), env),
                         concurrency(method, a.concurrency(), env),
                         List.of(a.noRetryFor()),
                         id(beanName, method, a.id(), env),
@@ -88,6 +97,7 @@ record ListenerMethod(
                 a.channel(),
                 true,
                 new Settings(
+                        null,
                         1,
                         List.of(),
                         id(beanName, method, a.id(), env),
@@ -139,6 +149,7 @@ record ListenerMethod(
                 beanName,
                 method,
                 queue,
+                settings.group(),
                 broadcast,
                 settings.concurrency(),
                 List.copyOf(settings.noRetryFor()),
@@ -167,6 +178,22 @@ record ListenerMethod(
         return ResolvableType.forClassWithGenerics(
                 raw,
                 Arrays.stream(type.getGenerics()).map(ListenerMethod::concrete).toArray(ResolvableType[]::new));
+    }
+
+    /** The {@code group} attribute: null if empty, else a name a topic takes. */
+    private static @Nullable String group(Method method, String text, Environment env) {
+        String resolved = env.resolveRequiredPlaceholders(text).trim();
+        if (resolved.isEmpty()) {
+            return null;
+        }
+        if (!GROUP_NAME.matcher(resolved).matches()) {
+            throw new QueueConfigurationException(
+                    "@QueueListener(group = \"" + text + "\") on " + describe(method) + " is "
+                            + (text.equals(resolved) ? "" : "\"" + resolved + "\", ")
+                            + "not a group name: 1 to 100 letters, digits, '.', '_' or '-'",
+                    "Name the consumer group with letters, digits, '.', '_' or '-', such as \"billing\".");
+        }
+        return resolved;
     }
 
     private static int concurrency(Method method, String text, Environment env) {
@@ -234,5 +261,10 @@ record ListenerMethod(
 
     String describe() {
         return "@" + (broadcast ? "BroadcastListener" : "QueueListener") + " " + describe(method);
+    }
+
+    /** {@code @QueueListener(group = "billing") Billing.handle(Order)}, for messages about its group. */
+    String describeWithGroup() {
+        return group == null ? describe() : "@QueueListener(group = \"" + group + "\") " + describe(method);
     }
 }

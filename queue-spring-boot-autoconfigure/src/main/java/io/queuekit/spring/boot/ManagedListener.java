@@ -15,9 +15,10 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * One listener method as {@link QueueListenerContainer} runs it: a managed consumer of its queue,
- * or a subscription to its channel, while started and not paused. Pausing closes the consumer (the
- * queue has no way to stop fetching and keep it) and resuming makes a new one.
+ * One listener method as {@link QueueListenerContainer} runs it: a managed consumer of its queue or
+ * of its stream's group, or a subscription to its channel or stream, while started and not paused.
+ * Pausing closes the consumer (the queue has no way to stop fetching and keep it) and resuming makes
+ * a new one.
  */
 final class ManagedListener {
     private final ListenerMethod listener;
@@ -117,10 +118,21 @@ final class ManagedListener {
                             .subscribeWithHeaders(
                                     (message, headers) -> invoke(bean, method, arguments(message, () -> headers))));
         }
-        @SuppressWarnings("unchecked")
-        MessageQueue<Object> queue = (MessageQueue<Object>) catalog.queue(listener.queue());
         MessageHandler<Object> handler = delivery -> handle(bean, method, delivery);
-        return queue.consume(handler, options);
+        String group = listener.group();
+        if (group != null) {
+            // the group is made on Redis when first named: while Redis is down, keep trying as a subscription does
+            return RetryingSubscription.subscribe(
+                    listener.queue(),
+                    "the listener of group " + group,
+                    () -> queue(catalog.group(listener.queue(), group)).consume(handler, options));
+        }
+        return queue(catalog.queue(listener.queue())).consume(handler, options);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static MessageQueue<Object> queue(MessageQueue<?> queue) {
+        return (MessageQueue<Object>) queue;
     }
 
     /**

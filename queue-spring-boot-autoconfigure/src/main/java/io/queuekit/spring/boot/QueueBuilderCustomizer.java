@@ -13,8 +13,9 @@ public interface QueueBuilderCustomizer {
      * Customizes one queue's builder.
      *
      * @param queue the queue's name, the key under {@code queuekit.queues}
-     * @param builder a {@code RedisListQueue.Builder}, {@code RedisDelayQueue.Builder} or
-     *     {@code RedisBroadcaster.Builder}, as the queue's type says
+     * @param builder a {@code RedisListQueue.Builder}, {@code RedisDelayQueue.Builder},
+     *     {@code RedisBroadcaster.Builder} or {@code RedisStreamTopic.Builder}, as the queue's type
+     *     says
      */
     void customize(String queue, Object builder);
 }

@@ -177,16 +177,10 @@ final class QueueDefinitions {
                     listener.describe() + " names '" + listener.queue() + "', which no property declares (declared: "
                             + new ArrayList<>(queues.keySet()) + ")",
                     "Declare it, e.g. queuekit.queues." + listener.queue() + ".type="
-                            + (listener.broadcast() ? "broadcast" : "list") + ", or fix the name.");
+                            + (listener.broadcast() ? "broadcast" : listener.group() != null ? "stream" : "list")
+                            + ", or fix the name.");
         }
-        if (listener.broadcast() != (queue.type() == QueuekitProperties.Type.BROADCAST)) {
-            throw new QueueConfigurationException(
-                    listener.describe() + " names '" + listener.queue() + "', which is " + "declared as "
-                            + queue.property("type") + "=" + lower(queue.type()),
-                    listener.broadcast()
-                            ? "Use @QueueListener for a list or delay queue."
-                            : "Use @BroadcastListener for a broadcast channel.");
-        }
+        checkKind(listener, queue);
         ResolvableType takes = listener.payloadType();
         if (!takes.isAssignableFrom(queue.payloadType())) {
             // only a configured payload-type can differ from what the listeners take
@@ -199,6 +193,42 @@ final class QueueDefinitions {
                             : "Leave " + queue.property("payload-type") + " unset, or set it to "
                                     + takes.toClass().getName() + ": a type with type arguments ("
                                     + simpleName(takes) + ") comes from the listener's parameter.");
+        }
+    }
+
+    /**
+     * A broadcast listener names a broadcast or a stream; a queue listener a list or delay queue, or
+     * a stream with the group it consumes.
+     */
+    private static void checkKind(ListenerMethod listener, Definition queue) {
+        QueuekitProperties.Type type = queue.type();
+        String declared = "declared as " + queue.property("type") + "=" + lower(type);
+        if (listener.broadcast()) {
+            if (type != QueuekitProperties.Type.BROADCAST && type != QueuekitProperties.Type.STREAM) {
+                throw new QueueConfigurationException(
+                        listener.describe() + " names '" + listener.queue() + "', which is " + declared,
+                        "Use @QueueListener for a list or delay queue.");
+            }
+            return;
+        }
+        if (type == QueuekitProperties.Type.BROADCAST) {
+            throw new QueueConfigurationException(
+                    listener.describe() + " names '" + listener.queue() + "', which is " + declared,
+                    "Use @BroadcastListener for a broadcast channel.");
+        }
+        if (type == QueuekitProperties.Type.STREAM && listener.group() == null) {
+            throw new QueueConfigurationException(
+                    listener.describe() + " names '" + listener.queue() + "', which is " + declared
+                            + ", but no group: a stream's messages go to each of its consumer groups",
+                    "Name the group the method consumes, the same in every instance of the service: "
+                            + "@QueueListener(queue = \"" + listener.queue() + "\", group = \"...\"); or use "
+                            + "@BroadcastListener for a subscription of this instance alone.");
+        }
+        if (type != QueuekitProperties.Type.STREAM && listener.group() != null) {
+            throw new QueueConfigurationException(
+                    listener.describeWithGroup() + " names '" + listener.queue() + "', which is " + declared
+                            + "; only a stream has consumer groups",
+                    "Remove group from " + listener.describe() + ", or set " + queue.property("type") + "=stream.");
         }
     }
 

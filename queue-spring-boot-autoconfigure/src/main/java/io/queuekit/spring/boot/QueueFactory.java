@@ -6,6 +6,7 @@ import io.queuekit.jackson3.Jackson3Codec;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
@@ -80,7 +81,10 @@ final class QueueFactory {
         return create(queue);
     }
 
-    /** A {@code MessageQueue}, {@code DelayQueue} or {@code Broadcaster}, as the definition's type says. */
+    /**
+     * A {@code MessageQueue}, {@code DelayQueue}, {@code Broadcaster} or {@code Topic}, as the
+     * definition's type says.
+     */
     Object create(Definition queue) {
         checkApplicable(queue);
         if (queue.type() != QueuekitProperties.Type.BROADCAST) {
@@ -181,6 +185,23 @@ final class QueueFactory {
 
     private <T> Object redis(Definition queue, Codec<T> codec) {
         Queue s = queue.settings();
+        if (queue.type() == QueuekitProperties.Type.STREAM) {
+            RedisStreamTopic.Builder<T> b = RedisStreamTopic.builder(client, queue.name(), codec)
+                    .metrics(metrics)
+                    .observations(observations);
+            set(queue, "key-prefix", s.getKeyPrefix(), b::keyPrefix);
+            set(queue, "visibility-timeout", s.getVisibilityTimeout(), b::visibilityTimeout);
+            set(queue, "max-attempts", s.getMaxAttempts(), b::maxAttempts);
+            set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
+            set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
+            set(queue, "block-timeout", s.getBlockTimeout(), b::blockTimeout);
+            QueuekitProperties.Stream stream = s.getStream();
+            set(queue, "stream.max-length", stream.getMaxLength(), b::maxLength);
+            set(queue, "stream.max-age", stream.getMaxAge(), b::maxAge);
+            set(queue, "stream.hard-max-length", stream.getHardMaxLength(), b::hardMaxLength);
+            customize(queue, b);
+            return b.build();
+        }
         if (queue.type() == QueuekitProperties.Type.BROADCAST) {
             RedisBroadcaster.Builder<T> b = RedisBroadcaster.builder(client, queue.name(), codec)
                     .metrics(metrics)
@@ -246,21 +267,49 @@ final class QueueFactory {
     /** Settings that mean nothing for the queue's type are refused rather than ignored. */
     private static void checkApplicable(Definition queue) {
         Queue s = queue.settings();
-        if (queue.type() == QueuekitProperties.Type.BROADCAST) {
-            refuse(queue, "visibility-timeout", s.getVisibilityTimeout(), "list and delay queues");
-            refuse(queue, "max-attempts", s.getMaxAttempts(), "list and delay queues");
-            refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), "list and delay queues");
-            refuse(queue, "block-timeout", s.getBlockTimeout(), "list and delay queues");
-            refuse(queue, "shards", s.getShards(), "list and delay queues");
-            refuse(queue, "guarantee", s.getGuarantee(), "list queues");
-            refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, "list and delay queues");
-            refuse(queue, "consumer.*", s.getConsumer().isSet() ? s.getConsumer() : null, "list and delay queues");
-        } else {
-            refuse(queue, "sharded", s.getSharded(), "broadcasts");
-            refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
-            if (queue.type() == QueuekitProperties.Type.DELAY) {
-                refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
+        String queues = "list and delay queues and streams";
+        switch (queue.type()) {
+            case BROADCAST -> {
+                refuse(queue, "visibility-timeout", s.getVisibilityTimeout(), queues);
+                refuse(queue, "max-attempts", s.getMaxAttempts(), queues);
+                refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), queues);
+                refuse(queue, "block-timeout", s.getBlockTimeout(), queues);
+                refuse(queue, "shards", s.getShards(), "list and delay queues");
+                refuse(queue, "guarantee", s.getGuarantee(), "list queues");
+                refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, queues);
+                refuse(queue, "consumer.*", s.getConsumer().isSet() ? s.getConsumer() : null, queues);
+                refuse(queue, "stream.*", s.getStream().isSet() ? s.getStream() : null, "streams");
             }
+            case STREAM -> {
+                checkStreamLengths(queue);
+                refuse(queue, "shards", s.getShards(), "list and delay queues (a stream lives on one Redis node)");
+                refuse(queue, "guarantee", s.getGuarantee(), "list queues (a stream's groups are at-least-once)");
+                refuse(queue, "sharded", s.getSharded(), "broadcasts");
+                refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
+            }
+            case LIST, DELAY -> {
+                refuse(queue, "sharded", s.getSharded(), "broadcasts");
+                refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");
+                refuse(queue, "stream.*", s.getStream().isSet() ? s.getStream() : null, "streams");
+                if (queue.type() == QueuekitProperties.Type.DELAY) {
+                    refuse(queue, "guarantee", s.getGuarantee(), "list queues (a delay queue is at-least-once)");
+                }
+            }
+        }
+    }
+
+    /** A soft limit above the hard one, refused naming both (the Redis builder refuses it too, naming neither). */
+    private static void checkStreamLengths(Definition queue) {
+        QueuekitProperties.Stream stream = queue.settings().getStream();
+        Long soft = stream.getMaxLength();
+        Long hard = stream.getHardMaxLength();
+        if (soft != null && hard != null && soft > hard) {
+            throw new QueueConfigurationException(
+                    queue.property("stream.max-length") + "=" + soft + " is above "
+                            + queue.property("stream.hard-max-length") + "=" + hard
+                            + ": the hard limit would remove what the soft one keeps",
+                    "Lower " + queue.property("stream.max-length") + " to at most the hard max length, or leave "
+                            + "one of them unset.");
         }
     }
 

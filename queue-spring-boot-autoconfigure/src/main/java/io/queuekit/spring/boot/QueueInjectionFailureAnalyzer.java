@@ -15,10 +15,11 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
 /**
- * When a {@code MessageQueue<T>}, {@code DelayQueue<T>} or {@code Broadcaster<T>} cannot be
- * injected, says which queues there are and with which payload types, rather than Spring's advice
- * to define a bean: the usual cause is a queue the application only sends to, whose payload type
- * no listener method names, so that it holds Strings until {@code payload-type} says otherwise.
+ * When a {@code MessageQueue<T>}, {@code DelayQueue<T>}, {@code Broadcaster<T>} or
+ * {@code Topic<T>} cannot be injected, says which queues there are and with which payload types,
+ * rather than Spring's advice to define a bean: the usual cause is a queue the application only
+ * sends to, whose payload type no listener method names, so that it holds Strings until
+ * {@code payload-type} says otherwise.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDefinitionException> {
@@ -69,6 +70,7 @@ class QueueInjectionFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
             case LIST -> "MessageQueue";
             case DELAY -> "DelayQueue";
             case BROADCAST -> "Broadcaster";
+            case STREAM -> "Topic";
         };
         String from = d.settings().getPayloadType() != null
                 ? "payload-type"

@@ -9,11 +9,16 @@ import java.lang.annotation.Target;
 /**
  * Makes a bean method the handler of a queue declared under {@code queuekit.queues.<queue>}: once
  * the application context has started, managed consumers ({@code MessageQueue#consume}) call it
- * for each message.
+ * for each message. On a stream ({@code type=stream}) it names the {@link #group()} it consumes:
+ * the {@code ConsumerGroup} the stream's {@code Topic} keeps for it, which gets every message
+ * published, each to one of the group's consumers in every instance of the application.
  *
  * <pre>{@code
  * @QueueListener(queue = "orders", concurrency = "4")
  * void handle(Order order) { ... }
+ *
+ * @QueueListener(queue = "order-events", group = "billing")
+ * void bill(OrderEvent event) { ... }
  * }</pre>
  *
  * <p>The method takes the payload (of the queue's {@code payload-type}) or a {@code Delivery<T>}
@@ -42,6 +47,15 @@ public @interface QueueListener {
 
     /** The queue's name: the key under {@code queuekit.queues}. */
     String queue();
+
+    /**
+     * The consumer group of a stream ({@code queuekit.queues.<queue>.type=stream}) the method
+     * consumes, created the first time it is named and kept: 1 to 100 letters, digits, {@code '.'},
+     * {@code '_'} or {@code '-'}, or a {@code ${...}} placeholder. Required on a stream, refused
+     * on any other type of queue. Every listener and every instance naming one group shares its
+     * messages; each group gets every message.
+     */
+    String group() default "";
 
     /**
      * Worker threads calling the method, 1 to 1024; a number or a {@code ${...}} placeholder. Each

@@ -3,6 +3,7 @@ package io.queuekit.spring.boot;
 import io.queuekit.Broadcaster;
 import io.queuekit.DelayQueue;
 import io.queuekit.MessageQueue;
+import io.queuekit.Topic;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.spring.boot.QueueDefinitions.Definition;
 import io.queuekit.spring.boot.QueuekitProperties.Queue;
@@ -164,6 +165,7 @@ final class QueueRegistrar
             case LIST -> MessageQueue.class;
             case DELAY -> DelayQueue.class;
             case BROADCAST -> Broadcaster.class;
+            case STREAM -> Topic.class;
         };
         return ResolvableType.forClassWithGenerics(api, queue.payloadType());
     }
@@ -263,7 +265,10 @@ final class QueueRegistrar
             "consumer.lease-renewal-limit",
             "broadcast.buffer-capacity",
             "broadcast.buffer-bytes",
-            "broadcast.keep-alive-interval");
+            "broadcast.keep-alive-interval",
+            "stream.max-length",
+            "stream.max-age",
+            "stream.hard-max-length");
 
     /** The settings a schedule has, after {@code queuekit.schedules.<name>.}. */
     private static final List<String> SCHEDULE_SETTINGS =
@@ -456,10 +461,16 @@ final class QueueRegistrar
     }
 
     /**
-     * {@code ordersQueue}, {@code pricesBroadcaster}: not the bare queue name, which an application's
-     * own {@code Orders} service would already hold. The bare name is an alias where it is free.
+     * {@code ordersQueue}, {@code pricesBroadcaster}, {@code eventsTopic}: not the bare queue name,
+     * which an application's own {@code Orders} service would already hold. The bare name is an
+     * alias where it is free.
      */
     static String beanName(String queue, QueuekitProperties.Type type) {
-        return queue + (type == QueuekitProperties.Type.BROADCAST ? "Broadcaster" : "Queue");
+        return queue
+                + switch (type) {
+                    case BROADCAST -> "Broadcaster";
+                    case STREAM -> "Topic";
+                    case LIST, DELAY -> "Queue";
+                };
     }
 }

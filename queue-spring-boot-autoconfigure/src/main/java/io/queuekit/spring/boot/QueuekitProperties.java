@@ -40,7 +40,12 @@ public class QueuekitProperties {
         /** A {@code DelayQueue} on a Redis ZSET: work due at a time. */
         DELAY,
         /** A {@code Broadcaster} on Redis PUB/SUB: every subscriber gets every message, nothing is kept. */
-        BROADCAST
+        BROADCAST,
+        /**
+         * A {@code Topic} on a Redis stream: every consumer group gets every message, kept for it
+         * while none of its consumers runs.
+         */
+        STREAM
     }
 
     /** The clock of in-memory queues. */
@@ -195,7 +200,10 @@ public class QueuekitProperties {
 
     /** One queue or broadcast channel. */
     public static class Queue {
-        /** What the queue is: list (work queue), delay (delay queue) or broadcast (pub/sub). */
+        /**
+         * What the queue is: list (work queue), delay (delay queue), broadcast (pub/sub) or stream
+         * (durable fan-out to consumer groups).
+         */
         private Type type = Type.LIST;
 
         /**
@@ -216,19 +224,19 @@ public class QueuekitProperties {
         /** The first part of the queue's Redis keys; queuekit by default. */
         private String keyPrefix;
 
-        /** How long a received message stays invisible before it is delivered again (list, delay). */
+        /** How long a received message stays invisible before it is delivered again (list, delay, stream). */
         private Duration visibilityTimeout;
 
-        /** Deliveries before a failing message goes to the dead letters (list, delay). */
+        /** Deliveries before a failing message goes to the dead letters (list, delay, stream). */
         private Integer maxAttempts;
 
-        /** Dead letters kept per queue, the oldest dropped first (list, delay). */
+        /** Dead letters kept per queue (per group of a stream), the oldest dropped first (list, delay, stream). */
         private Integer deadLetterRetention;
 
         /** The largest encoded payload accepted, in bytes. */
         private Integer maxPayloadBytes;
 
-        /** How long one blocking receive waits on Redis before it looks again (list, delay). */
+        /** How long one blocking receive waits on Redis before it looks again (list, delay, stream). */
         private Duration blockTimeout;
 
         /** At-least-once (the default) or at-most-once (list only). */
@@ -246,11 +254,14 @@ public class QueuekitProperties {
         /** How a listener method of the queue waits before a failed message is tried again. */
         private final Retry retry = new Retry();
 
-        /** How a listener method of the queue fetches and holds messages (list, delay). */
+        /** How a listener method of the queue fetches and holds messages (list, delay, stream). */
         private final Consumer consumer = new Consumer();
 
         /** How each subscription of a broadcast buffers and keeps its connection alive (broadcast). */
         private final Broadcast broadcast = new Broadcast();
+
+        /** How long a stream keeps its messages (stream). */
+        private final Stream stream = new Stream();
 
         public Type getType() {
             return type;
@@ -359,6 +370,10 @@ public class QueuekitProperties {
         public Broadcast getBroadcast() {
             return broadcast;
         }
+
+        public Stream getStream() {
+            return stream;
+        }
     }
 
     /** The fetching of a queue's listener methods, as {@code ConsumeOptions} sets it. */
@@ -438,6 +453,52 @@ public class QueuekitProperties {
 
         boolean isSet() {
             return bufferCapacity != null || bufferBytes != null || keepAliveInterval != null;
+        }
+    }
+
+    /** The retention of a stream, as the Redis stream topic's builder sets it. */
+    public static class Stream {
+        /**
+         * Messages the stream keeps beyond which those every group has acked are removed, the
+         * oldest first; unset, no limit by length.
+         */
+        private Long maxLength;
+
+        /** How long the stream keeps a message that every group has acked; unset, no limit by age. */
+        private Duration maxAge;
+
+        /**
+         * Messages the stream never holds more of, acked or not: a group that had not acked one it
+         * removed counts it as missed; unset, no hard limit.
+         */
+        private Long hardMaxLength;
+
+        public Long getMaxLength() {
+            return maxLength;
+        }
+
+        public void setMaxLength(Long maxLength) {
+            this.maxLength = maxLength;
+        }
+
+        public Duration getMaxAge() {
+            return maxAge;
+        }
+
+        public void setMaxAge(Duration maxAge) {
+            this.maxAge = maxAge;
+        }
+
+        public Long getHardMaxLength() {
+            return hardMaxLength;
+        }
+
+        public void setHardMaxLength(Long hardMaxLength) {
+            this.hardMaxLength = hardMaxLength;
+        }
+
+        boolean isSet() {
+            return maxLength != null || maxAge != null || hardMaxLength != null;
         }
     }
 

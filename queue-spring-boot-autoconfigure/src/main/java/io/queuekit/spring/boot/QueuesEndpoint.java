@@ -1,13 +1,16 @@
 package io.queuekit.spring.boot;
 
 import io.queuekit.Broadcaster;
+import io.queuekit.ConsumerGroup;
 import io.queuekit.DeadLetter;
 import io.queuekit.DeadLetters;
 import io.queuekit.DelayQueue;
+import io.queuekit.GroupInfo;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
 import io.queuekit.Scheduler;
+import io.queuekit.Topic;
 import io.queuekit.redis.WaitingMessage;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.zset.RedisDelayQueue;
@@ -28,12 +31,14 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 /**
  * The {@code queues} Actuator endpoint: what the {@code queuekit} command line offers, over HTTP or
  * JMX. Reads ({@code GET /actuator/queues}, {@code /actuator/queues/{name}}, each delay queue with
- * its schedules,
+ * its schedules and each stream with its groups,
  * {@code /actuator/queues/{name}/peek?limit=}, {@code /actuator/queues/{name}/dead-letters?limit=}) are
  * open once the endpoint is exposed; the writes, {@code POST /actuator/queues/{name}/requeue} and
  * {@code /purge} of dead letters with {@code {"id": "..."}} for one or {@code {"all": true}} for all,
  * and {@code POST /actuator/queues/{name}/pause} and {@code /resume} of the queue, need
- * {@code management.endpoint.queues.access=unrestricted}.
+ * {@code management.endpoint.queues.access=unrestricted}. A stream's dead letters and pausing are
+ * its groups': {@code /actuator/queues/{name}/{group}/dead-letters}, {@code .../{group}/requeue}
+ * and so on; a group is never created by the endpoint.
  */
 @Endpoint(id = "queues", defaultAccess = Access.READ_ONLY)
 public final class QueuesEndpoint {
@@ -51,16 +56,22 @@ public final class QueuesEndpoint {
     }
 
     /**
-     * One queue or broadcast channel as the endpoint shows it.
+     * One queue, broadcast channel or stream as the endpoint shows it.
      *
+     * @param stats the counts of a list or delay queue; null for broadcasts and streams
      * @param schedules a delay queue's stored schedules, by name; null for other queues
+     * @param size the messages a stream holds, for all its groups together; null for other queues
+     * @param groups a stream's consumer groups as stored, subscriptions included, in name order;
+     *     null for other queues
      */
     public record QueueView(
             String name,
             String type,
             String transport,
             @Nullable QueueStats stats,
-            @Nullable List<ScheduleView> schedules) {}
+            @Nullable List<ScheduleView> schedules,
+            @Nullable Long size,
+            @Nullable List<GroupInfo> groups) {}
 
     /**
      * A schedule stored for a delay queue, as {@link io.queuekit.Scheduler#list()} reads it.
@@ -117,7 +128,11 @@ public final class QueuesEndpoint {
         String type = QueueDefinitions.lower(definition.type());
         if (definition.type() == QueuekitProperties.Type.BROADCAST) {
             Broadcaster<?> broadcaster = catalog.broadcaster(name);
-            return new QueueView(name, type, broadcaster.semantics().transport(), null, null);
+            return new QueueView(name, type, broadcaster.semantics().transport(), null, null, null, null);
+        }
+        if (definition.type() == QueuekitProperties.Type.STREAM) {
+            Topic<?> topic = catalog.topic(name);
+            return new QueueView(name, type, topic.semantics().transport(), null, null, topic.size(), topic.groups());
         }
         MessageQueue<?> queue = catalog.queue(name);
         return new QueueView(
@@ -125,7 +140,9 @@ public final class QueuesEndpoint {
                 type,
                 queue.semantics().transport(),
                 queue.stats(),
-                queue instanceof DelayQueue<?> delay ? schedules(delay) : null);
+                queue instanceof DelayQueue<?> delay ? schedules(delay) : null,
+                null,
+                null);
     }
 
     /**
@@ -151,15 +168,51 @@ public final class QueuesEndpoint {
      */
     @ReadOperation
     public WebEndpointResponse<Object> messages(@Selector String name, @Selector String part, @Nullable String limit) {
-        MessageQueue<?> queue = catalog.queue(name);
-        if (queue == null) {
-            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
-        }
         try {
+            MessageQueue<?> queue = queueOrStream(name, part);
+            if (queue == null) {
+                return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+            }
             return new WebEndpointResponse<>(messages(queue, part, limit(limit)));
         } catch (BadRequest e) {
             return e.response();
         }
+    }
+
+    /** {@code dead-letters} of one consumer group of a stream, as {@link #messages} reads a queue's. */
+    @ReadOperation
+    public WebEndpointResponse<Object> groupMessages(
+            @Selector String name, @Selector String group, @Selector String part, @Nullable String limit) {
+        try {
+            ConsumerGroup<?> consumerGroup = group(name, group);
+            if (consumerGroup == null) {
+                return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+            }
+            return new WebEndpointResponse<>(messages(consumerGroup, part, limit(limit)));
+        } catch (BadRequest e) {
+            return e.response();
+        }
+    }
+
+    /** The queue named {@code name}; null if there is none; refused for a stream, whose groups hold its messages. */
+    private @Nullable MessageQueue<?> queueOrStream(String name, String part) {
+        if (catalog.topic(name) != null) {
+            throw new BadRequest(name + " is a stream, whose messages are kept for each of its groups: use "
+                    + "/actuator/queues/" + name + "/{group}/" + part);
+        }
+        return catalog.queue(name);
+    }
+
+    /**
+     * The stored group {@code group} of the stream {@code name}; null if either does not exist (so
+     * that a read never creates a group, which would hold the stream's messages back).
+     */
+    private @Nullable ConsumerGroup<?> group(String name, String group) {
+        Topic<?> topic = catalog.topic(name);
+        if (topic == null || topic.groups().stream().noneMatch(g -> g.name().equals(group))) {
+            return null;
+        }
+        return catalog.group(name, group);
     }
 
     private static List<?> messages(MessageQueue<?> queue, String part, int n) {
@@ -181,6 +234,10 @@ public final class QueuesEndpoint {
     }
 
     private static List<? extends WaitingMessage<?>> peek(MessageQueue<?> queue, int n) {
+        if (queue instanceof ConsumerGroup<?> group) {
+            throw new BadRequest(
+                    "the group " + group.name() + " of " + group.topic() + " cannot be peeked: read its dead letters");
+        }
         if (queue instanceof RedisListQueue<?> list) {
             return list.peek(n);
         }
@@ -210,18 +267,40 @@ public final class QueuesEndpoint {
     @WriteOperation
     public WebEndpointResponse<Object> write(
             @Selector String name, @Selector String action, @Nullable String id, @Nullable String all) {
-        MessageQueue<?> queue = catalog.queue(name);
-        if (queue == null) {
-            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
-        }
         try {
-            if (action.equals("pause") || action.equals("resume")) {
-                return new WebEndpointResponse<>(pauseOrResume(queue, action, id, all));
-            }
-            return new WebEndpointResponse<>(deadLetters(queue, action, id, all(all)));
+            return write(queueOrStream(name, action), action, id, all);
         } catch (BadRequest e) {
             return e.response();
         }
+    }
+
+    /**
+     * The writes of {@link #write} on one consumer group of a stream: its dead letters, requeued
+     * to this group alone, and pausing this group alone.
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> groupWrite(
+            @Selector String name,
+            @Selector String group,
+            @Selector String action,
+            @Nullable String id,
+            @Nullable String all) {
+        try {
+            return write(group(name, group), action, id, all);
+        } catch (BadRequest e) {
+            return e.response();
+        }
+    }
+
+    private static WebEndpointResponse<Object> write(
+            @Nullable MessageQueue<?> queue, String action, @Nullable String id, @Nullable String all) {
+        if (queue == null) {
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        if (action.equals("pause") || action.equals("resume")) {
+            return new WebEndpointResponse<>(pauseOrResume(queue, action, id, all));
+        }
+        return new WebEndpointResponse<>(deadLetters(queue, action, id, all(all)));
     }
 
     private static Map<String, Object> pauseOrResume(
@@ -234,12 +313,11 @@ public final class QueuesEndpoint {
         } else {
             queue.resume();
         }
-        return Map.of("queue", queue.name(), "action", action, "paused", queue.isPaused());
+        return result(queue, action, "paused", queue.isPaused());
     }
 
     private static Map<String, Object> deadLetters(
             MessageQueue<?> queue, String action, @Nullable String id, boolean all) {
-        String name = queue.name();
         if (!action.equals("requeue") && !action.equals("purge")) {
             throw new BadRequest("no action '" + action + "': use requeue, purge, pause or resume");
         }
@@ -260,7 +338,21 @@ public final class QueuesEndpoint {
         } else {
             changed = action.equals("requeue") ? dead.requeueAll() : dead.purge();
         }
-        return Map.of("queue", name, "action", action, "changed", changed);
+        return result(queue, action, "changed", changed);
+    }
+
+    /** What a write answers: the queue (a group's stream and group), the action, and its outcome. */
+    private static Map<String, Object> result(MessageQueue<?> queue, String action, String outcome, Object value) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        if (queue instanceof ConsumerGroup<?> group) {
+            result.put("queue", group.topic());
+            result.put("group", group.name());
+        } else {
+            result.put("queue", queue.name());
+        }
+        result.put("action", action);
+        result.put(outcome, value);
+        return result;
     }
 
     private static int limit(@Nullable String limit) {

@@ -1,7 +1,9 @@
 package io.queuekit.spring.boot;
 
+import io.queuekit.GroupInfo;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
+import io.queuekit.Topic;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -12,9 +14,10 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The {@code queuekit} health: DOWN when Redis does not answer a PING within the client's timeout;
- * otherwise each queue's ready, in-flight, delayed and dead counts, and DOWN when a queue holds more
- * dead letters than {@code queuekit.health.dead-letter-threshold} (unset: dead letters alone never
- * make it DOWN). Each {@link BroadcastListener}'s subscription state and last gap are shown, and
+ * otherwise each queue's ready, in-flight, delayed and dead counts, each stream's groups with their
+ * lag, pending, dead and missed counts, and DOWN when a queue or a stream's group holds more dead
+ * letters than {@code queuekit.health.dead-letter-threshold} (unset: dead letters alone never make
+ * it DOWN). Each {@link BroadcastListener}'s subscription state and last gap are shown, and
  * make it DOWN only once one has been without its subscription longer than
  * {@code queuekit.health.broadcast-down-after} (unset: never). With
  * {@code queuekit.transport=in-memory} there is no Redis to ask.
@@ -74,6 +77,23 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
                                 "paused",
                                 stats.paused()));
                 tooManyDead |= deadLetterThreshold != null && stats.dead() > deadLetterThreshold;
+            } else if (e.getValue() instanceof Topic<?> topic) {
+                Map<String, Object> groups = new LinkedHashMap<>();
+                for (GroupInfo group : topic.groups()) {
+                    groups.put(
+                            group.name(),
+                            Map.of(
+                                    "lag",
+                                    group.lag(),
+                                    "pending",
+                                    group.pending(),
+                                    "dead",
+                                    group.dead(),
+                                    "missed",
+                                    group.missed()));
+                    tooManyDead |= deadLetterThreshold != null && group.dead() > deadLetterThreshold;
+                }
+                queues.put(e.getKey(), Map.of("groups", groups));
             }
         }
         builder.withDetail("queues", queues);

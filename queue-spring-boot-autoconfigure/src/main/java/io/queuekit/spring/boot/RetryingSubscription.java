@@ -10,10 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link BroadcastListener}'s subscription made while Redis cannot be reached: start-up goes on,
- * and a thread of its own keeps subscribing (with a backoff from 100 ms to 5 s) until it works, as
- * queue listeners keep fetching. Messages published before it works are not seen, as with any
- * subscriber that was not yet listening.
+ * A {@link BroadcastListener}'s subscription, or a stream group listener's consumer, made while
+ * Redis cannot be reached: start-up goes on, and a thread of its own keeps subscribing (with a
+ * backoff from 100 ms to 5 s) until it works, as queue listeners keep fetching. Messages published
+ * before a subscription works are not seen, as with any subscriber that was not yet listening; a
+ * group keeps its messages for the consumer that comes.
  */
 final class RetryingSubscription implements Subscription {
     private static final Logger LOG = LoggerFactory.getLogger(RetryingSubscription.class);
@@ -21,6 +22,9 @@ final class RetryingSubscription implements Subscription {
     private static final Duration LONGEST_BACKOFF = Duration.ofSeconds(5);
 
     private final String channel;
+    /** What is subscribed, for the log: "the broadcast listener". */
+    private final String what;
+
     private final Supplier<Subscription> subscribe;
     private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private final Thread thread;
@@ -30,21 +34,31 @@ final class RetryingSubscription implements Subscription {
     private Subscription subscribed;
     private boolean closed;
 
-    /** Subscribes now, or, if Redis cannot be reached, returns a subscription that keeps trying. */
+    /** Subscribes a broadcast listener now, or, if Redis cannot be reached, returns a subscription that keeps trying. */
     static Subscription subscribe(String channel, Supplier<Subscription> subscribe) {
+        return subscribe(channel, "the broadcast listener", subscribe);
+    }
+
+    /**
+     * Subscribes now, or, if Redis cannot be reached, returns a subscription that keeps trying.
+     *
+     * @param what what is subscribed, for the log
+     */
+    static Subscription subscribe(String channel, String what, Supplier<Subscription> subscribe) {
         try {
             return subscribe.get();
         } catch (TransportException e) {
-            return new RetryingSubscription(channel, subscribe, e);
+            return new RetryingSubscription(channel, what, subscribe, e);
         }
     }
 
-    private RetryingSubscription(String channel, Supplier<Subscription> subscribe, TransportException first) {
+    private RetryingSubscription(
+            String channel, String what, Supplier<Subscription> subscribe, TransportException first) {
         this.channel = channel;
+        this.what = what;
         this.subscribe = subscribe;
         failures.failed(
-                "queuekit " + channel + ": could not subscribe the broadcast listener; "
-                        + "start-up goes on and it keeps trying",
+                "queuekit " + channel + ": could not subscribe " + what + "; start-up goes on and it keeps trying",
                 first);
         thread = new Thread(this::run, "queuekit-" + channel + "-subscribe");
         thread.setDaemon(true);
@@ -76,7 +90,7 @@ final class RetryingSubscription implements Subscription {
             } catch (RuntimeException e) { // closed broadcaster, or a failure no retry mends
                 synchronized (lock) {
                     if (!closed) {
-                        LOG.warn("queuekit {}: gave up subscribing the broadcast listener", channel, e);
+                        LOG.warn("queuekit {}: gave up subscribing {}", channel, what, e);
                     }
                 }
                 return;

@@ -168,6 +168,58 @@ class AotProcessingTest {
         assertThat(definitions.scheduleQueue).isEqualTo("queuekit-schedules");
     }
 
+    static class StreamHandlers {
+        @QueueListener(queue = "events", group = "${events.group:billing}", concurrency = "2")
+        void bill(Order event) {}
+
+        @BroadcastListener(channel = "events")
+        void watch(Order event) {}
+    }
+
+    @Test
+    void aStreamAndItsGroupListener_areProcessed_theTopicWrittenOut_andTheMethodsHinted() {
+        ApplicationContextRunner streams = runner.withBean("streamHandlers", StreamHandlers.class)
+                .withPropertyValues("queuekit.queues.events.type=stream");
+        DefaultGenerationContext generated = process(streams);
+        String code = sources(generated);
+
+        assertThat(code)
+                .contains("\"eventsTopic\"")
+                .contains("ResolvableType.forClassWithGenerics(Topic.class, Order.class)")
+                .contains("registerAlias(\"eventsTopic\", \"events\")")
+                .contains("\"streamHandlers\", \"" + StreamHandlers.class.getName() + "\"");
+        RuntimeHints hints = generated.getRuntimeHints();
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(StreamHandlers.class, "bill"))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(StreamHandlers.class, "watch"))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(QueuekitProperties.Stream.class))
+                .accepts(hints);
+        for (String script :
+                List.of("io/queuekit/redis/stream/claim.lua", "io/queuekit/redis/stream/includes/deliver.lua")) {
+            assertThat(RuntimeHintsPredicates.resource().forResource(script))
+                    .as(script)
+                    .accepts(hints);
+        }
+    }
+
+    @Test
+    void runTime_readsTheGroup_ofTheListenersProcessed() {
+        MockEnvironment environment = new MockEnvironment()
+                .withProperty("queuekit.queues.events.type", "stream")
+                .withProperty("events.group", "invoicing");
+        Map<String, String> listeners = Map.of("streamHandlers", StreamHandlers.class.getName());
+        Map<String, String> processed = Map.of("events", "io.queuekit.Topic<" + Order.class.getName() + ">");
+
+        QueueDefinitions definitions =
+                QueueRegistrar.definitions(environment, new DefaultListableBeanFactory(), listeners, processed);
+
+        assertThat(definitions.listeners)
+                .filteredOn(l -> !l.broadcast())
+                .singleElement()
+                .satisfies(l -> assertThat(l.group()).isEqualTo("invoicing"));
+    }
+
     @Test
     void payloadTypeTheGeneratedCodeCannotName_failsProcessing_namingIt() {
         ApplicationContextRunner hidden = new ApplicationContextRunner()

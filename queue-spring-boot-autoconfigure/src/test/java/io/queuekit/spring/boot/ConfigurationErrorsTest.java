@@ -89,6 +89,21 @@ class ConfigurationErrorsTest {
         void handle(java.util.List<Invoice> invoices) {}
     }
 
+    static class GroupOnAList {
+        @QueueListener(queue = "orders", group = "billing")
+        void handle(String order) {}
+    }
+
+    static class StreamListenerWithoutGroup {
+        @QueueListener(queue = "events")
+        void handle(String event) {}
+    }
+
+    static class BadGroupName {
+        @QueueListener(queue = "events", group = "${billing.group:bill ing}")
+        void handle(String event) {}
+    }
+
     static ContextConsumer<AssertableApplicationContext> failsWith(String... parts) {
         return context -> {
             assertThat(context).hasFailed();
@@ -229,6 +244,93 @@ class ConfigurationErrorsTest {
                 .withPropertyValues(
                         "queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.retry.max-backoff=1m")
                 .run(failsWith("queuekit.queues.prices.retry.*", "broadcast"));
+    }
+
+    @Test
+    void aSettingThatDoesNotApplyToAStream_failsNamingIt() {
+        String[] stream = {"queuekit.queues.events.type=stream"};
+        Contexts.on(server)
+                .withPropertyValues(stream)
+                .withPropertyValues("queuekit.queues.events.shards=4")
+                .run(failsWith("queuekit.queues.events.shards", "list and delay queues", "is stream"));
+        Contexts.on(server)
+                .withPropertyValues(stream)
+                .withPropertyValues("queuekit.queues.events.block-timeout=20s")
+                .run(failsWith("queuekit.queues.events.block-timeout=PT20S is refused"));
+        Contexts.on(server)
+                .withPropertyValues(stream)
+                .withPropertyValues("queuekit.queues.events.guarantee=at-most-once")
+                .run(failsWith("queuekit.queues.events.guarantee", "at-least-once"));
+        Contexts.on(server)
+                .withPropertyValues(stream)
+                .withPropertyValues("queuekit.queues.events.broadcast.buffer-capacity=5")
+                .run(failsWith("queuekit.queues.events.broadcast.*", "broadcasts"));
+        Contexts.on(server)
+                .withPropertyValues(stream)
+                .withPropertyValues("queuekit.queues.events.sharded=false")
+                .run(failsWith("queuekit.queues.events.sharded", "broadcasts"));
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.orders.stream.max-length=1000")
+                .run(failsWith("queuekit.queues.orders.stream.*", "streams", "is list"));
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.stream.max-age=1h")
+                .run(failsWith("queuekit.queues.prices.stream.*", "streams", "is broadcast"));
+        Contexts.on(server)
+                .withPropertyValues(stream)
+                .withPropertyValues("queuekit.queues.events.stream.max-lenght=10")
+                .run(failsWith("did you mean queuekit.queues.events.stream.max-length?"));
+    }
+
+    @Test
+    void streamRetentionTheBuilderRefuses_failsNamingTheProperty_onRedisAndInMemory() {
+        for (String transport : List.of("redis", "in-memory")) {
+            String[] stream = {"queuekit.transport=" + transport, "queuekit.queues.events.type=stream"};
+            Contexts.on(server)
+                    .withPropertyValues(stream)
+                    .withPropertyValues("queuekit.queues.events.stream.max-age=0s")
+                    .run(failsWith("queuekit.queues.events.stream.max-age=PT0S is refused", "max age"));
+            Contexts.on(server)
+                    .withPropertyValues(stream)
+                    .withPropertyValues("queuekit.queues.events.stream.hard-max-length=0")
+                    .run(failsWith("queuekit.queues.events.stream.hard-max-length=0 is refused"));
+            Contexts.on(server)
+                    .withPropertyValues(stream)
+                    .withPropertyValues(
+                            "queuekit.queues.events.stream.max-length=100",
+                            "queuekit.queues.events.stream.hard-max-length=10")
+                    .run(failsWith("queuekit.queues.events.stream.max-length=100 is above "
+                            + "queuekit.queues.events.stream.hard-max-length=10"));
+        }
+    }
+
+    @Test
+    void aGroupOnAQueueThatIsNotAStream_failsNamingTheMethodAndTheQueue() {
+        Contexts.on(server)
+                .withBean(GroupOnAList.class)
+                .withPropertyValues("queuekit.queues.orders.type=list")
+                .run(failsWith(
+                        "@QueueListener(group = \"billing\") GroupOnAList.handle(String)",
+                        "queuekit.queues.orders.type=list",
+                        "only a stream has consumer groups"));
+    }
+
+    @Test
+    void aStreamListenerWithoutAGroup_failsNamingTheMethodAndTheStream() {
+        Contexts.on(server)
+                .withBean(StreamListenerWithoutGroup.class)
+                .withPropertyValues("queuekit.queues.events.type=stream")
+                .run(failsWith(
+                        "StreamListenerWithoutGroup.handle(String)",
+                        "queuekit.queues.events.type=stream",
+                        "but no group"));
+    }
+
+    @Test
+    void aGroupNameATopicRefuses_failsNamingTheMethod() {
+        Contexts.on(server)
+                .withBean(BadGroupName.class)
+                .withPropertyValues("queuekit.queues.events.type=stream")
+                .run(failsWith("BadGroupName.handle(String)", "\"bill ing\"", "not a group name"));
     }
 
     @Test

@@ -21,6 +21,14 @@ final class Contexts {
                         "spring.lifecycle.timeout-per-shutdown-phase=10s");
     }
 
+    /** A context with the in-memory transport, with Boot's Jackson. */
+    static ApplicationContextRunner inMemory() {
+        return new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(JacksonAutoConfiguration.class, QueuekitAutoConfiguration.class))
+                .withPropertyValues("queuekit.transport=in-memory", "spring.lifecycle.timeout-per-shutdown-phase=10s");
+    }
+
     /** A name no other test uses, for queues on the shared server. */
     static String unique(String name) {
         return name + "-" + UUID.randomUUID().toString().substring(0, 8);

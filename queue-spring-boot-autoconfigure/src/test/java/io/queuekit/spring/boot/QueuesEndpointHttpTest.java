@@ -3,11 +3,14 @@ package io.queuekit.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.queuekit.ConsumerGroup;
 import io.queuekit.Delivery;
+import io.queuekit.GroupInfo;
 import io.queuekit.Headers;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.QueueStats;
+import io.queuekit.Topic;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
 import java.net.URI;
@@ -144,6 +147,97 @@ class QueuesEndpointHttpTest {
 
             HttpResponse<String> health = get(app, "/actuator/health");
             assertThat(health.body()).contains("\"queuekit\"", "\"redis\":\"PONG\"");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Topic<Order> events(ConfigurableApplicationContext app) {
+        return app.getBean("events", Topic.class);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aStream_showsItsGroups_eachGroupsDeadLetters_andWritesToOneGroupAlone() throws Exception {
+        try (ConfigurableApplicationContext app = start(
+                "queuekit.queues.events.key-prefix=" + Contexts.unique("endpoint"),
+                "queuekit.queues.events.type=stream",
+                "queuekit.queues.events.payload-type=" + Order.class.getName(),
+                "management.endpoint.queues.access=unrestricted")) {
+            Topic<Order> events = events(app);
+            ConsumerGroup<Order> billing = events.group("billing");
+            events.group("audit");
+            events.publish(order("e-1"));
+            Delivery<Order> d = billing.poll(5, TimeUnit.SECONDS);
+            assertThat(d.deadLetter("no ledger")).isTrue();
+
+            HttpResponse<String> all = get(app, "/actuator/queues");
+            assertThat(all.statusCode()).isEqualTo(200);
+            Map<?, ?> stream = (Map<?, ?>) JsonMapper.builder()
+                    .build()
+                    .readValue(all.body(), Map.class)
+                    .get("events");
+            assertThat(stream.get("type")).isEqualTo("stream");
+            assertThat(stream.get("size")).isEqualTo(1);
+            assertThat(stream.get("stats")).isNull();
+            assertThat((List<Object>) stream.get("groups"))
+                    .containsExactly(
+                            Map.of(
+                                    "name",
+                                    "audit",
+                                    "lag",
+                                    1,
+                                    "pending",
+                                    0,
+                                    "dead",
+                                    0,
+                                    "missed",
+                                    0,
+                                    "subscription",
+                                    false),
+                            Map.of(
+                                    "name",
+                                    "billing",
+                                    "lag",
+                                    0,
+                                    "pending",
+                                    0,
+                                    "dead",
+                                    1,
+                                    "missed",
+                                    0,
+                                    "subscription",
+                                    false));
+            assertThat(get(app, "/actuator/queues/events").body()).contains("\"name\":\"billing\"", "\"dead\":1");
+            HttpResponse<String> health = get(app, "/actuator/health");
+            assertThat(health.body()).contains("\"events\":{\"groups\":{", "\"audit\":{", "\"lag\":1", "\"dead\":1");
+
+            HttpResponse<String> dead = get(app, "/actuator/queues/events/billing/dead-letters");
+            assertThat(dead.statusCode()).isEqualTo(200);
+            assertThat(dead.body()).contains("\"id\":\"" + d.id().value() + "\"", "\"reason\":\"no ledger\"");
+            assertThat(get(app, "/actuator/queues/events/audit/dead-letters").body())
+                    .isEqualTo("[]");
+            assertThat(get(app, "/actuator/queues/events/nosuch/dead-letters").statusCode())
+                    .isEqualTo(404);
+            assertThat(events.groups()).extracting(GroupInfo::name).containsExactly("audit", "billing");
+            HttpResponse<String> ofTheStream = get(app, "/actuator/queues/events/dead-letters");
+            assertThat(ofTheStream.statusCode()).isEqualTo(400);
+            assertThat(ofTheStream.body())
+                    .contains("events is a stream", "/actuator/queues/events/{group}/dead-letters");
+            HttpResponse<String> peek = get(app, "/actuator/queues/events/billing/peek");
+            assertThat(peek.statusCode()).isEqualTo(400);
+
+            HttpResponse<String> requeue = post(app, "/actuator/queues/events/billing/requeue", "{\"all\":true}");
+            assertThat(requeue.statusCode()).isEqualTo(200);
+            assertThat(requeue.body()).contains("\"queue\":\"events\"", "\"group\":\"billing\"", "\"changed\":1");
+            Delivery<Order> again = billing.poll(5, TimeUnit.SECONDS);
+            assertThat(again.payload()).isEqualTo(order("e-1"));
+            assertThat(again.ack()).isTrue();
+            HttpResponse<String> pause = post(app, "/actuator/queues/events/audit/pause", "{}");
+            assertThat(pause.body()).contains("\"group\":\"audit\"", "\"paused\":true");
+            assertThat(events.group("audit").isPaused()).isTrue();
+            assertThat(billing.isPaused()).isFalse();
+            assertThat(post(app, "/actuator/queues/events/nosuch/pause", "{}").statusCode())
+                    .isEqualTo(404);
         }
     }
 
