@@ -6,11 +6,14 @@ import io.queuekit.Broadcaster;
 import io.queuekit.Codec;
 import io.queuekit.MessageQueue;
 import io.queuekit.Semantics;
+import io.queuekit.Topic;
 import io.queuekit.inmemory.InMemoryBroadcaster;
 import io.queuekit.inmemory.InMemoryDelayQueue;
 import io.queuekit.inmemory.InMemoryMessageQueue;
+import io.queuekit.inmemory.InMemoryTopic;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.testing.RedisServerTest;
 import java.io.IOException;
@@ -23,7 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
 
-/** The README's comparison table is the transports' own Semantics values, so it cannot drift from them. */
+/**
+ * The comparison tables of the README and of docs/choosing-a-transport.md are the transports' own
+ * Semantics values, so they cannot drift from them.
+ */
 @Timeout(60)
 @RedisServerTest
 class ReadmeSemanticsTableTest {
@@ -58,24 +64,39 @@ class ReadmeSemanticsTableTest {
                 RedisBroadcaster.builder(client, "readme", Codec.utf8()).build()) {
             rows.add(b.semantics());
         }
+        try (Topic<String> t =
+                RedisStreamTopic.builder(client, "readme", Codec.utf8()).build()) {
+            rows.add(t.semantics());
+            rows.add(t.group("readme").semantics());
+            t.deleteGroup("readme");
+        }
         try (MessageQueue<String> q = InMemoryMessageQueue.create("readme");
                 MessageQueue<String> amo = InMemoryMessageQueue.<String>builder("readme")
                         .guarantee(Semantics.Guarantee.AT_MOST_ONCE)
                         .build();
                 MessageQueue<String> d = InMemoryDelayQueue.create("readme");
-                Broadcaster<String> b = InMemoryBroadcaster.create("readme")) {
+                Broadcaster<String> b = InMemoryBroadcaster.create("readme");
+                Topic<String> t = InMemoryTopic.create("readme")) {
             rows.add(q.semantics());
             rows.add(amo.semantics());
             rows.add(d.semantics());
             rows.add(b.semantics());
+            rows.add(t.semantics());
+            rows.add(t.group("readme").semantics());
         }
 
-        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-        int start = readme.indexOf(START);
-        int end = readme.indexOf(END);
-        assertThat(start).as("README.md has the marker " + START).isNotNegative();
-        assertThat(end).as("README.md has the marker " + END).isGreaterThan(start);
-        String table = readme.substring(start + START.length(), end).strip();
-        assertThat(table).isEqualTo(Semantics.markdownTable(rows).strip());
+        String table = Semantics.markdownTable(rows).strip();
+        for (Path page : List.of(Path.of("..", "README.md"), Path.of("..", "docs", "choosing-a-transport.md"))) {
+            assertThat(tableIn(page)).as("the semantics table of " + page).isEqualTo(table);
+        }
+    }
+
+    private static String tableIn(Path page) throws IOException {
+        String text = Files.readString(page, StandardCharsets.UTF_8);
+        int start = text.indexOf(START);
+        int end = text.indexOf(END);
+        assertThat(start).as(page + " has the marker " + START).isNotNegative();
+        assertThat(end).as(page + " has the marker " + END).isGreaterThan(start);
+        return text.substring(start + START.length(), end).strip();
     }
 }
