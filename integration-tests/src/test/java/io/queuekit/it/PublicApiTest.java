@@ -50,6 +50,7 @@ class PublicApiTest {
             "queue-redis-list",
             "queue-redis-zset",
             "queue-redis-pubsub",
+            "queue-redis-stream",
             "queue-testing",
             "queue-jackson3",
             "queue-spring-boot-autoconfigure");
