@@ -22,8 +22,6 @@ import io.queuekit.redis.internal.RedisQueueSettings;
 import io.queuekit.spi.MessageObservations;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -33,7 +31,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -74,8 +71,6 @@ public final class RedisStreamTopic<T> implements Topic<T> {
             new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE, Semantics.Ordering.FIFO, true, false, false);
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTopic.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
-    private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-    private static final Pattern STREAM_ID = Pattern.compile("@(\\d{1,19})-(\\d{1,20})");
     /** The keys every group of a topic shares, as the parts of the topic's keys they are. */
     private static final Map<String, String> SHARED =
             Map.of("layout", "layout", "ready", "stream", "counts", "counts", "missed", "missed", "shards", "shards");
@@ -212,7 +207,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
      */
     @Override
     public ConsumerGroup<T> group(String name, Position start) {
-        checkGroupName(name);
+        GroupTerms.checkName(name);
         Objects.requireNonNull(start, "start");
         broadcast.checkOpen();
         return openGroup(name, start, false);
@@ -232,7 +227,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 RedisStreamTopic.class,
                 StreamScripts.INCLUDES,
                 1);
-        new StreamScripts.Create(context).run(name, start(start));
+        new StreamScripts.Create(context).run(name, GroupTerms.start(start));
         StreamGroup<T> g = new StreamGroup<>(this, name, context, consumer);
         open.add(g);
         try {
@@ -263,20 +258,10 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         for (String n : names) {
             StreamScripts.Info.Counts c = admin(n).info.run(io.queuekit.redis.internal.QueueScript.text(n));
             if (c.exists()) {
-                out.add(info(n, c));
+                out.add(GroupTerms.info(n, c));
             }
         }
         return out;
-    }
-
-    static GroupInfo info(String name, StreamScripts.Info.Counts c) {
-        return new GroupInfo(
-                name,
-                c.lag(),
-                c.inFlight() + c.readyAgain() + c.delayed(),
-                c.dead(),
-                c.missed(),
-                name.startsWith(StreamSubscription.PREFIX));
     }
 
     /**
@@ -287,7 +272,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     public boolean deleteGroup(String name) {
         Objects.requireNonNull(name, "name");
         if (!name.startsWith(StreamSubscription.PREFIX)) {
-            checkGroupName(name);
+            GroupTerms.checkName(name);
         }
         broadcast.checkOpen();
         return deleteStored(name);
@@ -338,42 +323,6 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         broadcast.checkOpen();
         String key = topic.settings().keys().key("ready");
         return RedisCalls.call(topic.label() + ": size", () -> jedis.xlen(key));
-    }
-
-    private static void checkGroupName(String name) {
-        Objects.requireNonNull(name, "name");
-        if (!GROUP_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException(
-                    "group name must be 1 to 100 letters, digits, '.', '_' or '-' (a name beginning with '~' is a"
-                            + " subscription's): '" + name + "'");
-        }
-    }
-
-    /** Where a position starts a group, as {@code XGROUP} takes it. */
-    static StreamScripts.Start start(Position p) {
-        if (p.isEnd()) {
-            return new StreamScripts.Start("$", "end");
-        }
-        if (p.isBeginning()) {
-            return new StreamScripts.Start("0", "beginning");
-        }
-        if (p.time() != null) {
-            Instant t = p.time();
-            if (!t.isAfter(Instant.EPOCH)) {
-                return new StreamScripts.Start("0", "beginning");
-            }
-            long ms = t.toEpochMilli();
-            if (!t.truncatedTo(ChronoUnit.MILLIS).equals(t)) {
-                ms++; // entries of the millisecond t falls in came before it, or may have
-            }
-            // after the last entry of the millisecond before: the largest sequence number there is
-            return new StreamScripts.Start((ms - 1) + "-18446744073709551615", "id");
-        }
-        String id = p.afterId().value();
-        if (!STREAM_ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("not an id a stream topic gave: " + id);
-        }
-        return new StreamScripts.Start(id.substring(1), "id");
     }
 
     // ---- subscriptions

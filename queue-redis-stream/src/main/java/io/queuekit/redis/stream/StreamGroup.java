@@ -126,7 +126,7 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
     public void replayFrom(Position position) {
         Objects.requireNonNull(position, "position");
         context.runtime().checkOpen();
-        StreamScripts.Start start = RedisStreamTopic.start(position);
+        StreamScripts.Start start = GroupTerms.start(position);
         if (!replay.run(name, start)) {
             throw gone();
         }
@@ -139,7 +139,7 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
         if (!c.exists()) {
             throw gone();
         }
-        return RedisStreamTopic.info(name, c);
+        return GroupTerms.info(name, c);
     }
 
     private QueueException gone() {
