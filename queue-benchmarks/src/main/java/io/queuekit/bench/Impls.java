@@ -28,6 +28,9 @@ final class Impls {
     static final String ZSET_BATCH = "zset-batch-claim";
     static final String PUBSUB = "queuekit-pubsub";
     static final String JEDIS_PUBSUB = "jedis-pubsub";
+    /** Redisson's {@code RReliableTopic}: one subscriber (topic object) per receiver. */
+    static final String REDISSON_RELIABLE_TOPIC = "redisson-reliabletopic";
+
     static final String INMEMORY_ALO = "queuekit-inmemory-alo";
     static final String INMEMORY_AMO = "queuekit-inmemory-amo";
     /** BullMQ in a child {@code node} process, beside ours in the scenarios of its shapes. */
@@ -51,6 +54,7 @@ final class Impls {
             ZSET_EACH,
             PUBSUB,
             JEDIS_PUBSUB,
+            REDISSON_RELIABLE_TOPIC,
             INMEMORY_ALO,
             INMEMORY_AMO,
             LIST_ALO_CLUSTER,
@@ -125,6 +129,7 @@ final class Impls {
     static BroadcastUnderTest broadcast(String impl, String uri, String name) {
         return switch (impl) {
             case JEDIS_PUBSUB -> new JedisPubSubPeer(uri, name);
+            case REDISSON_RELIABLE_TOPIC -> new RedissonReliableTopicPeer(uri, name);
             case PUBSUB -> {
                 RedisClient client = Clients.jedis(uri);
                 yield new QueuekitBroadcast(
