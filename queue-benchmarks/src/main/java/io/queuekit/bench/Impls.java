@@ -28,6 +28,8 @@ final class Impls {
     static final String ZSET_BATCH = "zset-batch-claim";
     static final String PUBSUB = "queuekit-pubsub";
     static final String JEDIS_PUBSUB = "jedis-pubsub";
+    /** Our durable topic on a Redis stream: one group per receiver, consumed with {@code consume()}. */
+    static final String STREAM_TOPIC = "queuekit-stream-topic";
     /** Redisson's {@code RReliableTopic}: one subscriber (topic object) per receiver. */
     static final String REDISSON_RELIABLE_TOPIC = "redisson-reliabletopic";
 
