@@ -98,7 +98,17 @@ interface SubscriptionResilienceContract extends BroadcasterContract {
             await().untilAsserted(() -> assertThat(received).contains(m));
         }
 
-        assertThat(received).containsExactlyElementsOf(sent);
+        if (b.semantics().redelivers()) {
+            // what the listener threw on comes again (the at-least-once half above); the rest once each
+            List<String> thrown = List.of("error", "linkage", "interrupted");
+            assertThat(received.stream().distinct().toList()).containsExactlyElementsOf(sent);
+            assertThat(received)
+                    .filteredOn(m -> !thrown.contains(m))
+                    .containsExactly(
+                            "after-error", "after-linkage", "interrupt-flag", "after-flag", "after-interrupted");
+        } else {
+            assertThat(received).containsExactlyElementsOf(sent);
+        }
         assertThat(s.isActive()).isTrue();
     }
 

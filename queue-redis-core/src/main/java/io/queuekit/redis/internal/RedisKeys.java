@@ -2,6 +2,7 @@ package io.queuekit.redis.internal;
 
 import io.queuekit.internal.Checks;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -26,11 +27,21 @@ public final class RedisKeys {
     private final String prefix;
     private final String name;
     private final String tag;
+    /** Where the parts of a member's keys go, {@code :<infix>} after the base; empty for none. */
+    private final String infix;
+    /** Parts kept at the base under another part's name, whatever the infix ({@link #within}). */
+    private final Map<String, String> shared;
 
     private RedisKeys(String prefix, String name, String tag) {
+        this(prefix, name, tag, "", Map.of());
+    }
+
+    private RedisKeys(String prefix, String name, String tag, String infix, Map<String, String> shared) {
         this.prefix = prefix;
         this.name = name;
         this.tag = tag;
+        this.infix = infix;
+        this.shared = shared;
     }
 
     /**
@@ -83,6 +94,24 @@ public final class RedisKeys {
         }
     }
 
+    /**
+     * The keys of a member of this queue or channel (a consumer group of a stream) named
+     * {@code memberName}: {@code <prefix>:{<tag>}:<infix>:<part>}, in this one's hash tag, except
+     * the parts {@code shared} maps, which are this one's {@code <prefix>:{<tag>}:<mapped part>}
+     * for every member (a group's {@code ready} is its topic's stream). An empty {@code infix}
+     * leaves the other parts where this one's are.
+     *
+     * @param memberName the member's name, which {@link #name()} then returns
+     * @param infix letters, digits, {@code . _ - : ~}; empty for none
+     */
+    public RedisKeys within(String memberName, String infix, Map<String, String> shared) {
+        Objects.requireNonNull(memberName, "memberName");
+        if (!infix.matches("[A-Za-z0-9._:~-]*")) {
+            throw new IllegalArgumentException("not a key infix: " + infix);
+        }
+        return new RedisKeys(prefix, memberName, tag, infix, Map.copyOf(shared));
+    }
+
     public String prefix() {
         return prefix;
     }
@@ -104,7 +133,11 @@ public final class RedisKeys {
 
     /** {@code <prefix>:{<tag>}:<part>}. */
     public String key(String part) {
-        return base() + ":" + part;
+        String at = shared.get(part);
+        if (at != null) {
+            return base() + ":" + at;
+        }
+        return infix.isEmpty() ? base() + ":" + part : base() + ":" + infix + ":" + part;
     }
 
     /** {@link #key(String)} as UTF-8 bytes. */

@@ -1,0 +1,536 @@
+package io.queuekit.redis.stream;
+
+import io.queuekit.BroadcastListener;
+import io.queuekit.Codec;
+import io.queuekit.ConsumerGroup;
+import io.queuekit.GroupInfo;
+import io.queuekit.Headers;
+import io.queuekit.MessageId;
+import io.queuekit.Position;
+import io.queuekit.QueueClosedException;
+import io.queuekit.Semantics;
+import io.queuekit.Subscription;
+import io.queuekit.Topic;
+import io.queuekit.internal.BroadcastRuntime;
+import io.queuekit.internal.Checks;
+import io.queuekit.redis.RedisQueueBuilder;
+import io.queuekit.redis.internal.QueueSetup;
+import io.queuekit.redis.internal.RedisCalls;
+import io.queuekit.redis.internal.RedisContext;
+import io.queuekit.redis.internal.RedisKeys;
+import io.queuekit.redis.internal.RedisQueueSettings;
+import io.queuekit.spi.MessageObservations;
+import io.queuekit.spi.QueueMetrics;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * A {@link Topic} on a Redis STREAM: each message is one stream entry, kept for every consumer
+ * group; each group is a Redis consumer group, whose consumers claim entries under leases, retry
+ * and dead-letter them as on a message queue.
+ *
+ * <pre>{@code
+ * RedisStreamTopic<OrderEvent> orders = RedisStreamTopic.builder(client, "orders", JacksonCodec.of(OrderEvent.class))
+ *         .maxLength(1_000_000)                      // soft: never drops what a group has not acked
+ *         .build();
+ * ConsumerGroup<OrderEvent> billing = orders.group("billing");
+ * billing.consume(d -> bill(d.payload()));
+ * orders.publish(new OrderEvent(...));
+ * }</pre>
+ *
+ * <p>Easy to get wrong: a group keeps every message until it acks it, so a group nobody consumes
+ * any more holds back the soft retention ({@link Builder#maxLength}, {@link Builder#maxAge}) for
+ * good; delete it ({@link #deleteGroup}), or set a {@linkplain Builder#hardMaxLength hard cap},
+ * whose removals each group counts as {@link GroupInfo#missed()}. A group's object whose group is
+ * deleted through this topic object is closed and refuses calls; one of another process fails its
+ * next call with a {@link io.queuekit.QueueException} or {@link io.queuekit.TransportException}
+ * naming the missing group. The design: {@code docs/wake-up-protocol.md} (how a group's consumers
+ * wait) and {@code includes/storage.lua} (the keys).
+ *
+ * @param <T> the payload type
+ */
+public final class RedisStreamTopic<T> implements Topic<T> {
+    static final String TRANSPORT = "redis-stream";
+    static final Semantics TOPIC_SEMANTICS = new Semantics(
+            TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE, Semantics.Ordering.PUBLISH_ORDER, true, true, false);
+    static final Semantics GROUP_SEMANTICS =
+            new Semantics(TRANSPORT, Semantics.Guarantee.AT_LEAST_ONCE, Semantics.Ordering.FIFO, true, false, false);
+    private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTopic.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final Pattern GROUP_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+    private static final Pattern STREAM_ID = Pattern.compile("@(\\d{1,19})-(\\d{1,20})");
+    /** The keys every group of a topic shares, as the parts of the topic's keys they are. */
+    private static final Map<String, String> SHARED =
+            Map.of("layout", "layout", "ready", "stream", "counts", "counts", "missed", "missed", "shards", "shards");
+
+    private final UnifiedJedis jedis;
+    private final QueueSetup<T> setup;
+    private final RedisKeys keys;
+    /** The topic's scripts; its runtime only runs them (the broadcast runtime says whether this is open). */
+    private final RedisContext<T> topic;
+
+    private final StreamScripts.Publish publish;
+    private final StreamScripts.Groups groupNames;
+    private final StreamScripts.Trim trim;
+    private final BroadcastRuntime<StreamSubscription<T>> broadcast;
+    private final Retention retention;
+    private final String consumer;
+    private final Set<StreamGroup<T>> open = ConcurrentHashMap.newKeySet();
+    /** Scripts on groups this object only inspects or deletes, by group name; never closed. */
+    private final Map<String, Admin> admins = new ConcurrentHashMap<>();
+
+    private RedisStreamTopic(Builder<T> b) {
+        this.setup = QueueSetup.of(b);
+        this.jedis = setup.client();
+        RedisQueueSettings s = setup.settings();
+        this.keys = s.keys();
+        this.topic = new RedisContext<>(
+                jedis,
+                quiet(s).withKeys(keys.within(keys.name(), "", SHARED)),
+                setup.codec(),
+                TRANSPORT,
+                RedisStreamTopic.class,
+                StreamScripts.INCLUDES,
+                1);
+        this.publish = new StreamScripts.Publish(topic);
+        this.groupNames = new StreamScripts.Groups(topic);
+        this.trim = new StreamScripts.Trim(topic);
+        this.broadcast = new BroadcastRuntime<>(
+                keys.name(),
+                "topic " + keys.name(),
+                s.metrics().observe(keys.name(), TRANSPORT, keys.prefix(), null),
+                s.observations(),
+                TRANSPORT,
+                CLOSE_TIMEOUT,
+                LOG);
+        this.retention = new Retention(b.maxLength, b.maxAge, b.hardMaxLength);
+        this.consumer = "c-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    }
+
+    /**
+     * A builder for a topic named {@code name} (letters, digits, {@code . _ - :}) on {@code client},
+     * with payloads encoded by {@code codec}.
+     */
+    public static <T> Builder<T> builder(UnifiedJedis client, String name, Codec<T> codec) {
+        return new Builder<>(client, name, codec);
+    }
+
+    /** These settings without metrics or observations: for contexts that only run scripts. */
+    private static RedisQueueSettings quiet(RedisQueueSettings s) {
+        return new RedisQueueSettings(
+                s.keys(),
+                s.visibilityTimeout(),
+                s.maxAttempts(),
+                s.deadLetterRetention(),
+                s.maxPayloadBytes(),
+                s.blockTimeout(),
+                s.claimBatch(),
+                QueueMetrics.NONE,
+                MessageObservations.NONE,
+                s.replicas());
+    }
+
+    @Override
+    public String name() {
+        return keys.name();
+    }
+
+    // ---- publishing
+
+    /** {@inheritDoc} One script: the entry, and the number of groups it is kept for. */
+    @Override
+    public long publish(T message, Headers headers) {
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(headers, "headers");
+        broadcast.checkOpen();
+        List<T> one = List.of(message);
+        return broadcast.sending(1, added -> {
+            StreamScripts.Publish.Published p = store(one, headers.withAll(added));
+            broadcast.observer().sent(1);
+            return p.groups();
+        });
+    }
+
+    /**
+     * {@inheritDoc} One script stores the whole batch, so it is stored entirely or not at all, and
+     * no other publisher's message comes between its messages.
+     */
+    @Override
+    public long[] publishAll(Collection<? extends T> messages) {
+        List<T> copy = Checks.payloads(messages);
+        broadcast.checkOpen();
+        if (copy.isEmpty()) {
+            return new long[0];
+        }
+        return broadcast.sending(copy.size(), added -> {
+            StreamScripts.Publish.Published p = store(copy, added);
+            broadcast.observer().sent(copy.size());
+            long[] out = new long[copy.size()];
+            java.util.Arrays.fill(out, p.groups());
+            return out;
+        });
+    }
+
+    /** Encodes (checking every payload first) and appends to the stream; then trims if it is time. */
+    StreamScripts.Publish.Published store(List<? extends T> payloads, Headers headers) {
+        List<byte[]> sections = topic.encodeAll(payloads, headers);
+        StreamScripts.Publish.Published p = publish.run(retention.hardCap(), sections);
+        retention.afterPublish(this);
+        return p;
+    }
+
+    static List<MessageId> ids(StreamScripts.Publish.Published p) {
+        List<MessageId> out = new ArrayList<>(p.streamIds().size());
+        for (String sid : p.streamIds()) {
+            out.add(MessageId.of(MessageId.GENERATED_MARK + sid));
+        }
+        return out;
+    }
+
+    // ---- groups
+
+    /**
+     * {@inheritDoc} {@code XGROUP CREATE} at the position ({@code $} for the end), unless the group
+     * exists. The object is closed with this topic.
+     */
+    @Override
+    public ConsumerGroup<T> group(String name, Position start) {
+        checkGroupName(name);
+        Objects.requireNonNull(start, "start");
+        broadcast.checkOpen();
+        return openGroup(name, start, false);
+    }
+
+    /** Opens group {@code name}, creating it at {@code start} if it does not exist. */
+    StreamGroup<T> openGroup(String name, Position start, boolean subscription) {
+        RedisQueueSettings s = setup.settings();
+        if (subscription) {
+            s = quiet(s);
+        }
+        RedisContext<T> context = new RedisContext<>(
+                jedis,
+                s.withKeys(groupKeys(name)),
+                setup.codec(),
+                TRANSPORT,
+                RedisStreamTopic.class,
+                StreamScripts.INCLUDES,
+                1);
+        new StreamScripts.Create(context).run(name, start(start));
+        StreamGroup<T> g = new StreamGroup<>(this, name, context, consumer);
+        open.add(g);
+        try {
+            broadcast.checkOpen(); // a close that ran meanwhile missed it
+        } catch (QueueClosedException e) {
+            g.close();
+            throw e;
+        }
+        return g;
+    }
+
+    private RedisKeys groupKeys(String group) {
+        return keys.within(group, "g:" + group, SHARED);
+    }
+
+    /** A group object was closed. */
+    void forget(StreamGroup<T> g) {
+        open.remove(g);
+    }
+
+    /** {@inheritDoc} One script for the names, then one per group for its counts. */
+    @Override
+    public List<GroupInfo> groups() {
+        broadcast.checkOpen();
+        List<String> names = new ArrayList<>(groupNames.run());
+        names.sort(null);
+        List<GroupInfo> out = new ArrayList<>(names.size());
+        for (String n : names) {
+            StreamScripts.Info.Counts c = admin(n).info.run(io.queuekit.redis.internal.QueueScript.text(n));
+            if (c.exists()) {
+                out.add(info(n, c));
+            }
+        }
+        return out;
+    }
+
+    static GroupInfo info(String name, StreamScripts.Info.Counts c) {
+        return new GroupInfo(
+                name,
+                c.lag(),
+                c.inFlight() + c.readyAgain() + c.delayed(),
+                c.dead(),
+                c.missed(),
+                name.startsWith(StreamSubscription.PREFIX));
+    }
+
+    /**
+     * {@inheritDoc} One script: {@code XGROUP DESTROY} and the group's keys. This object's objects
+     * of the group are closed; another process's fail their next call.
+     */
+    @Override
+    public boolean deleteGroup(String name) {
+        Objects.requireNonNull(name, "name");
+        if (!name.startsWith(StreamSubscription.PREFIX)) {
+            checkGroupName(name);
+        }
+        broadcast.checkOpen();
+        return deleteStored(name);
+    }
+
+    /** Deletes group {@code name} as stored, and closes this object's objects of it. */
+    boolean deleteStored(String name) {
+        for (StreamGroup<T> g : List.copyOf(open)) {
+            if (g.name().equals(name)) {
+                g.close();
+            }
+        }
+        boolean existed = admin(name).delete.run(name);
+        admins.remove(name);
+        return existed;
+    }
+
+    private Admin admin(String group) {
+        if (admins.size() > 1000) {
+            admins.clear(); // a cache: subscriptions come and go
+        }
+        return admins.computeIfAbsent(
+                group,
+                g -> new Admin(new RedisContext<>(
+                        jedis,
+                        quiet(setup.settings()).withKeys(groupKeys(g)),
+                        setup.codec(),
+                        TRANSPORT,
+                        RedisStreamTopic.class,
+                        StreamScripts.INCLUDES,
+                        1)));
+    }
+
+    /** The scripts this object runs on a group it only inspects or deletes. */
+    private static final class Admin {
+        final StreamScripts.Info info;
+        final StreamScripts.Delete delete;
+
+        Admin(RedisContext<?> group) {
+            this.info = new StreamScripts.Info(group);
+            this.delete = new StreamScripts.Delete(group);
+        }
+    }
+
+    /** {@inheritDoc} {@code XLEN}. */
+    @Override
+    public long size() {
+        broadcast.checkOpen();
+        String key = topic.settings().keys().key("ready");
+        return RedisCalls.call(topic.label() + ": size", () -> jedis.xlen(key));
+    }
+
+    private static void checkGroupName(String name) {
+        Objects.requireNonNull(name, "name");
+        if (!GROUP_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                    "group name must be 1 to 100 letters, digits, '.', '_' or '-' (a name beginning with '~' is a"
+                            + " subscription's): '" + name + "'");
+        }
+    }
+
+    /** Where a position starts a group, as {@code XGROUP} takes it. */
+    static StreamScripts.Start start(Position p) {
+        if (p.isEnd()) {
+            return new StreamScripts.Start("$", "end");
+        }
+        if (p.isBeginning()) {
+            return new StreamScripts.Start("0", "beginning");
+        }
+        if (p.time() != null) {
+            Instant t = p.time();
+            if (!t.isAfter(Instant.EPOCH)) {
+                return new StreamScripts.Start("0", "beginning");
+            }
+            long ms = t.toEpochMilli();
+            if (!t.truncatedTo(ChronoUnit.MILLIS).equals(t)) {
+                ms++; // entries of the millisecond t falls in came before it, or may have
+            }
+            // after the last entry of the millisecond before: the largest sequence number there is
+            return new StreamScripts.Start((ms - 1) + "-18446744073709551615", "id");
+        }
+        String id = p.afterId().value();
+        if (!STREAM_ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("not an id a stream topic gave: " + id);
+        }
+        return new StreamScripts.Start(id.substring(1), "id");
+    }
+
+    // ---- subscriptions
+
+    /**
+     * {@inheritDoc} A group of its own, {@code ~<random>}, created at the end before this returns;
+     * one thread reads it and hands each message to the listener's thread, and acks it once the
+     * listener returned. A message the listener threw on is logged and counted, and handed to it
+     * again, up to the {@linkplain Builder#maxAttempts max attempts}. Closing the subscription
+     * deletes the group.
+     */
+    @Override
+    public Subscription subscribeWithHeaders(BroadcastListener<? super T> listener) {
+        Objects.requireNonNull(listener, "listener");
+        broadcast.checkOpen();
+        String name = StreamSubscription.PREFIX
+                + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        StreamGroup<T> g = openGroup(name, Position.end(), true);
+        StreamSubscription<T> s = new StreamSubscription<>(this, g, broadcast, listener);
+        try {
+            broadcast.register(s);
+        } catch (QueueClosedException e) {
+            s.awaitTermination(System.nanoTime());
+            throw e;
+        }
+        s.start();
+        return s;
+    }
+
+    BroadcastRuntime<StreamSubscription<T>> broadcast() {
+        return broadcast;
+    }
+
+    int maxAttempts() {
+        return setup.settings().maxAttempts();
+    }
+
+    Duration blockTimeout() {
+        return setup.settings().blockTimeout();
+    }
+
+    // ---- retention
+
+    StreamScripts.Trim trimmer() {
+        return trim;
+    }
+
+    /** Runs one soft trim pass now, whenever the last one ran; for tests. */
+    long trimNow() {
+        return retention.trim(this);
+    }
+
+    @Override
+    public Semantics semantics() {
+        return TOPIC_SEMANTICS;
+    }
+
+    /** {@inheritDoc} Ends every subscription (deleting its group) and closes this object's groups. */
+    @Override
+    public void close() {
+        broadcast.close(deadline -> {
+            for (StreamGroup<T> g : List.copyOf(open)) {
+                g.close();
+            }
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "RedisStreamTopic[" + topic.label() + "]";
+    }
+
+    /** Builds a {@link RedisStreamTopic}; see {@link RedisQueueBuilder} for the shared settings. */
+    public static final class Builder<T> extends RedisQueueBuilder<T, Builder<T>> {
+        private long maxLength;
+        private Duration maxAge;
+        private long hardMaxLength;
+
+        private Builder(UnifiedJedis client, String name, Codec<T> codec) {
+            super(client, name, codec);
+        }
+
+        /**
+         * Soft retention by length: entries beyond the newest {@code maxLength} are removed once
+         * every durable group has acked them (subscriptions do not hold them back), by a bounded
+         * pass after a publish, at most about once a second per topic object. None by default.
+         *
+         * @param maxLength 1 or more
+         */
+        public Builder<T> maxLength(long maxLength) {
+            if (maxLength < 1) {
+                throw new IllegalArgumentException("max length must be positive: " + maxLength);
+            }
+            this.maxLength = maxLength;
+            return this;
+        }
+
+        /**
+         * Soft retention by age: entries published more than {@code maxAge} ago (on the server's
+         * clock) are removed once every durable group has acked them, as for {@link #maxLength}.
+         * None by default.
+         */
+        public Builder<T> maxAge(Duration maxAge) {
+            this.maxAge = Checks.positive(maxAge, "max age");
+            return this;
+        }
+
+        /**
+         * Hard cap on the stream's length ({@code XADD MAXLEN}): each publish beyond it removes the
+         * oldest entries whether groups acked them or not; each removal that a group had not acked
+         * is counted in that group's {@link GroupInfo#missed()}. None by default.
+         *
+         * @param hardMaxLength 1 or more
+         */
+        public Builder<T> hardMaxLength(long hardMaxLength) {
+            if (hardMaxLength < 1) {
+                throw new IllegalArgumentException("hard max length must be positive: " + hardMaxLength);
+            }
+            this.hardMaxLength = hardMaxLength;
+            return this;
+        }
+
+        /**
+         * Not supported: a topic is stored in one stream, under one hash tag.
+         *
+         * @throws UnsupportedOperationException always
+         */
+        @Override
+        public Builder<T> shards(int shards) {
+            throw new UnsupportedOperationException("a stream topic is not sharded: shards(" + shards + ")");
+        }
+
+        /**
+         * Not supported, as {@link #shards}.
+         *
+         * @throws UnsupportedOperationException always
+         */
+        @Override
+        public Builder<T> shardBy(Function<? super T, ?> key) {
+            throw new UnsupportedOperationException("a stream topic is not sharded: shardBy");
+        }
+
+        /**
+         * Not supported yet: a stream topic's writes do not wait for replicas.
+         *
+         * @throws UnsupportedOperationException always
+         */
+        @Override
+        public Builder<T> replicas(int replicas, Duration timeout) {
+            throw new UnsupportedOperationException(
+                    "a stream topic does not wait for replicas: replicas(" + replicas + ", " + timeout + ")");
+        }
+
+        /** The topic; makes no call to Redis. */
+        public RedisStreamTopic<T> build() {
+            if (hardMaxLength > 0 && maxLength > hardMaxLength) {
+                throw new IllegalStateException(
+                        "max length " + maxLength + " is above the hard max length " + hardMaxLength);
+            }
+            return new RedisStreamTopic<>(this);
+        }
+    }
+}

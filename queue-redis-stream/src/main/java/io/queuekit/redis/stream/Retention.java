@@ -1,0 +1,64 @@
+package io.queuekit.redis.stream;
+
+import io.queuekit.internal.RateLimitedLog;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A topic object's retention: the hard cap its publish script applies, and the soft pass
+ * ({@code trim.lua}) it runs after a publish at most about once a second, removing at most
+ * {@link #PASS_LIMIT} entries that every durable group has acked.
+ */
+final class Retention {
+    static final int PASS_LIMIT = 1000;
+    private static final Logger LOG = LoggerFactory.getLogger(Retention.class);
+    private static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final long maxLength;
+    private final long maxAgeMillis;
+    private final long hardMaxLength;
+    private final AtomicLong lastPass = new AtomicLong(System.nanoTime() - PERIOD_NANOS);
+    private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
+
+    Retention(long maxLength, Duration maxAge, long hardMaxLength) {
+        this.maxLength = maxLength;
+        this.maxAgeMillis = maxAge == null ? 0 : Math.max(1, maxAge.toMillis());
+        this.hardMaxLength = hardMaxLength;
+    }
+
+    /** The hard cap, 0 for none. */
+    long hardCap() {
+        return hardMaxLength;
+    }
+
+    private boolean soft() {
+        return maxLength > 0 || maxAgeMillis > 0;
+    }
+
+    /** After a publish: a soft pass, if one is set and none ran for a second; a failure is logged. */
+    void afterPublish(RedisStreamTopic<?> topic) {
+        if (!soft()) {
+            return;
+        }
+        long last = lastPass.get();
+        long now = System.nanoTime();
+        if (now - last < PERIOD_NANOS || !lastPass.compareAndSet(last, now)) {
+            return;
+        }
+        try {
+            topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT);
+            failures.recovered("queuekit {}: trimming works again", topic.name());
+        } catch (RuntimeException e) {
+            // the messages stay: retention is late, nothing is lost
+            failures.failed("queuekit " + topic.name() + ": a retention pass failed; the next publish tries again", e);
+        }
+    }
+
+    /** One soft pass now; how many entries it removed. */
+    long trim(RedisStreamTopic<?> topic) {
+        return soft() ? topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT) : 0;
+    }
+}

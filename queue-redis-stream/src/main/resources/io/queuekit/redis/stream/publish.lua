@@ -1,0 +1,54 @@
+-- Publish messages to the topic: one stream entry each, field 'b' the payload section.
+-- ARGV[1] the hard cap on the stream's length (0: none), then the payload sections, in order.
+-- Returns {groups, id, id, ...}: how many groups the topic has, and each entry's stream id.
+-- Work: one XADD per message; under a hard cap, per entry it removes, one XPENDING per group
+-- (the entry is counted missed for each group that had not acked it).
+--- @include "check_layout"
+--- @include "mark_layout"
+--- @include "sid_less"
+--- @include "fields"
+local K_LAYOUT, K_READY, K_DELAYED, K_COUNTS, K_MISSED = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+check_layout()
+mark_layout()
+local cap = tonumber(ARGV[1])
+local groups = nil
+
+-- counts each entry the cap is about to remove for every group that had not acked it
+local function count_missed(removing)
+  if groups == nil then
+    groups = redis.call('XINFO', 'GROUPS', K_READY)
+  end
+  for _, e in ipairs(removing) do
+    local sid = e[1]
+    for _, g in ipairs(groups) do
+      local f = fields(g)
+      local unread = sid_less(f['last-delivered-id'], sid)
+      if unread or redis.call('XPENDING', K_READY, f['name'], sid, sid, 1)[1] then
+        redis.call('HINCRBY', K_MISSED, f['name'], 1)
+      end
+    end
+  end
+end
+
+local out = {0}
+for i = 2, #ARGV do
+  if cap > 0 then
+    local over = redis.call('XLEN', K_READY) + 1 - cap
+    if over > 0 then
+      count_missed(redis.call('XRANGE', K_READY, '-', '+', 'COUNT', over))
+      out[#out + 1] = redis.call('XADD', K_READY, 'MAXLEN', cap, '*', 'b', ARGV[i])
+    else
+      out[#out + 1] = redis.call('XADD', K_READY, '*', 'b', ARGV[i])
+    end
+  else
+    out[#out + 1] = redis.call('XADD', K_READY, '*', 'b', ARGV[i])
+  end
+end
+redis.call('HINCRBY', K_COUNTS, 'added', #ARGV - 1)
+if groups ~= nil then
+  out[1] = #groups
+else
+  local info = fields(redis.call('XINFO', 'STREAM', K_READY))
+  out[1] = info['groups']
+end
+return out
