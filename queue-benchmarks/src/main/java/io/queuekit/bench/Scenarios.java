@@ -13,6 +13,7 @@ import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
 import static io.queuekit.bench.Impls.REDISSON_QUEUE;
 import static io.queuekit.bench.Impls.REDISSON_RELIABLE_TOPIC;
+import static io.queuekit.bench.Impls.STREAM_TOPIC;
 import static io.queuekit.bench.Impls.ZSET;
 import static io.queuekit.bench.Impls.ZSET_BATCH;
 import static io.queuekit.bench.Impls.ZSET_EACH;
@@ -172,7 +173,7 @@ final class Scenarios {
                         "1 publisher, 3 groups (subscribers) of 1 consumer each, 100,000 messages of 100 B, one per"
                                 + " call; every group gets every message; counts and Redis CPU per delivered message"
                                 + " (message x group), msgs_per_s counts published messages",
-                        List.of(PUBSUB, REDISSON_RELIABLE_TOPIC),
+                        List.of(STREAM_TOPIC, PUBSUB, REDISSON_RELIABLE_TOPIC),
                         100_000,
                         3),
                 new WorkQueueScenario(
