@@ -189,7 +189,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     StreamScripts.Publish.Published store(List<? extends T> payloads, Headers headers) {
         List<byte[]> sections = topic.encodeAll(payloads, headers);
         StreamScripts.Publish.Published p = publish.run(retention.hardCap(), sections);
-        retention.afterPublish(this);
+        retention.afterPublish(this, p);
         return p;
     }
 

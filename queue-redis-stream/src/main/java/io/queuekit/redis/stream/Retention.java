@@ -22,6 +22,7 @@ final class Retention {
     private final long hardMaxLength;
     private final AtomicLong lastPass = new AtomicLong(System.nanoTime() - PERIOD_NANOS);
     private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
+    private final RateLimitedLog missed = new RateLimitedLog(LOG, Duration.ofSeconds(10));
 
     Retention(long maxLength, Duration maxAge, long hardMaxLength) {
         this.maxLength = maxLength;
@@ -38,8 +39,19 @@ final class Retention {
         return maxLength > 0 || maxAgeMillis > 0;
     }
 
-    /** After a publish: a soft pass, if one is set and none ran for a second; a failure is logged. */
-    void afterPublish(RedisStreamTopic<?> topic) {
+    /**
+     * After a publish: a warning (rate-limited) if the hard cap removed what a group had not acked;
+     * then a soft pass, if one is set and none ran for a second; a failure is logged.
+     */
+    void afterPublish(RedisStreamTopic<?> topic, StreamScripts.Publish.Published p) {
+        if (p.missed() > 0 && missed.tryAcquire() >= 0) {
+            LOG.warn(
+                    "queuekit {}: the hard max length ({}) removed {} entries before a group had acked them; groups()"
+                            + " counts them per group as missed: a group is far behind",
+                    topic.name(),
+                    hardMaxLength,
+                    p.missed());
+        }
         if (!soft()) {
             return;
         }

@@ -36,19 +36,22 @@ final class StreamScripts {
                     .replicated();
         }
 
-        /** What one publish stored: how many groups the topic has, and each entry's stream id. */
-        record Published(long groups, List<String> streamIds) {}
+        /**
+         * What one publish stored: how many groups the topic has, each entry's stream id, and how
+         * many entries the hard cap removed before a group had acked them (once per such group).
+         */
+        record Published(long groups, long missed, List<String> streamIds) {}
 
         Published run(long hardCap, List<byte[]> sections) {
             List<byte[]> args = new ArrayList<>(sections.size() + 1);
             args.add(num(hardCap));
             args.addAll(sections);
             List<?> r = array(script.run(args));
-            List<String> ids = new ArrayList<>(r.size() - 1);
-            for (int i = 1; i < r.size(); i++) {
+            List<String> ids = new ArrayList<>(r.size() - 2);
+            for (int i = 2; i < r.size(); i++) {
                 ids.add(str(r.get(i)));
             }
-            return new Published(integer(r.get(0)), ids);
+            return new Published(integer(r.get(0)), integer(r.get(1)), ids);
         }
     }
 

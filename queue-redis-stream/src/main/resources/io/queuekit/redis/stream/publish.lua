@@ -1,6 +1,7 @@
 -- Publish messages to the topic: one stream entry each, field 'b' the payload section.
 -- ARGV[1] the hard cap on the stream's length (0: none), then the payload sections, in order.
--- Returns {groups, id, id, ...}: how many groups the topic has, and each entry's stream id.
+-- Returns {groups, missed, id, id, ...}: how many groups the topic has, how many entries the cap
+-- removed before a group had acked them (counted once per such group), and each entry's stream id.
 -- Work: one XADD per message; under a hard cap, per entry it removes, one XPENDING per group
 -- (the entry is counted missed for each group that had not acked it).
 --- @include "check_layout"
@@ -12,6 +13,7 @@ check_layout()
 mark_layout()
 local cap = tonumber(ARGV[1])
 local groups = nil
+local missed = 0
 
 -- counts each entry the cap is about to remove for every group that had not acked it
 local function count_missed(removing)
@@ -25,12 +27,13 @@ local function count_missed(removing)
       local unread = sid_less(f['last-delivered-id'], sid)
       if unread or redis.call('XPENDING', K_READY, f['name'], sid, sid, 1)[1] then
         redis.call('HINCRBY', K_MISSED, f['name'], 1)
+        missed = missed + 1
       end
     end
   end
 end
 
-local out = {0}
+local out = {0, 0}
 for i = 2, #ARGV do
   if cap > 0 then
     local over = redis.call('XLEN', K_READY) + 1 - cap
@@ -45,6 +48,7 @@ for i = 2, #ARGV do
   end
 end
 redis.call('HINCRBY', K_COUNTS, 'added', #ARGV - 1)
+out[2] = missed
 if groups ~= nil then
   out[1] = #groups
 else

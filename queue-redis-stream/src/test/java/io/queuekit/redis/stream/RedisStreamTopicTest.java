@@ -1,0 +1,308 @@
+package io.queuekit.redis.stream;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.queuekit.Codec;
+import io.queuekit.ConsumerGroup;
+import io.queuekit.Delivery;
+import io.queuekit.GroupInfo;
+import io.queuekit.MessageId;
+import io.queuekit.QueueClosedException;
+import io.queuekit.QueueException;
+import io.queuekit.Semantics;
+import io.queuekit.TransportException;
+import io.queuekit.testing.RedisServerTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.RedisClient;
+
+/** What the stream topic does beyond the contract: retention, fencing, bounded passes, its builder. */
+@Timeout(value = 60, unit = SECONDS)
+@RedisServerTest
+class RedisStreamTopicTest {
+    private final RedisClient client;
+    private final List<AutoCloseable> closeAfter = new ArrayList<>();
+
+    RedisStreamTopicTest(RedisClient client) {
+        this.client = client;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeAfter) {
+            c.close();
+        }
+    }
+
+    private RedisStreamTopic.Builder<String> builder() {
+        return RedisStreamTopic.builder(client, "stream-test-" + UUID.randomUUID(), Codec.utf8());
+    }
+
+    private <C extends AutoCloseable> C track(C c) {
+        closeAfter.add(c);
+        return c;
+    }
+
+    private static List<String> messages(int n) {
+        return IntStream.range(0, n).mapToObj(i -> "m" + i).toList();
+    }
+
+    private static List<String> takeAndAck(ConsumerGroup<String> g, int n) throws InterruptedException {
+        List<String> got = new ArrayList<>();
+        while (got.size() < n) {
+            Delivery<String> d = g.poll(5, SECONDS);
+            assertThat(d).as("delivery %d of %d", got.size() + 1, n).isNotNull();
+            got.add(d.payload());
+            assertThat(d.ack()).isTrue();
+        }
+        return got;
+    }
+
+    @Test
+    void semantics_ofTheTopicAndOfEachGroup() {
+        RedisStreamTopic<String> t = track(builder().build());
+        assertThat(t.semantics())
+                .isEqualTo(new Semantics(
+                        "redis-stream",
+                        Semantics.Guarantee.AT_LEAST_ONCE,
+                        Semantics.Ordering.PUBLISH_ORDER,
+                        true,
+                        true,
+                        false));
+        assertThat(t.group("g").semantics())
+                .isEqualTo(new Semantics(
+                        "redis-stream",
+                        Semantics.Guarantee.AT_LEAST_ONCE,
+                        Semantics.Ordering.FIFO,
+                        true,
+                        false,
+                        false));
+    }
+
+    @Test
+    void builder_refusesSharding_replicas_andRetentionThatCannotHold() {
+        assertThatThrownBy(() -> builder().shards(2))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("not sharded");
+        assertThatThrownBy(() -> builder().shardBy(String::length))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("not sharded");
+        assertThatThrownBy(() -> builder().replicas(1, Duration.ofSeconds(1)))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("replicas");
+        assertThatThrownBy(() -> builder().maxLength(0)).hasMessageContaining("max length must be positive");
+        assertThatThrownBy(() -> builder().hardMaxLength(-1)).hasMessageContaining("hard max length");
+        assertThatThrownBy(() -> builder().maxAge(Duration.ZERO)).hasMessageContaining("max age");
+        assertThatThrownBy(() -> builder().maxLength(10).hardMaxLength(5).build())
+                .hasMessageContaining("above the hard max length");
+    }
+
+    @Test
+    void ids_areGenerated_andNameTheStreamEntry() {
+        RedisStreamTopic<String> t = track(builder().build());
+        ConsumerGroup<String> g = track(t.group("g"));
+
+        MessageId id = g.send("m");
+
+        assertThat(id.isGenerated()).isTrue();
+        assertThat(id.value()).matches("@\\d+-\\d+");
+        assertThatThrownBy(() -> t.group("h", io.queuekit.Position.after(MessageId.of("order-1"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("order-1");
+    }
+
+    // ---- fencing
+
+    @Test
+    void staleHolder_settlesNothing_afterAnotherObjectClaimedItsMessage() throws Exception {
+        RedisStreamTopic<String> t1 =
+                track(builder().visibilityTimeout(Duration.ofMillis(200)).build());
+        RedisStreamTopic<String> t2 = track(RedisStreamTopic.builder(client, t1.name(), Codec.utf8())
+                .visibilityTimeout(Duration.ofMillis(200))
+                .build());
+        ConsumerGroup<String> a = track(t1.group("g"));
+        ConsumerGroup<String> b = track(t2.group("g"));
+        a.send("m");
+        Delivery<String> stale = a.poll(5, SECONDS);
+        assertThat(stale.attempt()).isEqualTo(1);
+
+        Delivery<String> fresh = b.poll(5, SECONDS); // after the lease expired
+        assertThat(fresh).isNotNull();
+        assertThat(fresh.attempt()).isEqualTo(2);
+
+        assertThat(stale.extendLease(Duration.ofSeconds(10))).isFalse();
+        assertThat(stale.retry(Duration.ZERO)).isFalse();
+        assertThat(stale.ack()).isFalse();
+        assertThat(b.info().pending()).as("the fresh hand-out still holds it").isEqualTo(1);
+        assertThat(fresh.ack()).isTrue();
+        assertThat(b.info()).isEqualTo(new GroupInfo("g", 0, 0, 0, 0, false));
+    }
+
+    @Test
+    void staleHolder_ofTheSameObject_cannotDeadLetterWhatAnotherReceiveClaimed() throws Exception {
+        RedisStreamTopic<String> t =
+                track(builder().visibilityTimeout(Duration.ofMillis(200)).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        g.send("m");
+        Delivery<String> stale = g.poll(5, SECONDS);
+        Delivery<String> fresh = g.poll(5, SECONDS);
+        assertThat(fresh.attempt()).isEqualTo(2);
+
+        assertThat(stale.deadLetter("stale")).isFalse();
+
+        assertThat(g.deadLetters().size()).isZero();
+        assertThat(fresh.deadLetter("fresh")).isTrue();
+        assertThat(g.deadLetters().size()).isEqualTo(1);
+    }
+
+    // ---- retention
+
+    @Test
+    void softMaxLength_neverTrimsWhatADurableGroupHasNotAcked() throws Exception {
+        RedisStreamTopic<String> t = track(builder().maxLength(2).build());
+        ConsumerGroup<String> fast = track(t.group("fast"));
+        ConsumerGroup<String> slow = track(t.group("slow"));
+        t.publishAll(messages(5));
+        assertThat(takeAndAck(fast, 5)).containsExactlyElementsOf(messages(5));
+        Delivery<String> held = slow.poll(5, SECONDS); // m0, in flight
+
+        t.trimNow();
+        assertThat(t.size()).as("slow holds m0 and has not read the rest").isEqualTo(5);
+
+        held.ack();
+        t.trimNow();
+        assertThat(t.size())
+                .as("m0 is acked by every group; the rest slow has not read")
+                .isEqualTo(4);
+
+        assertThat(takeAndAck(slow, 4)).containsExactly("m1", "m2", "m3", "m4");
+        t.trimNow();
+        assertThat(t.size()).as("down to the max length once every group acked").isEqualTo(2);
+    }
+
+    @Test
+    void softRetention_isNotHeldBackBySubscriptions() throws Exception {
+        RedisStreamTopic<String> t = track(builder().maxLength(1).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        track(t.subscribe(m -> Thread.sleep(60_000))); // holds its first message for good
+        t.publishAll(messages(3));
+        assertThat(takeAndAck(g, 3)).hasSize(3);
+
+        t.trimNow();
+
+        assertThat(t.size()).isEqualTo(1);
+    }
+
+    @Test
+    void softMaxAge_trimsWhatEveryGroupAcked_onceOld() throws Exception {
+        RedisStreamTopic<String> t =
+                track(builder().maxAge(Duration.ofMillis(100)).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publishAll(messages(3));
+        assertThat(t.trimNow()).as("young").isZero();
+        takeAndAck(g, 3);
+
+        await().atMost(5, SECONDS).until(() -> t.trimNow() == 3);
+
+        assertThat(t.size()).isZero();
+    }
+
+    @Test
+    void softTrim_removesAtMostItsBoundInOnePass() throws Exception {
+        RedisStreamTopic<String> t = track(builder().maxLength(10).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publishAll(messages(2_500));
+        List<Delivery<String>> got = new ArrayList<>();
+        while (got.size() < 2_500) {
+            got.addAll(g.pollBatch(1000, 5, SECONDS));
+        }
+        assertThat(g.ackAll(got)).isEqualTo(2_500);
+
+        assertThat(t.trimNow()).isEqualTo(Retention.PASS_LIMIT);
+        assertThat(t.trimNow()).isEqualTo(Retention.PASS_LIMIT);
+        assertThat(t.trimNow()).isEqualTo(490);
+        assertThat(t.size()).isEqualTo(10);
+    }
+
+    @Test
+    void hardMaxLength_removesUnackedMessages_andCountsThemMissedForEachGroupBehind() throws Exception {
+        RedisStreamTopic<String> t = track(builder().hardMaxLength(3).build());
+        ConsumerGroup<String> ahead = track(t.group("ahead"));
+        ConsumerGroup<String> behind = track(t.group("behind"));
+        t.publishAll(messages(3));
+        assertThat(takeAndAck(ahead, 3)).containsExactlyElementsOf(messages(3));
+        Delivery<String> m0 = behind.poll(5, SECONDS); // in flight when the cap removes it
+
+        t.publish("m3");
+        t.publish("m4");
+
+        assertThat(t.size()).isEqualTo(3);
+        assertThat(t.groups())
+                .extracting(GroupInfo::name, GroupInfo::missed)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("ahead", 0L),
+                        org.assertj.core.groups.Tuple.tuple("behind", 2L));
+        assertThat(m0.ack()).as("its hand-out still settles").isTrue();
+        assertThat(takeAndAck(behind, 3)).containsExactly("m2", "m3", "m4");
+        assertThat(takeAndAck(ahead, 2)).containsExactly("m3", "m4");
+        assertThat(behind.info().missed()).isEqualTo(2);
+    }
+
+    @Test
+    void aRetryOfAMessageTheHardCapRemoved_isDropped_andNotHandedOut() throws Exception {
+        RedisStreamTopic<String> t = track(builder().hardMaxLength(1).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publish("m0");
+        assertThat(g.poll(5, SECONDS).retry(Duration.ZERO)).isTrue();
+
+        t.publish("m1"); // removes m0
+
+        assertThat(takeAndAck(g, 1)).containsExactly("m1");
+        assertThat(g.poll()).isNull();
+        assertThat(g.info()).isEqualTo(new GroupInfo("g", 0, 0, 0, 1, false));
+    }
+
+    // ---- groups
+
+    @Test
+    void deleteGroup_closesThisObjectsObjectsOfIt_andAnotherObjectsFailClearly() throws Exception {
+        RedisStreamTopic<String> t1 = track(builder().build());
+        RedisStreamTopic<String> t2 =
+                track(RedisStreamTopic.builder(client, t1.name(), Codec.utf8()).build());
+        ConsumerGroup<String> mine = track(t1.group("g"));
+        ConsumerGroup<String> theirs = track(t2.group("g"));
+
+        assertThat(t1.deleteGroup("g")).isTrue();
+
+        assertThatThrownBy(mine::poll).isInstanceOf(QueueClosedException.class);
+        assertThatThrownBy(theirs::poll)
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("no consumer group g");
+        assertThatThrownBy(theirs::info).isInstanceOf(QueueException.class).hasMessageContaining("deleted");
+        assertThatThrownBy(() -> theirs.replayFrom(io.queuekit.Position.beginning()))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("deleted");
+    }
+
+    @Test
+    void aPollThatTimesOut_waitsOnTheServer_andReturnsNothing() throws Exception {
+        RedisStreamTopic<String> t =
+                track(builder().blockTimeout(Duration.ofMillis(100)).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        long start = System.nanoTime();
+
+        assertThat(g.poll(300, MILLISECONDS)).isNull();
+
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(MILLISECONDS.toNanos(300));
+    }
+}
