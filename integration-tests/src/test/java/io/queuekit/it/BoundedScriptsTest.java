@@ -5,14 +5,17 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Codec;
+import io.queuekit.ConsumerGroup;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
+import io.queuekit.Position;
 import io.queuekit.Scheduled;
 import io.queuekit.Semantics.Guarantee;
 import io.queuekit.redis.internal.LuaScript;
 import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.list.RedisListQueue;
+import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
@@ -28,7 +31,10 @@ import java.util.function.IntFunction;
 import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.params.XReadGroupParams;
 
 /**
  * Every script of the list queue (both modes) and of the delay queue runs against keys of 200,000
@@ -148,6 +154,74 @@ class BoundedScriptsTest {
                         () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
                 settle(watch, q, got);
                 moveDeadLetters(watch, q);
+            }
+        }
+    }
+
+    @Test
+    void everyStreamTopicScript_onKeysOf200kEntries_keepsOtherClientsWaitingUnder100ms(RedisServer server)
+            throws Exception {
+        String name = "stream";
+        try (RedisClient client = client(server)) {
+            long now = System.currentTimeMillis();
+            String stream = key(name, "stream");
+            for (int from = 0; from < ENTRIES; from += CHUNK) {
+                int start = from;
+                try (AbstractPipeline p = client.pipelined()) {
+                    for (int i = start; i < start + CHUNK; i++) {
+                        p.xadd(stream, new StreamEntryID(1_000, i), Map.of("b", "payload " + i));
+                    }
+                }
+            }
+            // group g read every entry: half under expired leases, half retries due; "behind" read none
+            client.xgroupCreate(stream, "g", new StreamEntryID(0, 0), false);
+            client.xgroupCreate(stream, "behind", new StreamEntryID(0, 0), false);
+            for (int read = 0; read < ENTRIES; read += CHUNK) {
+                client.xreadGroup(
+                        "g",
+                        "filler",
+                        XReadGroupParams.xReadGroupParams().count(CHUNK),
+                        Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+            }
+            zadd(client, key(name, "g:g:inflight"), i -> "1000-" + (2 * i), i -> now - 1_000);
+            zadd(client, key(name, "g:g:delayed"), i -> "1000-" + (2 * i + 1), i -> now - 1_000);
+            // the group's dead letters, in its keys queuekit:{stream}:g:g:<part>
+            zadd(client, key(name, "g:g:dead"), i -> "d" + i, i -> (double) (now - 120_000 - EPOCH) * TIE + i);
+            hset(client, key(name, "g:g:body"), i -> "d" + i, i -> now + ":payload " + i);
+            hset(client, key(name, "g:g:att"), i -> "d" + i, i -> Integer.toString(MAX_ATTEMPTS));
+            hset(client, key(name, "g:g:reason"), i -> "d" + i, i -> "filled");
+            client.set(key(name, "layout"), "stream");
+            try (RedisStreamTopic<String> t = RedisStreamTopic.builder(client, name, Codec.utf8())
+                            .maxAttempts(MAX_ATTEMPTS)
+                            .deadLetterRetention(1_000)
+                            .maxLength(10)
+                            .hardMaxLength(ENTRIES - 1_000)
+                            .build();
+                    PingWatch watch = PingWatch.start(server)) {
+                ConsumerGroup<String> g = t.group("g");
+                watch.during("groups.lua, info.lua: groups(), stats()", () -> {
+                    t.groups();
+                    g.stats();
+                });
+                readDeadLetters(watch, g);
+                // the object's first publish runs a soft retention pass too
+                watch.during("publish.lua, trim.lua: publish, publishAll past a lowered hard cap", () -> {
+                    t.publish("one");
+                    t.publishAll(List.of("a", "b", "c"));
+                });
+                watch.during(
+                        "create.lua: a group from the beginning",
+                        () -> t.group("late", Position.beginning()).close());
+                List<Delivery<String>> got = new ArrayList<>();
+                watch.during(
+                        "claim.lua: pollBatch(100), reaping and burying expired leases",
+                        () -> got.addAll(g.pollBatch(100, 1, SECONDS)));
+                settle(watch, g, got);
+                watch.during(
+                        "replay.lua: replayFrom(beginning)",
+                        () -> t.group("behind").replayFrom(Position.beginning()));
+                watch.during("delete.lua: deleteGroup", () -> t.deleteGroup("late"));
+                moveDeadLetters(watch, g);
             }
         }
     }

@@ -101,9 +101,23 @@ class LuaKeyDisciplineTest {
                 "SADD",
                 "SREM",
                 "SISMEMBER",
-                "SCARD")) {
+                "SCARD",
+                "UNLINK",
+                "XADD",
+                "XLEN",
+                "XRANGE",
+                "XREVRANGE",
+                "XTRIM",
+                "XACK",
+                "XCLAIM",
+                "XPENDING")) {
             KEY_POSITIONS.put(c, List.of(1));
         }
+        // a subcommand, then the key: XGROUP CREATE|SETID|DESTROY key ..., XINFO GROUPS|STREAM key
+        KEY_POSITIONS.put("XGROUP", List.of(2));
+        KEY_POSITIONS.put("XINFO", List.of(2));
+        // as the stream topic's scripts call it: XREADGROUP GROUP g consumer COUNT n STREAMS key id
+        KEY_POSITIONS.put("XREADGROUP", List.of(7));
         for (String c : List.of("LMOVE", "RPOPLPUSH", "ZRANGESTORE", "RENAME")) {
             KEY_POSITIONS.put(c, List.of(1, 2));
         }
@@ -178,7 +192,8 @@ class LuaKeyDisciplineTest {
         assertThat(scripts.keySet())
                 .anyMatch(n -> n.startsWith("io/queuekit/redis/lua/"))
                 .anyMatch(n -> n.startsWith("io/queuekit/redis/list/"))
-                .anyMatch(n -> n.startsWith("io/queuekit/redis/zset/"));
+                .anyMatch(n -> n.startsWith("io/queuekit/redis/zset/"))
+                .anyMatch(n -> n.startsWith("io/queuekit/redis/stream/"));
         assertThat(keyLocals).isNotEmpty();
     }
 

@@ -7,12 +7,12 @@
 local K_LAYOUT, K_READY, K_DELAYED, K_COUNTS = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 check_layout()
 mark_layout()
-local ok, err = pcall(redis.call, 'XGROUP', 'CREATE', K_READY, ARGV[1], ARGV[2], 'MKSTREAM')
-if not ok then
-  if string.find(tostring(err), 'BUSYGROUP', 1, true) then
+local created = redis.pcall('XGROUP', 'CREATE', K_READY, ARGV[1], ARGV[2], 'MKSTREAM')
+if type(created) == 'table' and created.err then
+  if string.find(created.err, 'BUSYGROUP', 1, true) then
     return 0
   end
-  return error(err)
+  return error(created.err)
 end
 read_from(ARGV[1], ARGV[3])
 return 1

@@ -2,8 +2,9 @@
 -- ARGV[1] the hard cap on the stream's length (0: none), then the payload sections, in order.
 -- Returns {groups, missed, id, id, ...}: how many groups the topic has, how many entries the cap
 -- removed before a group had acked them (counted once per such group), and each entry's stream id.
--- Work: one XADD per message; under a hard cap, per entry it removes, one XPENDING per group
--- (the entry is counted missed for each group that had not acked it).
+-- Work: one XADD per message; under a hard cap, per message at most CAP_STEP removals, each with
+-- one XPENDING per group (the entry is counted missed for each group that had not acked it), so a
+-- cap lowered far below the stream's length is reached over later publishes.
 --- @include "check_layout"
 --- @include "mark_layout"
 --- @include "sid_less"
@@ -12,6 +13,7 @@ local K_LAYOUT, K_READY, K_DELAYED, K_COUNTS, K_MISSED = KEYS[1], KEYS[2], KEYS[
 check_layout()
 mark_layout()
 local cap = tonumber(ARGV[1])
+local CAP_STEP = 100
 local groups = nil
 local missed = 0
 
@@ -36,16 +38,15 @@ end
 local out = {0, 0}
 for i = 2, #ARGV do
   if cap > 0 then
-    local over = redis.call('XLEN', K_READY) + 1 - cap
+    local over = math.min(redis.call('XLEN', K_READY) + 1 - cap, CAP_STEP)
     if over > 0 then
-      count_missed(redis.call('XRANGE', K_READY, '-', '+', 'COUNT', over))
-      out[#out + 1] = redis.call('XADD', K_READY, 'MAXLEN', cap, '*', 'b', ARGV[i])
-    else
-      out[#out + 1] = redis.call('XADD', K_READY, '*', 'b', ARGV[i])
+      local removing = redis.call('XRANGE', K_READY, '-', '+', 'COUNT', over)
+      count_missed(removing)
+      local ms, seq = string.match(removing[#removing][1], '^(%d+)-(%d+)$')
+      redis.call('XTRIM', K_READY, 'MINID', ms .. '-' .. string.format('%.0f', tonumber(seq) + 1))
     end
-  else
-    out[#out + 1] = redis.call('XADD', K_READY, '*', 'b', ARGV[i])
   end
+  out[#out + 1] = redis.call('XADD', K_READY, '*', 'b', ARGV[i])
 end
 redis.call('HINCRBY', K_COUNTS, 'added', #ARGV - 1)
 out[2] = missed

@@ -4,12 +4,12 @@
 --- @include "read_from"
 local K_LAYOUT, K_READY, K_DELAYED, K_COUNTS = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 check_layout()
-local ok, err = pcall(redis.call, 'XGROUP', 'SETID', K_READY, ARGV[1], ARGV[2])
-if not ok then
-  if string.find(tostring(err), 'NOGROUP', 1, true) then
+local moved = redis.pcall('XGROUP', 'SETID', K_READY, ARGV[1], ARGV[2])
+if type(moved) == 'table' and moved.err then
+  if string.find(moved.err, 'NOGROUP', 1, true) then
     return 0
   end
-  return error(err)
+  return error(moved.err)
 end
 read_from(ARGV[1], ARGV[3])
 return 1
