@@ -6,6 +6,7 @@ import io.queuekit.Codec;
 import io.queuekit.Delivery;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
+import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisServer;
 import java.io.BufferedReader;
@@ -26,6 +27,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,80 +60,98 @@ class KilledConsumerJvmTest {
                         "jvmkill",
                         Codec.utf8(),
                         b -> b.visibilityTimeout(VISIBILITY).blockTimeout(Duration.ofMillis(200)))) {
-            List<String> payloads = new ArrayList<>();
-            for (int i = 0; i < MESSAGES; i++) {
-                payloads.add("job-" + i);
-            }
-            List<MessageId> sent = q.sendAll(payloads);
+            killAConsumerHolding(server, q, transport.name(), dir);
+        }
+    }
 
-            Path stderr = dir.resolve("consumer.err");
-            long launched = System.nanoTime();
-            Process child = new ProcessBuilder(
-                            javaBinary(),
-                            "-XX:TieredStopAtLevel=1",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            HoardingConsumer.class.getName(),
-                            server.host(),
-                            String.valueOf(server.port()),
-                            transport.name(),
-                            "jvmkill",
-                            String.valueOf(BATCH),
-                            String.valueOf(ACKED),
-                            String.valueOf(VISIBILITY.toMillis()))
-                    .redirectError(stderr.toFile())
-                    .start();
-            try {
-                BlockingQueue<String> lines = lines(child);
-                Set<MessageId> took = ids(line(lines, "TOOK ", child, stderr));
-                long tookSeen = System.nanoTime();
-                Set<MessageId> acked = ids(line(lines, "ACKED ", child, stderr));
-                assertThat(took).hasSize(BATCH);
-                assertThat(acked).hasSize(ACKED);
-                assertThat(q.stats().inFlight()).isEqualTo(BATCH - ACKED);
+    /** The same with a consumer of a stream topic's group: another consumer of the group takes over. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void sigkilledConsumerOfAStreamGroup_itsInFlightMessagesGoToAnotherConsumerOfTheGroup(@TempDir Path dir)
+            throws Exception {
+        try (RedisServer server = RedisServer.builder().requireProcessControl().start();
+                RedisClient client = RedisClients.builder(server).poolSize(4).build();
+                RedisStreamTopic<String> topic = RedisStreamTopic.builder(client, "jvmkill", Codec.utf8())
+                        .visibilityTimeout(VISIBILITY)
+                        .blockTimeout(Duration.ofMillis(200))
+                        .build()) {
+            killAConsumerHolding(server, topic.group("jvmkill"), HoardingConsumer.STREAM_GROUP, dir);
+        }
+    }
 
-                child.destroyForcibly(); // SIGKILL on Unix
-                assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-                assertThat(child.exitValue())
-                        .as("exit status of a SIGKILLed JVM")
-                        .isEqualTo(128 + 9);
+    private static void killAConsumerHolding(RedisServer server, MessageQueue<String> q, String transport, Path dir)
+            throws Exception {
+        List<String> payloads = new ArrayList<>();
+        for (int i = 0; i < MESSAGES; i++) {
+            payloads.add("job-" + i);
+        }
+        List<MessageId> sent = q.sendAll(payloads);
 
-                Set<MessageId> held = new HashSet<>(took);
-                held.removeAll(acked);
-                Map<MessageId, Integer> attempts = new HashMap<>();
-                Map<MessageId, Long> receivedAt = new HashMap<>();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (attempts.size() < MESSAGES - ACKED && System.nanoTime() - deadline < 0) {
-                    for (Delivery<String> d : q.pollBatch(50, 500, TimeUnit.MILLISECONDS)) {
-                        attempts.merge(d.id(), d.attempt(), Math::max);
-                        receivedAt.putIfAbsent(d.id(), System.nanoTime());
-                        assertThat(d.ack()).isTrue();
-                    }
+        Path stderr = dir.resolve("consumer.err");
+        long launched = System.nanoTime();
+        Process child = new ProcessBuilder(
+                        javaBinary(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        HoardingConsumer.class.getName(),
+                        server.host(),
+                        String.valueOf(server.port()),
+                        transport,
+                        "jvmkill",
+                        String.valueOf(BATCH),
+                        String.valueOf(ACKED),
+                        String.valueOf(VISIBILITY.toMillis()))
+                .redirectError(stderr.toFile())
+                .start();
+        try {
+            BlockingQueue<String> lines = lines(child);
+            Set<MessageId> took = ids(line(lines, "TOOK ", child, stderr));
+            long tookSeen = System.nanoTime();
+            Set<MessageId> acked = ids(line(lines, "ACKED ", child, stderr));
+            assertThat(took).hasSize(BATCH);
+            assertThat(acked).hasSize(ACKED);
+            assertThat(q.stats().inFlight()).isEqualTo(BATCH - ACKED);
+
+            child.destroyForcibly(); // SIGKILL on Unix
+            assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.exitValue()).as("exit status of a SIGKILLed JVM").isEqualTo(128 + 9);
+
+            Set<MessageId> held = new HashSet<>(took);
+            held.removeAll(acked);
+            Map<MessageId, Integer> attempts = new HashMap<>();
+            Map<MessageId, Long> receivedAt = new HashMap<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (attempts.size() < MESSAGES - ACKED && System.nanoTime() - deadline < 0) {
+                for (Delivery<String> d : q.pollBatch(50, 500, TimeUnit.MILLISECONDS)) {
+                    attempts.merge(d.id(), d.attempt(), Math::max);
+                    receivedAt.putIfAbsent(d.id(), System.nanoTime());
+                    assertThat(d.ack()).isTrue();
                 }
-
-                Set<MessageId> expected = new HashSet<>(sent);
-                expected.removeAll(acked);
-                assertThat(attempts.keySet())
-                        .as("every message but the acknowledged ones")
-                        .isEqualTo(expected);
-                for (MessageId id : held) {
-                    assertThat(attempts.get(id))
-                            .as("attempt of " + id + ", held by the dead consumer")
-                            .isEqualTo(2);
-                    long after = receivedAt.get(id) - launched;
-                    assertThat(after).as("not before the lease ran out").isGreaterThanOrEqualTo(VISIBILITY.toNanos());
-                }
-                long lastHeld = held.stream().mapToLong(receivedAt::get).max().orElseThrow();
-                long lateness = TimeUnit.NANOSECONDS.toMillis(lastHeld - tookSeen - VISIBILITY.toNanos());
-                System.out.printf(
-                        "%s: the killed JVM held %d messages (acked %d); all came back with attempt 2, "
-                                + "the last %d ms from the end of its lease as this JVM saw it; %d untouched messages delivered once%n",
-                        transport, held.size(), ACKED, lateness, MESSAGES - BATCH);
-                assertThat(lateness).as("ms from lease end to redelivery").isLessThan(5_000);
-                assertThat(q.stats().total()).isZero();
-            } finally {
-                child.destroyForcibly();
             }
+
+            Set<MessageId> expected = new HashSet<>(sent);
+            expected.removeAll(acked);
+            assertThat(attempts.keySet())
+                    .as("every message but the acknowledged ones")
+                    .isEqualTo(expected);
+            for (MessageId id : held) {
+                assertThat(attempts.get(id))
+                        .as("attempt of " + id + ", held by the dead consumer")
+                        .isEqualTo(2);
+                long after = receivedAt.get(id) - launched;
+                assertThat(after).as("not before the lease ran out").isGreaterThanOrEqualTo(VISIBILITY.toNanos());
+            }
+            long lastHeld = held.stream().mapToLong(receivedAt::get).max().orElseThrow();
+            long lateness = TimeUnit.NANOSECONDS.toMillis(lastHeld - tookSeen - VISIBILITY.toNanos());
+            System.out.printf(
+                    "%s: the killed JVM held %d messages (acked %d); all came back with attempt 2, "
+                            + "the last %d ms from the end of its lease as this JVM saw it; %d untouched messages delivered once%n",
+                    transport, held.size(), ACKED, lateness, MESSAGES - BATCH);
+            assertThat(lateness).as("ms from lease end to redelivery").isLessThan(5_000);
+            assertThat(q.stats().total()).isZero();
+        } finally {
+            child.destroyForcibly();
         }
     }
 

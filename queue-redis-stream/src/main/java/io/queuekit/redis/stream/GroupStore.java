@@ -48,6 +48,7 @@ final class GroupStore<T> implements QueueStore<T> {
     private final StreamScripts.Renew renew;
     private final StreamScripts.Bury bury;
     private final StreamScripts.Info info;
+    private final StreamScripts.Leave leave;
     private final DeadLetterStore<T> dead;
     private final PauseKey pauseKey;
     private final Receiver<T, PendingAck> receiver;
@@ -73,6 +74,7 @@ final class GroupStore<T> implements QueueStore<T> {
         this.renew = new StreamScripts.Renew(group);
         this.bury = new StreamScripts.Bury(group);
         this.info = new StreamScripts.Info(group);
+        this.leave = new StreamScripts.Leave(group);
         this.dead = group.deadLetterStore();
         this.pauseKey = new PauseKey(group);
         this.jedis = group.client();
@@ -298,7 +300,17 @@ final class GroupStore<T> implements QueueStore<T> {
     @Override
     public void receivingStopped() {}
 
-    /** Nothing held outside Redis. */
+    /**
+     * The object's consumer leaves the group if it holds nothing (another object of the group in
+     * this topic object, which shares the name, makes it again at its next claim). A failure is
+     * harmless: the name stays listed in the group.
+     */
     @Override
-    public void closed() {}
+    public void closed() {
+        try {
+            leave.run(groupName, consumer);
+        } catch (RuntimeException e) {
+            // the consumer's name stays in XINFO CONSUMERS; nothing else depends on it
+        }
+    }
 }

@@ -58,8 +58,11 @@ import redis.clients.jedis.UnifiedJedis;
  * whose removals each group counts as {@link GroupInfo#missed()}. A group's object whose group is
  * deleted through this topic object is closed and refuses calls; one of another process fails its
  * next call with a {@link io.queuekit.QueueException} or {@link io.queuekit.TransportException}
- * naming the missing group. The design: {@code docs/wake-up-protocol.md} (how a group's consumers
- * wait) and {@code includes/storage.lua} (the keys).
+ * naming the missing group. A group's {@link GroupInfo#lag()} (and the ready count of its
+ * {@code stats()}) is the server's on Redis 7; on Redis 6.2, whose {@code XINFO GROUPS} has no lag,
+ * it comes from counters the topic keeps, and is {@code -1} for a group created or replayed at a
+ * time or after an id. The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
+ * and {@code docs/redis-scripts.md} (the keys).
  *
  * @param <T> the payload type
  */

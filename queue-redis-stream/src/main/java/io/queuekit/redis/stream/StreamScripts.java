@@ -378,4 +378,18 @@ final class StreamScripts {
             return integer(script.run(num(maxLength), num(maxAgeMillis), num(limit)));
         }
     }
+
+    /** {@code leave.lua}: a consumer that holds nothing leaves its group. */
+    static final class Leave {
+        private final QueueScript script;
+
+        Leave(RedisContext<?> group) {
+            script = script(group, "leave the group", "leave.lua", "layout", "ready", "delayed");
+        }
+
+        /** Even on a closed group object: it runs as the object closes. */
+        void run(byte[] group, byte[] consumer) {
+            script.runEvenIfClosed(List.of(group, consumer));
+        }
+    }
 }

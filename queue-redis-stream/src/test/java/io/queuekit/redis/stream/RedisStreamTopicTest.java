@@ -295,6 +295,25 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void closingAGroupObject_removesItsConsumer_unlessItHoldsEntries() throws Exception {
+        RedisStreamTopic<String> t = track(builder().build());
+        String stream = "queuekit:{" + t.name() + "}:stream";
+        ConsumerGroup<String> idle = t.group("idle");
+        ConsumerGroup<String> holding = t.group("holding");
+        t.publish("m");
+        assertThat(idle.poll(5, SECONDS).ack()).isTrue();
+        assertThat(holding.poll(5, SECONDS)).isNotNull();
+
+        idle.close();
+        holding.close();
+
+        assertThat(client.xinfoConsumers2(stream, "idle")).isEmpty();
+        assertThat(client.xinfoConsumers2(stream, "holding"))
+                .as("its unacked entry keeps the consumer's name")
+                .hasSize(1);
+    }
+
+    @Test
     void aPollThatTimesOut_waitsOnTheServer_andReturnsNothing() throws Exception {
         RedisStreamTopic<String> t =
                 track(builder().blockTimeout(Duration.ofMillis(100)).build());

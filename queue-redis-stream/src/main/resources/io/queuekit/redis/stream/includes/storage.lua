@@ -3,10 +3,10 @@
 -- 'b'; a requeued dead letter's entry also names the group it is for ('g'), its message id ('i')
 -- and enqueue ms ('e'), and every other group skips it. The other keys are one group's
 -- (<prefix>:{<topic>}:g:<group>:<part>): 'inflight' ZSET stream id -> lease deadline ms,
--- 'delayed' ZSET stream id -> due ms of a retry (the entry stays pending in the group), the dead
--- letters as every Redis queue keeps them ('dead', 'reason', 'att', 'body' by message id), and
--- 'paused'. A hand-out is fenced by its consumer name and the entry's delivery count in the
--- group's PEL (owns.lua). 'counts' (per topic: 'added', and 'r:<group>' entries each group read)
--- gives the lag where the server does not; 'missed' (per topic, by group) counts what a hard cap
--- removed before a group had acked it.
+-- 'delayed' ZSET stream id -> due ms of a retry or a reaped lease (the entry stays pending in the
+-- group), the dead letters as every Redis queue keeps them ('dead', 'reason', 'att', 'body' by
+-- message id), and 'paused'. A hand-out is fenced by its consumer name and the entry's delivery
+-- count in the group's PEL, and its lease (owns.lua). 'counts' (per topic: 'added', and
+-- 'r:<group>' entries each group read) gives the lag where the server does not; 'missed' (per
+-- topic, by group) counts what a hard cap removed before a group had acked it.
 local LAYOUT = 'stream'
