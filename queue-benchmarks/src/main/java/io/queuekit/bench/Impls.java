@@ -6,6 +6,7 @@ import io.queuekit.Semantics;
 import io.queuekit.inmemory.InMemoryMessageQueue;
 import io.queuekit.redis.list.RedisListQueue;
 import io.queuekit.redis.pubsub.RedisBroadcaster;
+import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.redis.zset.RedisDelayQueue;
 import java.util.List;
 import java.util.Set;
@@ -28,6 +29,11 @@ final class Impls {
     static final String ZSET_BATCH = "zset-batch-claim";
     static final String PUBSUB = "queuekit-pubsub";
     static final String JEDIS_PUBSUB = "jedis-pubsub";
+    /** Our durable topic on a Redis stream: one group per receiver, consumed with {@code consume()}. */
+    static final String STREAM_TOPIC = "queuekit-stream-topic";
+    /** Redisson's {@code RReliableTopic}: one subscriber (topic object) per receiver. */
+    static final String REDISSON_RELIABLE_TOPIC = "redisson-reliabletopic";
+
     static final String INMEMORY_ALO = "queuekit-inmemory-alo";
     static final String INMEMORY_AMO = "queuekit-inmemory-amo";
     /** BullMQ in a child {@code node} process, beside ours in the scenarios of its shapes. */
@@ -51,6 +57,8 @@ final class Impls {
             ZSET_EACH,
             PUBSUB,
             JEDIS_PUBSUB,
+            STREAM_TOPIC,
+            REDISSON_RELIABLE_TOPIC,
             INMEMORY_ALO,
             INMEMORY_AMO,
             LIST_ALO_CLUSTER,
@@ -58,8 +66,8 @@ final class Impls {
             BULLMQ);
 
     /** Ours that promise at-least-once: any loss or duplicate from these is a bug. */
-    private static final Set<String> AT_LEAST_ONCE =
-            Set.of(LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO, LIST_ALO_CLUSTER, LIST_ALO_SHARDS);
+    private static final Set<String> AT_LEAST_ONCE = Set.of(
+            LIST_ALO, LIST_ALO_POLL, ZSET, ZSET_EACH, INMEMORY_ALO, LIST_ALO_CLUSTER, LIST_ALO_SHARDS, STREAM_TOPIC);
 
     /**
      * Our managed consumers as an application writes them: {@code batch} 1 means
@@ -125,6 +133,12 @@ final class Impls {
     static BroadcastUnderTest broadcast(String impl, String uri, String name) {
         return switch (impl) {
             case JEDIS_PUBSUB -> new JedisPubSubPeer(uri, name);
+            case REDISSON_RELIABLE_TOPIC -> new RedissonReliableTopicPeer(uri, name);
+            case STREAM_TOPIC -> {
+                RedisClient client = Clients.jedis(uri);
+                yield new QueuekitTopic(
+                        RedisStreamTopic.builder(client, name, Codec.utf8()).build(), client);
+            }
             case PUBSUB -> {
                 RedisClient client = Clients.jedis(uri);
                 yield new QueuekitBroadcast(

@@ -12,6 +12,8 @@ import static io.queuekit.bench.Impls.LIST_AMO;
 import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
 import static io.queuekit.bench.Impls.REDISSON_QUEUE;
+import static io.queuekit.bench.Impls.REDISSON_RELIABLE_TOPIC;
+import static io.queuekit.bench.Impls.STREAM_TOPIC;
 import static io.queuekit.bench.Impls.ZSET;
 import static io.queuekit.bench.Impls.ZSET_BATCH;
 import static io.queuekit.bench.Impls.ZSET_EACH;
@@ -35,6 +37,7 @@ final class Scenarios {
     static final String DELAY_SCHEDULE = "delay-schedule";
     static final String IDLE = "idle";
     static final String PUBSUB_FANOUT = "pubsub";
+    static final String TOPIC_FANOUT = "topic-fanout";
     static final String IN_MEMORY = "inmemory";
     static final String MEMORY = "memory";
     static final String IN_FLIGHT_1K = "inflight-1k";
@@ -56,6 +59,7 @@ final class Scenarios {
             DELAY_SCHEDULE,
             IDLE,
             PUBSUB_FANOUT,
+            TOPIC_FANOUT,
             IN_MEMORY,
             MEMORY,
             IN_FLIGHT_1K,
@@ -163,6 +167,14 @@ final class Scenarios {
                         "1 publisher, 3 subscribers, 200,000 messages; msgs_per_s counts published messages",
                         List.of(PUBSUB, JEDIS_PUBSUB),
                         200_000,
+                        3),
+                new FanOutScenario(
+                        TOPIC_FANOUT,
+                        "1 publisher, 3 groups (subscribers) of 1 consumer each, 100,000 messages of 100 B, one per"
+                                + " call; every group gets every message; counts and Redis CPU per delivered message"
+                                + " (message x group), msgs_per_s counts published messages",
+                        List.of(STREAM_TOPIC, PUBSUB, REDISSON_RELIABLE_TOPIC),
+                        100_000,
                         3),
                 new WorkQueueScenario(
                         IN_MEMORY,

@@ -11,6 +11,8 @@ import static io.queuekit.bench.Impls.LIST_ALO_SHARDS;
 import static io.queuekit.bench.Impls.LIST_AMO;
 import static io.queuekit.bench.Impls.PUBSUB;
 import static io.queuekit.bench.Impls.REDISSON_DELAYED;
+import static io.queuekit.bench.Impls.REDISSON_RELIABLE_TOPIC;
+import static io.queuekit.bench.Impls.STREAM_TOPIC;
 import static io.queuekit.bench.Impls.ZSET;
 import static io.queuekit.bench.Impls.ZSET_BATCH;
 import static io.queuekit.bench.Impls.ZSET_LUA;
@@ -28,6 +30,7 @@ import static io.queuekit.bench.Scenarios.IN_FLIGHT_50K;
 import static io.queuekit.bench.Scenarios.IN_MEMORY;
 import static io.queuekit.bench.Scenarios.MEMORY;
 import static io.queuekit.bench.Scenarios.PUBSUB_FANOUT;
+import static io.queuekit.bench.Scenarios.TOPIC_FANOUT;
 import static io.queuekit.bench.Scenarios.WORK_QUEUE;
 import static io.queuekit.bench.Scenarios.WORK_QUEUE_BATCH;
 
@@ -146,6 +149,8 @@ final class Targets {
         t.flat(LIST_ALO);
         t.flat(ZSET);
         t.ratio(PUBSUB_FANOUT, PUBSUB, PUBSUB_FANOUT, JEDIS_PUBSUB, 0.8, "pub/sub vs plain Jedis");
+        t.reportedAgainst(TOPIC_FANOUT, STREAM_TOPIC, REDISSON_RELIABLE_TOPIC, "Redisson RReliableTopic");
+        t.reportedAgainst(TOPIC_FANOUT, STREAM_TOPIC, PUBSUB, "pub/sub");
         t.atLeast(IN_MEMORY, INMEMORY_ALO, 300_000, "in-memory at-least-once >= 300,000 msgs/s");
         t.atLeast(IN_MEMORY, INMEMORY_AMO, 300_000, "in-memory at-most-once >= 300,000 msgs/s");
         t.memory(LIST_ALO);
@@ -212,14 +217,19 @@ final class Targets {
 
     /** Our row of a scenario against BullMQ's, without a target. */
     private void reportedAgainstBullmq(String scenario, String ours) {
-        String what = scenario + ": " + ours + " against BullMQ (no target)";
-        Optional<String> missing = missingCpu(scenario, ours, scenario, BULLMQ);
+        reportedAgainst(scenario, ours, BULLMQ, "BullMQ");
+    }
+
+    /** Our Redis CPU per message and rate against a peer's in one scenario, without a target. */
+    private void reportedAgainst(String scenario, String ours, String peer, String peerName) {
+        String what = scenario + ": " + ours + " against " + peerName + " (no target)";
+        Optional<String> missing = missingCpu(scenario, ours, scenario, peer);
         if (missing.isPresent()) {
             checks.add(Check.notMeasured(what, missing.get()).asInfo());
             return;
         }
         Result a = find(scenario, ours).orElseThrow();
-        Result b = find(scenario, BULLMQ).orElseThrow();
+        Result b = find(scenario, peer).orElseThrow();
         checks.add(check(
                         what,
                         true,

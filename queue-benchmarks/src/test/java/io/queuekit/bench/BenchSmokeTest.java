@@ -48,7 +48,7 @@ class BenchSmokeTest {
                     DELAYS,
                     IN_FLIGHT,
                     WORK_QUEUES,
-                    Set.of(Scenarios.PUBSUB_FANOUT, Scenarios.DELAY_SCHEDULE, Scenarios.IDLE))
+                    Set.of(Scenarios.PUBSUB_FANOUT, Scenarios.TOPIC_FANOUT, Scenarios.DELAY_SCHEDULE, Scenarios.IDLE))
             .flatMap(Set::stream)
             .collect(Collectors.toSet());
 
@@ -87,10 +87,11 @@ class BenchSmokeTest {
                     .as("early exactly on delay lines: %s", line)
                     .isEqualTo(DELAYS.contains(scenario));
             assertThat(m.group(9) != null)
-                    .as("cpu exactly on delay, in-flight and Redis work-queue lines: %s", line)
+                    .as("cpu exactly on delay, in-flight, Redis work-queue and topic fan-out lines: %s", line)
                     .isEqualTo(DELAYS.contains(scenario)
                             || IN_FLIGHT.contains(scenario)
-                            || WORK_QUEUES.contains(scenario));
+                            || WORK_QUEUES.contains(scenario)
+                            || scenario.equals(Scenarios.TOPIC_FANOUT));
             assertThat(m.group(10) != null)
                     .as("bytes exactly on memory lines: %s", line)
                     .isEqualTo(scenario.equals(Scenarios.MEMORY));
@@ -117,7 +118,7 @@ class BenchSmokeTest {
                 assertThat(r.lost()).as("lost by %s %s", r.scenario(), r.impl()).isZero();
             }
         }
-        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(32);
+        assertThat(text.lines().filter(l -> l.startsWith("TARGET "))).hasSize(34);
         assertThat(text).contains("\nRETIRED (no longer judged):\n");
     }
 }
