@@ -195,7 +195,7 @@ final class QueueFactory {
             set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "block-timeout", s.getBlockTimeout(), b::blockTimeout);
-            QueuekitProperties.Stream stream = s.getStream();
+            StreamProperties stream = s.getStream();
             set(queue, "stream.max-length", stream.getMaxLength(), b::maxLength);
             set(queue, "stream.max-age", stream.getMaxAge(), b::maxAge);
             set(queue, "stream.hard-max-length", stream.getHardMaxLength(), b::hardMaxLength);
@@ -300,7 +300,7 @@ final class QueueFactory {
 
     /** A soft limit above the hard one, refused naming both (the Redis builder refuses it too, naming neither). */
     private static void checkStreamLengths(Definition queue) {
-        QueuekitProperties.Stream stream = queue.settings().getStream();
+        StreamProperties stream = queue.settings().getStream();
         Long soft = stream.getMaxLength();
         Long hard = stream.getHardMaxLength();
         if (soft != null && hard != null && soft > hard) {

@@ -18,7 +18,7 @@ import org.springframework.core.ResolvableType;
  * by reflection and the payload types the JSON codec binds, for the application's own queues.
  */
 final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
-    /** The scripts of queue-redis-core, queue-redis-list and queue-redis-zset, with their includes. */
+    /** The scripts of queue-redis-core and the Redis transports (list, zset, stream), with their includes. */
     static final String LUA_SCRIPTS = "io/queuekit/redis/**/*.lua";
 
     @Override
@@ -27,6 +27,7 @@ final class QueuekitRuntimeHints implements RuntimeHintsRegistrar {
         BindableRuntimeHintsRegistrar.forTypes(
                         QueuekitProperties.Queue.class,
                         ScheduleProperties.class,
+                        StreamProperties.class,
                         QueuekitProperties.InMemory.class,
                         QueuekitProperties.Health.class)
                 .registerHints(hints, classLoader);

@@ -193,7 +193,7 @@ class AotProcessingTest {
                 .accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(StreamHandlers.class, "watch"))
                 .accepts(hints);
-        assertThat(RuntimeHintsPredicates.reflection().onType(QueuekitProperties.Stream.class))
+        assertThat(RuntimeHintsPredicates.reflection().onType(StreamProperties.class))
                 .accepts(hints);
         for (String script :
                 List.of("io/queuekit/redis/stream/claim.lua", "io/queuekit/redis/stream/includes/deliver.lua")) {
