@@ -142,6 +142,11 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
         return GroupTerms.info(name, c);
     }
 
+    /** Whether the group is stored (one script); false once it was deleted, by any process. */
+    boolean exists() {
+        return store.counts().exists();
+    }
+
     private QueueException gone() {
         return new QueueException("group " + name + " of topic " + topic.name() + " does not exist: it was deleted");
     }

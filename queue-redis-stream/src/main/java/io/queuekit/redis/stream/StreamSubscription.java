@@ -80,20 +80,47 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
             try {
                 got = group.pollBatch(BATCH, blockMillis, TimeUnit.MILLISECONDS);
                 readFailures.recovered("queuekit {}: reading the subscription works again", topic.name());
-            } catch (InterruptedException | QueueClosedException e) {
+            } catch (InterruptedException e) {
                 continue; // closing
-            } catch (RuntimeException e) {
+            } catch (QueueClosedException e) {
                 if (!closing) {
-                    readFailures.failed(
-                            "queuekit " + topic.name() + ": a subscription could not read; it tries again", e);
-                    pause();
+                    end("its group object was closed (the group was deleted through this topic object)");
                 }
+                return;
+            } catch (RuntimeException e) {
+                if (closing) {
+                    continue;
+                }
+                if (groupDeleted()) {
+                    end("its group " + group.name() + " was deleted");
+                    return;
+                }
+                readFailures.failed("queuekit " + topic.name() + ": a subscription could not read; it tries again", e);
+                pause();
                 continue;
             }
             if (!got.isEmpty()) {
                 handOver(got);
             }
         }
+    }
+
+    /** Whether the subscription's group is gone from Redis; false if that cannot be told now. */
+    private boolean groupDeleted() {
+        try {
+            return !group.exists();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Ends the subscription from its reader, whose group is gone: a subscription cannot go on
+     * without it (recreating it would skip what was published meanwhile without a word).
+     */
+    private void end(String why) {
+        LOG.warn("queuekit {}: a subscription ends: {}; subscribe again to receive", topic.name(), why);
+        close();
     }
 
     /** Hands a batch to the listener's thread, each message followed by its ack, and waits for it. */
