@@ -21,20 +21,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisSentinelClient;
 
 /**
  * A stream topic behind Sentinel, two groups of two consumers each, while a publisher publishes
- * 6,000 messages and the primary is SIGKILLed mid-way: the Sentinels promote the replica and the
+ * 6,000 messages and the primary is failed over mid-way, SIGKILLed or by {@code SENTINEL FAILOVER}
+ * (the old primary then runs on, blocked readers and all, until it is made a replica): the
  * publisher and consumers carry on by themselves. The topic cannot wait for replicas (its builder
  * refuses {@code replicas(...)}), so a failover may lose what the old primary acknowledged but had
  * not replicated: publishes (lost for every group) and acks (delivered again). To tell that apart
  * from a bug, the test writes a marker and {@code WAIT}s for the replica just before the kill:
  * everything acknowledged before the marker was replicated and must survive, whatever was lost
- * was acknowledged between the marker and the kill, and every message published after the
+ * was acknowledged between the marker and the old primary's last write (the kill, or its demotion
+ * to replica), and every message published after the
  * promotion reaches both groups.
  */
 class StreamSentinelFailoverTest {
@@ -43,9 +46,15 @@ class StreamSentinelFailoverTest {
     private static final Duration PACE = Duration.ofMillis(15);
     private static final List<String> GROUPS = List.of("billing", "shipping");
 
-    @Test
+    enum Fault {
+        SIGKILL,
+        SENTINEL_FAILOVER
+    }
+
+    @ParameterizedTest
+    @EnumSource(Fault.class)
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void primarySigkilled_midRun_bothGroupsCarryOn_andOnlyUnreplicatedWritesMayBeLost() throws Exception {
+    void primaryFailedOver_midRun_bothGroupsCarryOn_andOnlyUnreplicatedWritesMayBeLost(Fault fault) throws Exception {
         try (RedisSentinelGroup sentinels = RedisSentinelGroup.builder()
                         .masterName("stream-failover")
                         .start();
@@ -88,10 +97,16 @@ class StreamSentinelFailoverTest {
                             && consumed.values().stream().allMatch(c -> !c.ackedAt.isEmpty()));
             RedisServer old = sentinels.primary();
             long replicated = replicatedUpToNow(old);
-            long killed = System.nanoTime();
-            sentinels.killPrimary();
-            sentinels.awaitPrimaryWritable(Duration.ofSeconds(30));
+            long faulted = System.nanoTime();
+            if (fault == Fault.SIGKILL) {
+                sentinels.killPrimary();
+                sentinels.awaitPrimaryWritable(Duration.ofSeconds(30));
+            } else {
+                sentinels.failover(); // returns once the old primary is a replica: it takes no more writes
+            }
             long promoted = System.nanoTime();
+            // the last moment the old primary may have taken a write
+            long oldPrimaryGone = fault == Fault.SIGKILL ? faulted : promoted;
 
             publishing.join(TimeUnit.SECONDS.toMillis(40));
             assertThat(publishing.isAlive()).as("publisher finished").isFalse();
@@ -132,23 +147,24 @@ class StreamSentinelFailoverTest {
                 assertThat(c.ackedBefore(replicated, ackedTwice))
                         .as("%s: acked before the marker was replicated, delivered again", name)
                         .isEmpty();
-                assertThat(c.ackedBefore(killed, ackedTwice))
+                assertThat(c.ackedBefore(oldPrimaryGone, ackedTwice))
                         .as("%s: only acks the old primary took may be forgotten", name)
                         .hasSameSizeAs(ackedTwice);
             }
-            assertThat(publisher.acknowledgedBefore(killed, lostPublishes))
+            assertThat(publisher.acknowledgedBefore(oldPrimaryGone, lostPublishes))
                     .as("only publishes the old primary acknowledged may be lost")
                     .hasSameSizeAs(lostPublishes);
             System.out.printf(
-                    "stream behind Sentinel: primary SIGKILLed after %d acknowledged publishes; replica promoted"
-                            + " after %d ms; publishes failed %d times and were retried; %d acknowledged between the"
-                            + " replicated marker and the kill; %s%n",
+                    "stream behind Sentinel, %s after %d acknowledged publishes: replica promoted after %d ms;"
+                            + " publishes failed %d times and were retried; %d acknowledged between the replicated"
+                            + " marker and the old primary's last write; %s%n",
+                    fault,
                     publisher
-                            .acknowledgedBefore(killed, publisher.acknowledgedAt.keySet())
+                            .acknowledgedBefore(faulted, publisher.acknowledgedAt.keySet())
                             .size(),
-                    TimeUnit.NANOSECONDS.toMillis(promoted - killed),
+                    TimeUnit.NANOSECONDS.toMillis(promoted - faulted),
                     publisher.failures.get(),
-                    publisher.acknowledgedBetween(replicated, killed),
+                    publisher.acknowledgedBetween(replicated, oldPrimaryGone),
                     String.join("; ", report));
         }
     }
