@@ -34,11 +34,10 @@ import redis.clients.jedis.RedisSentinelClient;
  * publisher and consumers carry on by themselves. The topic cannot wait for replicas (its builder
  * refuses {@code replicas(...)}), so a failover may lose what the old primary acknowledged but had
  * not replicated: publishes (lost for every group) and acks (delivered again). To tell that apart
- * from a bug, the test writes a marker and {@code WAIT}s for the replica just before the kill:
+ * from a bug, the test writes a marker and {@code WAIT}s for the replica just before the failover:
  * everything acknowledged before the marker was replicated and must survive, whatever was lost
  * was acknowledged between the marker and the old primary's last write (the kill, or its demotion
- * to replica), and every message published after the
- * promotion reaches both groups.
+ * to replica), and every message published after the promotion reaches both groups.
  */
 class StreamSentinelFailoverTest {
     private static final int MESSAGES = 6_000;
