@@ -33,8 +33,9 @@ import redis.clients.jedis.RedisSentinelClient;
  * (the old primary then runs on, blocked readers and all, until it is made a replica): the
  * publisher and consumers carry on by themselves. The topic cannot wait for replicas (its builder
  * refuses {@code replicas(...)}), so a failover may lose what the old primary acknowledged but had
- * not replicated: publishes (lost for every group) and acks (delivered again). To tell that apart
- * from a bug, the test writes a marker and {@code WAIT}s for the replica just before the failover:
+ * not replicated: publishes and acks (delivered again). A group that read such a publish from the
+ * old primary in time has it, another may never get it. To tell that apart from a bug, the test
+ * writes a marker and {@code WAIT}s for the replica just before the failover:
  * everything acknowledged before the marker was replicated and must survive, whatever was lost
  * was acknowledged between the marker and the old primary's last write (the kill, or its demotion
  * to replica), and every message published after the promotion reaches both groups.
@@ -128,7 +129,6 @@ class StreamSentinelFailoverTest {
                     .until(() -> topic.groups().stream().allMatch(g -> g.lag() == 0 && g.pending() == 0));
             consumers.forEach(Subscription::close);
 
-            Set<String> lostPublishes = publisher.lost(consumed.get(GROUPS.get(0)));
             List<String> report = new ArrayList<>();
             for (String name : GROUPS) {
                 Consumed c = consumed.get(name);
@@ -137,9 +137,6 @@ class StreamSentinelFailoverTest {
                 report.add(String.format(
                         "%s: %d lost, %d acked before the promotion and delivered again, %d deliveries",
                         name, lost.size(), ackedTwice.size(), c.total()));
-                assertThat(lost)
-                        .as("%s: lost publishes are lost for every group alike", name)
-                        .isEqualTo(lostPublishes);
                 assertThat(publisher.acknowledgedBefore(replicated, lost))
                         .as("%s: acknowledged before the marker was replicated, never delivered", name)
                         .isEmpty();
@@ -149,10 +146,10 @@ class StreamSentinelFailoverTest {
                 assertThat(c.ackedBefore(oldPrimaryGone, ackedTwice))
                         .as("%s: only acks the old primary took may be forgotten", name)
                         .hasSameSizeAs(ackedTwice);
+                assertThat(publisher.acknowledgedBefore(oldPrimaryGone, lost))
+                        .as("%s: only publishes the old primary acknowledged may be lost", name)
+                        .hasSameSizeAs(lost);
             }
-            assertThat(publisher.acknowledgedBefore(oldPrimaryGone, lostPublishes))
-                    .as("only publishes the old primary acknowledged may be lost")
-                    .hasSameSizeAs(lostPublishes);
             System.out.printf(
                     "stream behind Sentinel, %s after %d acknowledged publishes: replica promoted after %d ms;"
                             + " publishes failed %d times and were retried; %d acknowledged between the replicated"
