@@ -39,7 +39,7 @@ end
 local allowed = nil
 if by_length then
   local over = len - max_length
-  allowed = over < #head and head[over + 1][1] or nil
+  allowed = head[math.min(over + 1, #head)][1]
 end
 if by_age then
   local min_id = (now_ms() - max_age) .. '-0'

@@ -235,6 +235,24 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void softTrim_withMaxLengthAndMaxAge_trimsByLength_whenFarOver() throws Exception {
+        RedisStreamTopic<String> t =
+                track(builder().maxLength(10).maxAge(Duration.ofHours(1)).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publishAll(messages(2_500));
+        List<Delivery<String>> got = new ArrayList<>();
+        while (got.size() < 2_500) {
+            got.addAll(g.pollBatch(1000, 5, SECONDS));
+        }
+        assertThat(g.ackAll(got)).isEqualTo(2_500);
+
+        assertThat(t.trimNow()).as("the length allows more than a pass").isEqualTo(Retention.PASS_LIMIT);
+        assertThat(t.trimNow()).isEqualTo(Retention.PASS_LIMIT);
+        assertThat(t.trimNow()).isEqualTo(490);
+        assertThat(t.size()).isEqualTo(10);
+    }
+
+    @Test
     void hardMaxLength_removesUnackedMessages_andCountsThemMissedForEachGroupBehind() throws Exception {
         RedisStreamTopic<String> t = track(builder().hardMaxLength(3).build());
         ConsumerGroup<String> ahead = track(t.group("ahead"));
