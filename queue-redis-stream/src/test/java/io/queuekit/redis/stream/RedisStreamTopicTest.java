@@ -313,6 +313,62 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void aReplayWhileAMessageIsInFlight_keepsItsHolder_soItsAckStillSettles() throws Exception {
+        RedisStreamTopic<String> t1 = track(builder().build());
+        RedisStreamTopic<String> t2 =
+                track(RedisStreamTopic.builder(client, t1.name(), Codec.utf8()).build());
+        ConsumerGroup<String> mine = track(t1.group("g"));
+        ConsumerGroup<String> theirs = track(t2.group("g"));
+        t1.publish("m");
+        assertThat(mine.poll(5, SECONDS).retry(Duration.ZERO)).isTrue();
+        Delivery<String> held = mine.poll(5, SECONDS);
+        assertThat(held.attempt()).isEqualTo(2);
+
+        mine.replayFrom(io.queuekit.Position.beginning());
+        assertThat(theirs.poll(200, MILLISECONDS))
+                .as("m is in flight: read again, not handed out")
+                .isNull();
+
+        assertThat(held.ack()).as("its holder still holds it").isTrue();
+        assertThat(theirs.poll(200, MILLISECONDS)).isNull();
+        assertThat(mine.info().pending()).isZero();
+    }
+
+    @Test
+    void aReplayWhileAMessageWaitsOrIsInFlight_doesNotRestartItsAttempts() throws Exception {
+        RedisStreamTopic<String> t1 = track(builder().build());
+        RedisStreamTopic<String> t2 =
+                track(RedisStreamTopic.builder(client, t1.name(), Codec.utf8()).build());
+        ConsumerGroup<String> mine = track(t1.group("g"));
+        ConsumerGroup<String> theirs = track(t2.group("g"));
+        t1.publish("a");
+        assertThat(mine.poll(5, SECONDS).retry(Duration.ZERO)).isTrue();
+        Delivery<String> a = mine.poll(5, SECONDS);
+        assertThat(a.attempt()).isEqualTo(2);
+        assertThat(a.retry(Duration.ofSeconds(2))).isTrue(); // waits after attempt 2
+        t1.publish("b");
+        assertThat(mine.poll(5, SECONDS).retry(Duration.ZERO)).isTrue();
+        Delivery<String> b = mine.poll(5, SECONDS);
+        assertThat(b.payload()).isEqualTo("b");
+        assertThat(b.attempt()).isEqualTo(2);
+
+        mine.replayFrom(io.queuekit.Position.beginning());
+        assertThat(theirs.poll(200, MILLISECONDS))
+                .as("both are read again, not handed out")
+                .isNull();
+
+        assertThat(b.retry(Duration.ZERO)).as("b's holder still holds it").isTrue();
+        Delivery<String> next = theirs.poll(5, SECONDS);
+        assertThat(next.payload()).isEqualTo("b");
+        assertThat(next.attempt()).as("b's attempts go on").isEqualTo(3);
+        assertThat(next.ack()).isTrue();
+        next = theirs.poll(5, SECONDS);
+        assertThat(next.payload()).isEqualTo("a");
+        assertThat(next.attempt()).as("a's attempts go on").isEqualTo(3);
+        assertThat(next.ack()).isTrue();
+    }
+
+    @Test
     void closingAGroupObject_removesItsConsumer_unlessItHoldsEntries() throws Exception {
         RedisStreamTopic<String> t = track(builder().build());
         String stream = "queuekit:{" + t.name() + "}:stream";
