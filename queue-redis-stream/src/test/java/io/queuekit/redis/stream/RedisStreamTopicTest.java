@@ -277,6 +277,23 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void afterTheHardCapRemovedWhatAGroupHadNotRead_itsLagCountsWhatIsLeft() throws Exception {
+        RedisStreamTopic<String> t = track(builder().hardMaxLength(4).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publishAll(messages(3));
+        assertThat(takeAndAck(g, 1)).containsExactly("m0");
+        t.publishAll(messages(10).subList(3, 10)); // the cap removes m1 to m5, unread
+
+        assertThat(t.size()).isEqualTo(4);
+        assertThat(g.info().missed()).isEqualTo(5);
+        assertThat(g.info().lag()).as("m6 to m9 are left to read").isEqualTo(4);
+        assertThat(takeAndAck(g, 4)).containsExactly("m6", "m7", "m8", "m9");
+        assertThat(g.info().lag()).as("read up to the end").isZero();
+        t.publish("m10");
+        assertThat(g.info().lag()).isEqualTo(1);
+    }
+
+    @Test
     void aRetryOfAMessageTheHardCapRemoved_isDropped_andNotHandedOut() throws Exception {
         RedisStreamTopic<String> t = track(builder().hardMaxLength(1).build());
         ConsumerGroup<String> g = track(t.group("g"));
