@@ -82,7 +82,6 @@ out[2] = missed
 if groups ~= nil then
   out[1] = #groups
 else
-  local info = fields(redis.call('XINFO', 'STREAM', K_READY))
-  out[1] = info['groups']
+  out[1] = #redis.call('XINFO', 'GROUPS', K_READY) -- XINFO STREAM would copy two entries
 end
 return out

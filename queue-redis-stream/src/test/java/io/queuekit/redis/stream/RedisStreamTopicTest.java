@@ -15,15 +15,19 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.QueueException;
 import io.queuekit.Semantics;
 import io.queuekit.TransportException;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisMonitor;
 import redis.clients.jedis.RedisClient;
 
 /** What the stream topic does beyond the contract: retention, fencing, bounded passes, its builder. */
@@ -250,6 +254,46 @@ class RedisStreamTopicTest {
         assertThat(t.trimNow()).isEqualTo(Retention.PASS_LIMIT);
         assertThat(t.trimNow()).isEqualTo(490);
         assertThat(t.size()).isEqualTo(10);
+    }
+
+    @Test
+    void softTrim_thatCanRemoveNothing_readsNoEntry(RedisServer server) throws Exception {
+        RedisStreamTopic<String> t = track(builder().maxLength(10).build());
+        ConsumerGroup<String> behind = track(t.group("behind"));
+        t.publishAll(messages(2_000));
+        ConsumerGroup<String> g = track(t.group("g", io.queuekit.Position.beginning()));
+        assertThat(takeAndAck(g, 5)).hasSize(5);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Jedis monitor = track(new Jedis(server.host(), server.port()));
+        Thread watching = new Thread(() -> {
+            try {
+                monitor.monitor(new JedisMonitor() {
+                    @Override
+                    public void onCommand(String command) {
+                        seen.add(command);
+                    }
+                });
+            } catch (RuntimeException closed) {
+                // the test closed the connection
+            }
+        });
+        watching.setDaemon(true);
+        watching.start();
+        await().atMost(5, SECONDS).until(() -> {
+            client.echo("watching");
+            return seen.stream().anyMatch(c -> c.contains("watching"));
+        });
+
+        assertThat(t.trimNow()).as("behind has read nothing").isZero();
+        client.echo("trimmed");
+        await().atMost(5, SECONDS).until(() -> seen.stream().anyMatch(c -> c.contains("trimmed")));
+
+        assertThat(seen)
+                .filteredOn(c -> c.contains("\"XRANGE\""))
+                .as("every read stops at the groups' floor, not at the stream's end")
+                .isNotEmpty()
+                .noneMatch(c -> c.contains("\"+\""));
+        assertThat(behind.info().lag()).isEqualTo(2_000);
     }
 
     @Test
