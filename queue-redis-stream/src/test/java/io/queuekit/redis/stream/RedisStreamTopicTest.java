@@ -297,6 +297,23 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void softTrim_underAGroupStartedAtATime_removesWhatCameBefore() throws Exception {
+        RedisStreamTopic<String> t = track(builder().maxLength(1).build());
+        t.publish("before");
+        long before = System.currentTimeMillis();
+        await().atMost(5, SECONDS).until(() -> System.currentTimeMillis() > before + 1);
+        ConsumerGroup<String> g =
+                track(t.group("g", io.queuekit.Position.at(java.time.Instant.ofEpochMilli(before + 1))));
+        await().atMost(5, SECONDS).until(() -> System.currentTimeMillis() > before + 2);
+        t.publishAll(messages(3));
+
+        assertThat(t.trimNow()).as("the group needs none before its time").isEqualTo(1);
+
+        assertThat(t.size()).isEqualTo(3);
+        assertThat(takeAndAck(g, 3)).containsExactlyElementsOf(messages(3));
+    }
+
+    @Test
     void hardMaxLength_removesUnackedMessages_andCountsThemMissedForEachGroupBehind() throws Exception {
         RedisStreamTopic<String> t = track(builder().hardMaxLength(3).build());
         ConsumerGroup<String> ahead = track(t.group("ahead"));
