@@ -447,6 +447,36 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void subscribingWhileTheTopicCloses_leavesNoGroupBehind() throws Exception {
+        String name = "stream-test-" + UUID.randomUUID();
+        String stream = "queuekit:{" + name + "}:stream";
+        client.xadd(stream, redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("b", "x"));
+        for (int i = 0; i < 300; i++) {
+            RedisStreamTopic<String> t =
+                    RedisStreamTopic.builder(client, name, Codec.utf8()).build();
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            long spin = i * 2_000L;
+            Thread subscriber = new Thread(() -> {
+                try {
+                    go.await();
+                    t.subscribe(m -> {});
+                } catch (QueueClosedException | InterruptedException closed) {
+                    // closed first
+                }
+            });
+            subscriber.start();
+            go.countDown();
+            long until = System.nanoTime() + spin;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            t.close();
+            subscriber.join(10_000);
+            assertThat(client.xinfoGroups(stream)).as("round %d", i).isEmpty();
+        }
+    }
+
+    @Test
     void closingAGroupObject_removesItsConsumer_unlessItHoldsEntries() throws Exception {
         RedisStreamTopic<String> t = track(builder().build());
         String stream = "queuekit:{" + t.name() + "}:stream";
