@@ -234,6 +234,14 @@ public final class RedisStreamTopic<T> implements Topic<T> {
             broadcast.checkOpen(); // a close that ran meanwhile missed it
         } catch (QueueClosedException e) {
             g.close();
+            if (subscription) {
+                // nothing else knows its random name: delete it, or it stays for good
+                try {
+                    deleteStored(name);
+                } catch (RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
             throw e;
         }
         return g;

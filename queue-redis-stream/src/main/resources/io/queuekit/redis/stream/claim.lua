@@ -11,7 +11,8 @@
 -- Returns {now, next event ms or -1, reaped, buried, acked, paused 0/1, last stream id,
 -- then per delivery: message id, attempt, stream id, payload section, enqueue ms}.
 -- Work: bounded by ARGV[3] (and the acks): at most ARGV[3] expired leases and due retries, and
--- at most 10 reads of ARGV[3] new entries; XINFO GROUPS of the topic's groups.
+-- at most 10 reads of ARGV[3] new entries (after a replay, with their PEL entries read before and
+-- put back after); XINFO GROUPS of the topic's groups.
 --- @include "check_layout"
 --- @include "now_ms"
 --- @include "ack_pairs"
@@ -62,6 +63,28 @@ for _, sid in ipairs(redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT
   end
 end
 
+-- The entries in flight or waiting among the next count after last, each as {consumer, delivery
+-- count} from the PEL. Only a replay leaves entries pending past the last-delivered id; reading
+-- them again would make the reader their holder with count 1, which breaks the fencing of owns()
+-- and restarts their attempts, so the claim puts these back after the read.
+-- Work: one XPENDING of one entry; after a replay, XRANGE of count entries and one XPENDING each.
+local function held_ahead(from, count)
+  local held = {}
+  if redis.call('XPENDING', K_READY, group, '(' .. from, '+', 1)[1] == nil then
+    return held
+  end
+  for _, e in ipairs(redis.call('XRANGE', K_READY, '(' .. from, '+', 'COUNT', count)) do
+    local sid = e[1]
+    if redis.call('ZSCORE', K_INFLIGHT, sid) or redis.call('ZSCORE', K_DELAYED, sid) then
+      local p = redis.call('XPENDING', K_READY, group, sid, sid, 1)[1]
+      if p then
+        held[sid] = {p[2], p[4]}
+      end
+    end
+  end
+  return held
+end
+
 -- 2. hand out, new entries and waiting ones in the order they became ready
 local waiting = redis.call('ZRANGEBYSCORE', K_DELAYED, '-inf', now, 'WITHSCORES', 'LIMIT', 0, max)
 local w = 1
@@ -77,6 +100,7 @@ while taken < max do
   end
   if count > 0 and reads < 10 then
     reads = reads + 1
+    local held = held_ahead(last, count)
     local r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', count, 'STREAMS', K_READY, '>')
     local entries = (r and r[1] and r[1][2]) or {}
     local plain = 0
@@ -90,7 +114,12 @@ while taken < max do
       if f['g'] ~= nil and f['g'] ~= group then
         redis.call('XACK', K_READY, group, sid) -- another group's requeued message
       elseif redis.call('ZSCORE', K_INFLIGHT, sid) or redis.call('ZSCORE', K_DELAYED, sid) then
-        -- read again after a replay while it is in flight or waits: it stays where it is
+        -- read again after a replay while it is in flight or waits: it stays where it is, and its
+        -- holder and attempt, which the read reset, are put back (JUSTID leaves the count as set)
+        local h = held[sid]
+        if h then
+          redis.call('XCLAIM', K_READY, group, h[1], 0, sid, 'RETRYCOUNT', h[2], 'JUSTID')
+        end
       else
         deliver(out, sid, f, 1, now, lease)
         taken = taken + 1

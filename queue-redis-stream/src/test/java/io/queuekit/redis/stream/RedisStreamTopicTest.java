@@ -15,15 +15,19 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.QueueException;
 import io.queuekit.Semantics;
 import io.queuekit.TransportException;
+import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisMonitor;
 import redis.clients.jedis.RedisClient;
 
 /** What the stream topic does beyond the contract: retention, fencing, bounded passes, its builder. */
@@ -235,6 +239,81 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void softTrim_withMaxLengthAndMaxAge_trimsByLength_whenFarOver() throws Exception {
+        RedisStreamTopic<String> t =
+                track(builder().maxLength(10).maxAge(Duration.ofHours(1)).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publishAll(messages(2_500));
+        List<Delivery<String>> got = new ArrayList<>();
+        while (got.size() < 2_500) {
+            got.addAll(g.pollBatch(1000, 5, SECONDS));
+        }
+        assertThat(g.ackAll(got)).isEqualTo(2_500);
+
+        assertThat(t.trimNow()).as("the length allows more than a pass").isEqualTo(Retention.PASS_LIMIT);
+        assertThat(t.trimNow()).isEqualTo(Retention.PASS_LIMIT);
+        assertThat(t.trimNow()).isEqualTo(490);
+        assertThat(t.size()).isEqualTo(10);
+    }
+
+    @Test
+    void softTrim_thatCanRemoveNothing_readsNoEntry(RedisServer server) throws Exception {
+        RedisStreamTopic<String> t = track(builder().maxLength(10).build());
+        ConsumerGroup<String> behind = track(t.group("behind"));
+        t.publishAll(messages(2_000));
+        ConsumerGroup<String> g = track(t.group("g", io.queuekit.Position.beginning()));
+        assertThat(takeAndAck(g, 5)).hasSize(5);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Jedis monitor = track(new Jedis(server.host(), server.port()));
+        Thread watching = new Thread(() -> {
+            try {
+                monitor.monitor(new JedisMonitor() {
+                    @Override
+                    public void onCommand(String command) {
+                        seen.add(command);
+                    }
+                });
+            } catch (RuntimeException closed) {
+                // the test closed the connection
+            }
+        });
+        watching.setDaemon(true);
+        watching.start();
+        await().atMost(5, SECONDS).until(() -> {
+            client.echo("watching");
+            return seen.stream().anyMatch(c -> c.contains("watching"));
+        });
+
+        assertThat(t.trimNow()).as("behind has read nothing").isZero();
+        client.echo("trimmed");
+        await().atMost(5, SECONDS).until(() -> seen.stream().anyMatch(c -> c.contains("trimmed")));
+
+        assertThat(seen)
+                .filteredOn(c -> c.contains("\"XRANGE\""))
+                .as("every read stops at the groups' floor, not at the stream's end")
+                .isNotEmpty()
+                .noneMatch(c -> c.contains("\"+\""));
+        assertThat(behind.info().lag()).isEqualTo(2_000);
+    }
+
+    @Test
+    void softTrim_underAGroupStartedAtATime_removesWhatCameBefore() throws Exception {
+        RedisStreamTopic<String> t = track(builder().maxLength(1).build());
+        t.publish("before");
+        long before = System.currentTimeMillis();
+        await().atMost(5, SECONDS).until(() -> System.currentTimeMillis() > before + 1);
+        ConsumerGroup<String> g =
+                track(t.group("g", io.queuekit.Position.at(java.time.Instant.ofEpochMilli(before + 1))));
+        await().atMost(5, SECONDS).until(() -> System.currentTimeMillis() > before + 2);
+        t.publishAll(messages(3));
+
+        assertThat(t.trimNow()).as("the group needs none before its time").isEqualTo(1);
+
+        assertThat(t.size()).isEqualTo(3);
+        assertThat(takeAndAck(g, 3)).containsExactlyElementsOf(messages(3));
+    }
+
+    @Test
     void hardMaxLength_removesUnackedMessages_andCountsThemMissedForEachGroupBehind() throws Exception {
         RedisStreamTopic<String> t = track(builder().hardMaxLength(3).build());
         ConsumerGroup<String> ahead = track(t.group("ahead"));
@@ -256,6 +335,23 @@ class RedisStreamTopicTest {
         assertThat(takeAndAck(behind, 3)).containsExactly("m2", "m3", "m4");
         assertThat(takeAndAck(ahead, 2)).containsExactly("m3", "m4");
         assertThat(behind.info().missed()).isEqualTo(2);
+    }
+
+    @Test
+    void afterTheHardCapRemovedWhatAGroupHadNotRead_itsLagCountsWhatIsLeft() throws Exception {
+        RedisStreamTopic<String> t = track(builder().hardMaxLength(4).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publishAll(messages(3));
+        assertThat(takeAndAck(g, 1)).containsExactly("m0");
+        t.publishAll(messages(10).subList(3, 10)); // the cap removes m1 to m5, unread
+
+        assertThat(t.size()).isEqualTo(4);
+        assertThat(g.info().missed()).isEqualTo(5);
+        assertThat(g.info().lag()).as("m6 to m9 are left to read").isEqualTo(4);
+        assertThat(takeAndAck(g, 4)).containsExactly("m6", "m7", "m8", "m9");
+        assertThat(g.info().lag()).as("read up to the end").isZero();
+        t.publish("m10");
+        assertThat(g.info().lag()).isEqualTo(1);
     }
 
     @Test
@@ -292,6 +388,92 @@ class RedisStreamTopicTest {
         assertThatThrownBy(() -> theirs.replayFrom(io.queuekit.Position.beginning()))
                 .isInstanceOf(QueueException.class)
                 .hasMessageContaining("deleted");
+    }
+
+    @Test
+    void aReplayWhileAMessageIsInFlight_keepsItsHolder_soItsAckStillSettles() throws Exception {
+        RedisStreamTopic<String> t1 = track(builder().build());
+        RedisStreamTopic<String> t2 =
+                track(RedisStreamTopic.builder(client, t1.name(), Codec.utf8()).build());
+        ConsumerGroup<String> mine = track(t1.group("g"));
+        ConsumerGroup<String> theirs = track(t2.group("g"));
+        t1.publish("m");
+        assertThat(mine.poll(5, SECONDS).retry(Duration.ZERO)).isTrue();
+        Delivery<String> held = mine.poll(5, SECONDS);
+        assertThat(held.attempt()).isEqualTo(2);
+
+        mine.replayFrom(io.queuekit.Position.beginning());
+        assertThat(theirs.poll(200, MILLISECONDS))
+                .as("m is in flight: read again, not handed out")
+                .isNull();
+
+        assertThat(held.ack()).as("its holder still holds it").isTrue();
+        assertThat(theirs.poll(200, MILLISECONDS)).isNull();
+        assertThat(mine.info().pending()).isZero();
+    }
+
+    @Test
+    void aReplayWhileAMessageWaitsOrIsInFlight_doesNotRestartItsAttempts() throws Exception {
+        RedisStreamTopic<String> t1 = track(builder().build());
+        RedisStreamTopic<String> t2 =
+                track(RedisStreamTopic.builder(client, t1.name(), Codec.utf8()).build());
+        ConsumerGroup<String> mine = track(t1.group("g"));
+        ConsumerGroup<String> theirs = track(t2.group("g"));
+        t1.publish("a");
+        assertThat(mine.poll(5, SECONDS).retry(Duration.ZERO)).isTrue();
+        Delivery<String> a = mine.poll(5, SECONDS);
+        assertThat(a.attempt()).isEqualTo(2);
+        assertThat(a.retry(Duration.ofSeconds(2))).isTrue(); // waits after attempt 2
+        t1.publish("b");
+        assertThat(mine.poll(5, SECONDS).retry(Duration.ZERO)).isTrue();
+        Delivery<String> b = mine.poll(5, SECONDS);
+        assertThat(b.payload()).isEqualTo("b");
+        assertThat(b.attempt()).isEqualTo(2);
+
+        mine.replayFrom(io.queuekit.Position.beginning());
+        assertThat(theirs.poll(200, MILLISECONDS))
+                .as("both are read again, not handed out")
+                .isNull();
+
+        assertThat(b.retry(Duration.ZERO)).as("b's holder still holds it").isTrue();
+        Delivery<String> next = theirs.poll(5, SECONDS);
+        assertThat(next.payload()).isEqualTo("b");
+        assertThat(next.attempt()).as("b's attempts go on").isEqualTo(3);
+        assertThat(next.ack()).isTrue();
+        next = theirs.poll(5, SECONDS);
+        assertThat(next.payload()).isEqualTo("a");
+        assertThat(next.attempt()).as("a's attempts go on").isEqualTo(3);
+        assertThat(next.ack()).isTrue();
+    }
+
+    @Test
+    void subscribingWhileTheTopicCloses_leavesNoGroupBehind() throws Exception {
+        String name = "stream-test-" + UUID.randomUUID();
+        String stream = "queuekit:{" + name + "}:stream";
+        client.xadd(stream, redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("b", "x"));
+        for (int i = 0; i < 300; i++) {
+            RedisStreamTopic<String> t =
+                    RedisStreamTopic.builder(client, name, Codec.utf8()).build();
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            long spin = i * 2_000L;
+            Thread subscriber = new Thread(() -> {
+                try {
+                    go.await();
+                    t.subscribe(m -> {});
+                } catch (QueueClosedException | InterruptedException closed) {
+                    // closed first
+                }
+            });
+            subscriber.start();
+            go.countDown();
+            long until = System.nanoTime() + spin;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            t.close();
+            subscriber.join(10_000);
+            assertThat(client.xinfoGroups(stream)).as("round %d", i).isEmpty();
+        }
     }
 
     @Test
