@@ -338,9 +338,9 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     /**
      * {@inheritDoc} A group of its own, {@code ~<random>}, created at the end before this returns;
      * one thread reads it and hands each message to the listener's thread, and acks it once the
-     * listener returned. A message the listener threw on is logged and counted, and handed to it
-     * again, up to the {@linkplain Builder#maxAttempts max attempts}. Closing the subscription
-     * deletes the group.
+     * listener returned or threw (a throw is logged and counted; the subscription carries on with the
+     * next message). Closing the subscription deletes the group; a subscription whose group is
+     * deleted under it ends, with a WARN.
      */
     @Override
     public Subscription subscribeWithHeaders(BroadcastListener<? super T> listener) {
