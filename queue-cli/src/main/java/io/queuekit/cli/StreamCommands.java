@@ -30,6 +30,7 @@ final class StreamCommands {
     /** Opens the topic, checks that {@code group} exists, and runs {@code action} on it. */
     static int withGroup(
             UnifiedJedis jedis, RedisKeys keys, String group, Function<ConsumerGroup<byte[]>, Integer> action) {
+        requireTopic(jedis, keys);
         try (RedisStreamTopic<byte[]> topic = open(jedis, keys)) {
             List<String> names = topic.groups().stream().map(GroupInfo::name).toList();
             if (!names.contains(group)) {
@@ -42,6 +43,19 @@ final class StreamCommands {
             try (ConsumerGroup<byte[]> g = topic.group(group)) {
                 return action.apply(g);
             }
+        }
+    }
+
+    /**
+     * Refuses a name with no stream under it before the topic is opened: opening one records its
+     * layout, and an operator's typo must neither write a key nor be answered as an empty topic.
+     */
+    private static void requireTopic(UnifiedJedis jedis, RedisKeys keys) {
+        String type = jedis.type(keys.key("stream"));
+        if (!type.equals("stream")) {
+            throw new Main.Failure("no stream topic named '" + keys.name() + "' under prefix '" + keys.prefix() + "' ("
+                    + keys.key("stream") + (type.equals("none") ? " does not exist" : " is a " + Text.escape(type))
+                    + "); nothing was changed");
         }
     }
 
@@ -80,8 +94,16 @@ final class StreamCommands {
                 throw new Main.Usage(
                         "groups lists every group of the stream topic --queue names; it takes no --group or --type");
             }
-            try (UnifiedJedis jedis = RedisClient.create(uri);
-                    RedisStreamTopic<byte[]> topic = open(jedis, keys)) {
+            try (UnifiedJedis jedis = RedisClient.create(uri)) {
+                requireTopic(jedis, keys);
+                return list(jedis, keys);
+            } catch (JedisException | QueueException e) {
+                throw new Main.Failure("failed on Redis at " + RedisUrl.redacted(uri) + ": " + e.getMessage());
+            }
+        }
+
+        private int list(UnifiedJedis jedis, RedisKeys keys) {
+            try (RedisStreamTopic<byte[]> topic = open(jedis, keys)) {
                 List<GroupInfo> groups = topic.groups();
                 long size = topic.size();
                 if (output.json) {
@@ -116,8 +138,6 @@ final class StreamCommands {
                                     g.subscription() ? "  (a subscription's)" : "");
                 }
                 return 0;
-            } catch (JedisException | QueueException e) {
-                throw new Main.Failure("failed on Redis at " + RedisUrl.redacted(uri) + ": " + e.getMessage());
             }
         }
     }

@@ -102,6 +102,20 @@ class StreamCommandsTest {
     }
 
     @Test
+    void unknownTopic_isRefused_andNoKeyIsWritten() {
+        String name = unique();
+
+        Cli.Result groups = cli().run("groups", "--redis", redisUri(), "--queue", name);
+        Cli.Result stats = cli().run("stats", "--redis", redisUri(), "--queue", name, "--group", "billing");
+
+        assertThat(groups.exit()).isEqualTo(1);
+        assertThat(groups.err()).contains("no stream topic named '" + name + "'");
+        assertThat(stats.exit()).isEqualTo(1);
+        assertThat(snapshot(client, RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).base()))
+                .isEmpty();
+    }
+
+    @Test
     void streamType_withoutAGroup_andPeekOfAGroup_areUsageErrors() throws Exception {
         String name = unique();
         try (RedisStreamTopic<String> t = topic(name)) {
