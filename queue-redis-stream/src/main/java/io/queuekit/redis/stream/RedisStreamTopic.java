@@ -5,7 +5,6 @@ import io.queuekit.Codec;
 import io.queuekit.ConsumerGroup;
 import io.queuekit.GroupInfo;
 import io.queuekit.Headers;
-import io.queuekit.MessageId;
 import io.queuekit.Position;
 import io.queuekit.QueueClosedException;
 import io.queuekit.Semantics;
@@ -57,8 +56,8 @@ import redis.clients.jedis.UnifiedJedis;
  * next call with a {@link io.queuekit.QueueException} or {@link io.queuekit.TransportException}
  * naming the missing group. A group's {@link GroupInfo#lag()} (and the ready count of its
  * {@code stats()}) is the server's on Redis 7; on Redis 6.2, whose {@code XINFO GROUPS} has no lag,
- * it comes from counters the topic keeps, and is {@code -1} for a group created or replayed at a
- * time or after an id. The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
+ * it comes from counters the topic keeps; for a group created or replayed at a time or after an
+ * id it is counted while at most 10,000 entries follow, else {@code -1}. The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
  * and {@code docs/redis-scripts.md} (the keys).
  *
  * @param <T> the payload type
@@ -72,8 +71,9 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTopic.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     /** The keys every group of a topic shares, as the parts of the topic's keys they are. */
-    private static final Map<String, String> SHARED =
-            Map.of("layout", "layout", "ready", "stream", "counts", "counts", "missed", "missed", "shards", "shards");
+    private static final Map<String, String> SHARED = Map.of(
+            "layout", "layout", "ready", "stream", "counts", "counts", "missed", "missed", "shards", "shards", "subs",
+            "subs");
 
     private final UnifiedJedis jedis;
     private final QueueSetup<T> setup;
@@ -90,6 +90,8 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     private final Set<StreamGroup<T>> open = ConcurrentHashMap.newKeySet();
     /** Scripts on groups this object only inspects or deletes, by group name; never closed. */
     private final Map<String, Admin> admins = new ConcurrentHashMap<>();
+
+    private final Heartbeats heartbeats;
 
     private RedisStreamTopic(Builder<T> b) {
         this.setup = QueueSetup.of(b);
@@ -117,6 +119,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 LOG);
         this.retention = new Retention(b.maxLength, b.maxAge, b.hardMaxLength);
         this.consumer = "c-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        this.heartbeats = new Heartbeats(this, new StreamScripts.Beat(topic));
     }
 
     /**
@@ -189,14 +192,6 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         StreamScripts.Publish.Published p = publish.run(retention.hardCap(), sections);
         retention.afterPublish(this, p);
         return p;
-    }
-
-    static List<MessageId> ids(StreamScripts.Publish.Published p) {
-        List<MessageId> out = new ArrayList<>(p.streamIds().size());
-        for (String sid : p.streamIds()) {
-            out.add(MessageId.of(MessageId.GENERATED_MARK + sid));
-        }
-        return out;
     }
 
     // ---- groups
@@ -298,7 +293,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         return existed;
     }
 
-    private Admin admin(String group) {
+    Admin admin(String group) {
         if (admins.size() > 1000) {
             admins.clear(); // a cache: subscriptions come and go
         }
@@ -315,7 +310,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /** The scripts this object runs on a group it only inspects or deletes. */
-    private static final class Admin {
+    static final class Admin {
         final StreamScripts.Info info;
         final StreamScripts.Delete delete;
 
@@ -360,6 +355,10 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         return s;
     }
 
+    Heartbeats heartbeats() {
+        return heartbeats;
+    }
+
     BroadcastRuntime<StreamSubscription<T>> broadcast() {
         return broadcast;
     }
@@ -395,6 +394,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
             for (StreamGroup<T> g : List.copyOf(open)) {
                 g.close();
             }
+            heartbeats.close();
         });
     }
 

@@ -40,10 +40,11 @@ final class Retention {
     }
 
     /**
-     * After a publish: a warning (rate-limited) if the hard cap removed what a group had not acked;
+     * After a publish: the subscriptions' reclaim pass if it is time ({@link Heartbeats}); a warning (rate-limited) if the hard cap removed what a group had not acked;
      * then a soft pass, if one is set and none ran for a second; a failure is logged.
      */
     void afterPublish(RedisStreamTopic<?> topic, StreamScripts.Publish.Published p) {
+        topic.heartbeats().afterPublish();
         if (p.missed() > 0 && missed.tryAcquire() >= 0) {
             LOG.warn(
                     "queuekit {}: the hard max length ({}) removed {} entries before a group had acked them; groups()"

@@ -79,7 +79,7 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
 
     private List<MessageId> published(StreamScripts.Publish.Published p) {
         context.runtime().observer().sent(p.streamIds().size());
-        return RedisStreamTopic.ids(p);
+        return p.messageIds();
     }
 
     // ---- receiving
