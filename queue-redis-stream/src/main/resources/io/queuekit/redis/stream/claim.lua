@@ -12,8 +12,8 @@
 -- then per delivery: message id, attempt, stream id, payload section, enqueue ms}.
 -- Work: bounded by ARGV[3] (and the acks): at most ARGV[3] expired leases and due retries, and
 -- at most 10 reads of ARGV[3] new entries (after a replay, with their PEL entries read before and
--- put back after); the group's last-delivered id as group_last keeps it (one XPENDING and one
--- HGET; XINFO GROUPS only where it was never recorded), and one HSET of it after a read.
+-- put back after); the group's last-delivered id as group_last keeps it (one HGET; XINFO GROUPS
+-- only where it is not recorded), and one HSET of it after a read.
 --- @include "check_layout"
 --- @include "now_ms"
 --- @include "ack_pairs"
@@ -34,9 +34,12 @@ if redis.call('EXISTS', K_PAUSED) == 1 then
   out[6] = 1
   return out
 end
+local function deleted()
+  return error('queuekit: ' .. K_READY .. ' has no consumer group ' .. group .. ': it was deleted')
+end
 local last = group_last(group)
 if not last then
-  return error('queuekit: ' .. K_READY .. ' has no consumer group ' .. group .. ': it was deleted')
+  return deleted()
 end
 local taken, reaped, buried = 0, 0, 0
 
@@ -71,7 +74,14 @@ end
 -- Work: one XPENDING of one entry; after a replay, XRANGE of count entries and one XPENDING each.
 local function held_ahead(from, count)
   local held = {}
-  if redis.call('XPENDING', K_READY, group, '(' .. from, '+', 1)[1] == nil then
+  local ahead = redis.pcall('XPENDING', K_READY, group, '(' .. from, '+', 1)
+  if ahead.err then
+    if string.find(ahead.err, 'NOGROUP', 1, true) then
+      return deleted() -- destroyed by hand, its recorded id left behind
+    end
+    return error(ahead.err)
+  end
+  if ahead[1] == nil then
     return held
   end
   for _, e in ipairs(redis.call('XRANGE', K_READY, '(' .. from, '+', 'COUNT', count)) do

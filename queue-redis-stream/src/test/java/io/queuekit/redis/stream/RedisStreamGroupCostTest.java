@@ -2,6 +2,7 @@ package io.queuekit.redis.stream;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.queuekit.Codec;
@@ -194,6 +195,16 @@ class RedisStreamGroupCostTest {
         t.publish("e");
         assertThat(takeAndAck(again, 1)).containsExactly("e");
         assertRecordedIdIsTheServers(t, "g", "recorded again from XINFO GROUPS");
+    }
+
+    @Test
+    void aGroupDestroyedByHand_failsItsNextClaim_namingTheGroup() throws Exception {
+        RedisStreamTopic<String> t = topic(unique());
+        ConsumerGroup<String> g = t.group("g");
+        t.publish("m");
+        client.xgroupDestroy("queuekit:{" + t.name() + "}:stream", "g"); // its recorded id stays behind
+
+        assertThatThrownBy(() -> g.poll(1, SECONDS)).hasStackTraceContaining("has no consumer group g: it was deleted");
     }
 
     @Test
