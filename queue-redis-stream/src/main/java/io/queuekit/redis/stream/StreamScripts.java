@@ -370,12 +370,18 @@ final class StreamScripts {
         private final QueueScript script;
 
         Trim(RedisContext<?> topic) {
-            script = script(topic, "trim", "trim.lua", "layout", "ready", "delayed");
+            script = script(topic, "trim", "trim.lua", "layout", "ready", "delayed", "counts", "missed");
         }
 
-        /** How many entries it removed. */
-        long run(long maxLength, long maxAgeMillis, int limit) {
-            return integer(script.run(num(maxLength), num(maxAgeMillis), num(limit)));
+        /**
+         * What one pass did: how many entries it removed, and how many of them subscriptions had
+         * not had yet (once per such subscription, each counted in its {@code missed}).
+         */
+        record Trimmed(long removed, long missed) {}
+
+        Trimmed run(long maxLength, long maxAgeMillis, int limit) {
+            List<?> r = array(script.run(num(maxLength), num(maxAgeMillis), num(limit)));
+            return new Trimmed(integer(r.get(0)), integer(r.get(1)));
         }
     }
 
