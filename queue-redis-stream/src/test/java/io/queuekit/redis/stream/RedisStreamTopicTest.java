@@ -391,6 +391,44 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void deleteGroup_ofManyPending_thatStopsMidway_leavesAGroupThatRefusesClaims_andASecondDeleteFinishesIt()
+            throws Exception {
+        RedisStreamTopic<String> t = track(builder().build());
+        ConsumerGroup<String> doomed = track(t.group("doomed"));
+        ConsumerGroup<String> kept = track(t.group("kept"));
+        t.publishAll(messages(2_500));
+        int held = 0;
+        while (held < 2_500) {
+            held += doomed.pollBatch(1000, 5, SECONDS).size();
+        }
+
+        // one step, as a deletion that died after it leaves the group
+        assertThat(t.admin("doomed").delete.step("doomed", 1000)).isEqualTo(new StreamScripts.Delete.Step(true, false));
+
+        assertThat(t.groups()).extracting(GroupInfo::name).containsExactly("doomed", "kept");
+        assertThat(client.xpending("queuekit:{" + t.name() + "}:stream", "doomed")
+                        .getTotal())
+                .as("1,000 of its pending entries went in the step")
+                .isEqualTo(1_500);
+        t.publish("after");
+        assertThatThrownBy(() -> doomed.poll(1, SECONDS))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("is being deleted")
+                .hasMessageContaining("delete it again to finish");
+        assertThat(t.group("doomed").info().pending())
+                .as("claims refused: nothing handed out")
+                .isEqualTo(1_500);
+        assertThat(takeAndAck(kept, 2_501)).hasSize(2_501);
+
+        assertThat(t.deleteGroup("doomed")).isTrue();
+
+        assertThat(t.groups()).extracting(GroupInfo::name).containsExactly("kept");
+        assertThat(client.keys("queuekit:{" + t.name() + "}:g:doomed:*")).isEmpty();
+        assertThat(client.hkeys("queuekit:{" + t.name() + "}:counts")).noneMatch(f -> f.endsWith(":doomed"));
+        assertThat(t.deleteGroup("doomed")).isFalse();
+    }
+
+    @Test
     void aReplayWhileAMessageIsInFlight_keepsItsHolder_soItsAckStillSettles() throws Exception {
         RedisStreamTopic<String> t1 = track(builder().build());
         RedisStreamTopic<String> t2 =
