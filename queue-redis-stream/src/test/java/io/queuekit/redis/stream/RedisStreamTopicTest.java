@@ -15,6 +15,7 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.QueueException;
 import io.queuekit.Semantics;
 import io.queuekit.TransportException;
+import io.queuekit.spi.QueueMetrics;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
@@ -167,6 +168,33 @@ class RedisStreamTopicTest {
         assertThat(g.deadLetters().size()).isZero();
         assertThat(fresh.deadLetter("fresh")).isTrue();
         assertThat(g.deadLetters().size()).isEqualTo(1);
+    }
+
+    @Test
+    void metrics_ofSameNamedGroupsOfTwoTopics_areToldApartByTheTopic_andTheTopicsByThePrefix() {
+        List<String> observed = new CopyOnWriteArrayList<>();
+        QueueMetrics metrics = (name, transport, namespace, stats) -> {
+            observed.add(name + " " + namespace);
+            return QueueMetrics.Observer.NONE;
+        };
+        String a = "stream-test-" + UUID.randomUUID();
+        String b = "stream-test-" + UUID.randomUUID();
+        RedisStreamTopic<String> ta = track(RedisStreamTopic.builder(client, a, Codec.utf8())
+                .metrics(metrics)
+                .build());
+        RedisStreamTopic<String> tb = track(RedisStreamTopic.builder(client, b, Codec.utf8())
+                .metrics(metrics)
+                .build());
+
+        track(ta.group("billing"));
+        track(tb.group("billing"));
+
+        assertThat(observed)
+                .containsExactlyInAnyOrder(
+                        a + " queuekit",
+                        b + " queuekit",
+                        "billing queuekit:{" + a + "}",
+                        "billing queuekit:{" + b + "}");
     }
 
     // ---- retention
