@@ -232,13 +232,13 @@ class BoundedScriptsTest {
                 });
                 Map<String, Double> longest = watch.longestCommandsMillis();
                 assertThat(t.groups()).extracting(GroupInfo::name).doesNotContain("doomed", "baseline");
-                // one step acks 1,000 pending entries (about 1 ms alone); freeing 200k at once takes
-                // about ten times as long (11 ms alone on Redis 7.0)
+                // one step acks 1,000 pending entries (1.2 ms alone, 2.8 ms in a loaded run); freeing
+                // 200k at once takes about five to ten times as long (11 ms alone, 14.5 ms loaded, Redis 7.0)
                 assertThat(longest.get("delete.lua: deleteGroup of a group with 200k pending, 1,000 a step"))
                         .as(
                                 "the longest step, against XGROUP DESTROY's %s ms",
                                 longest.get("XGROUP DESTROY of a group with 200k pending"))
-                        .isLessThan(longest.get("XGROUP DESTROY of a group with 200k pending") / 3);
+                        .isLessThan(longest.get("XGROUP DESTROY of a group with 200k pending") / 2);
                 moveDeadLetters(watch, g, 17);
             }
         }
