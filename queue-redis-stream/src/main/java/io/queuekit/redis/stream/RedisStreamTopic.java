@@ -273,7 +273,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /**
-     * {@inheritDoc} One script: {@code XGROUP DESTROY} and the group's keys. This object's objects
+     * {@inheritDoc} A script per 1,000 pending entries ({@code delete.lua}). This object's objects
      * of the group are closed; another process's fail their next call.
      */
     @Override
@@ -298,7 +298,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         return existed;
     }
 
-    private Admin admin(String group) {
+    Admin admin(String group) {
         if (admins.size() > 1000) {
             admins.clear(); // a cache: subscriptions come and go
         }
@@ -315,7 +315,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /** The scripts this object runs on a group it only inspects or deletes. */
-    private static final class Admin {
+    static final class Admin {
         final StreamScripts.Info info;
         final StreamScripts.Delete delete;
 
