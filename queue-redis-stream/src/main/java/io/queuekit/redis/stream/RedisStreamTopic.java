@@ -268,7 +268,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /**
-     * {@inheritDoc} One script: {@code XGROUP DESTROY} and the group's keys. This object's objects
+     * {@inheritDoc} A script per 1,000 pending entries ({@code delete.lua}). This object's objects
      * of the group are closed; another process's fail their next call.
      */
     @Override

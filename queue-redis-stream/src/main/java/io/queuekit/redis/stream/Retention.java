@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A topic object's retention: the hard cap its publish script applies, and the soft pass
  * ({@code trim.lua}) it runs after a publish at most about once a second, removing at most
- * {@link #PASS_LIMIT} entries that every durable group has acked.
+ * {@link #PASS_LIMIT} entries that every durable group has acked. Subscriptions hold nothing back:
+ * what either removes before one read it is counted as its {@code missed} and logged at WARN.
  */
 final class Retention {
     static final int PASS_LIMIT = 1000;
@@ -23,6 +24,7 @@ final class Retention {
     private final AtomicLong lastPass = new AtomicLong(System.nanoTime() - PERIOD_NANOS);
     private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private final RateLimitedLog missed = new RateLimitedLog(LOG, Duration.ofSeconds(10));
+    private final RateLimitedLog overtaken = new RateLimitedLog(LOG, Duration.ofSeconds(10));
 
     Retention(long maxLength, Duration maxAge, long hardMaxLength) {
         this.maxLength = maxLength;
@@ -62,7 +64,7 @@ final class Retention {
             return;
         }
         try {
-            topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT);
+            warnIfMissed(topic, topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT));
             failures.recovered("queuekit {}: trimming works again", topic.name());
         } catch (RuntimeException e) {
             // the messages stay: retention is late, nothing is lost
@@ -72,6 +74,24 @@ final class Retention {
 
     /** One soft pass now; how many entries it removed. */
     long trim(RedisStreamTopic<?> topic) {
-        return soft() ? topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT) : 0;
+        if (!soft()) {
+            return 0;
+        }
+        StreamScripts.Trim.Trimmed t = topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT);
+        warnIfMissed(topic, t);
+        return t.removed();
+    }
+
+    private void warnIfMissed(RedisStreamTopic<?> topic, StreamScripts.Trim.Trimmed t) {
+        if (t.missed() > 0 && overtaken.tryAcquire() >= 0) {
+            LOG.warn(
+                    "queuekit {}: soft retention (max length {}, max age {} ms) removed {} entries before a"
+                            + " subscription read them; groups() counts them per subscription as missed: a subscriber"
+                            + " is far behind, or its process died and left its group",
+                    topic.name(),
+                    maxLength,
+                    maxAgeMillis,
+                    t.missed());
+        }
     }
 }
