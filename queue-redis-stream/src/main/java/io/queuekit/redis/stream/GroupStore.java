@@ -50,6 +50,7 @@ final class GroupStore<T> implements QueueStore<T> {
     private final StreamScripts.Info info;
     private final StreamScripts.Leave leave;
     private final DeadLetterStore<T> dead;
+    private final ShardIds ids;
     private final PauseKey pauseKey;
     private final Receiver<T, PendingAck> receiver;
     private final UnifiedJedis jedis;
@@ -75,7 +76,8 @@ final class GroupStore<T> implements QueueStore<T> {
         this.bury = new StreamScripts.Bury(group);
         this.info = new StreamScripts.Info(group);
         this.leave = new StreamScripts.Leave(group);
-        this.dead = group.deadLetterStore();
+        this.ids = new ShardIds(group.idSuffix());
+        this.dead = ids.deadLetters(group.deadLetterStore());
         this.pauseKey = new PauseKey(group);
         this.jedis = group.client();
         this.streamKey = group.settings().keys().key("ready");
@@ -89,6 +91,11 @@ final class GroupStore<T> implements QueueStore<T> {
 
     String label() {
         return label;
+    }
+
+    /** How this store's ids are handed out: with its shard's suffix on a sharded topic. */
+    ShardIds ids() {
+        return ids;
     }
 
     // ---- receiving
@@ -248,7 +255,7 @@ final class GroupStore<T> implements QueueStore<T> {
 
     boolean deadLetter(StreamDelivery<T> d, String reason) {
         boolean done = bury.run(
-                groupName, consumer, d.lease(), d.id(), reason == null ? "" : reason, retention, d.storedBody());
+                groupName, consumer, d.lease(), d.storedId(), reason == null ? "" : reason, retention, d.storedBody());
         if (done) {
             observer.deadLettered();
         }

@@ -8,15 +8,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A topic object's retention: the hard cap its publish script applies, and the soft pass
- * ({@code trim.lua}) it runs after a publish at most about once a second, removing at most
- * {@link #PASS_LIMIT} entries that every durable group has acked.
+ * A topic object's retention on one stream (of a sharded topic, one shard's): the hard cap its
+ * publish script applies, and the soft pass ({@code trim.lua}) it runs after a publish at most
+ * about once a second, removing at most {@link #PASS_LIMIT} entries that every durable group has
+ * acked. A sharded topic's limits by length are the whole topic's: each of its {@code n} shards
+ * keeps a share of them ({@link #share}).
  */
 final class Retention {
     static final int PASS_LIMIT = 1000;
     private static final Logger LOG = LoggerFactory.getLogger(Retention.class);
     private static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+    private final String name;
+    private final StreamScripts.Trim trim;
     private final long maxLength;
     private final long maxAgeMillis;
     private final long hardMaxLength;
@@ -24,10 +28,18 @@ final class Retention {
     private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private final RateLimitedLog missed = new RateLimitedLog(LOG, Duration.ofSeconds(10));
 
-    Retention(long maxLength, Duration maxAge, long hardMaxLength) {
+    /** @param name the topic's, for logs */
+    Retention(String name, StreamScripts.Trim trim, long maxLength, Duration maxAge, long hardMaxLength) {
+        this.name = name;
+        this.trim = trim;
         this.maxLength = maxLength;
         this.maxAgeMillis = maxAge == null ? 0 : Math.max(1, maxAge.toMillis());
         this.hardMaxLength = hardMaxLength;
+    }
+
+    /** One shard's share of a length limit over {@code shards}: the limit divided, rounded up; 0 stays 0. */
+    static long share(long limit, int shards) {
+        return limit == 0 ? 0 : (limit + shards - 1) / shards;
     }
 
     /** The hard cap, 0 for none. */
@@ -43,12 +55,12 @@ final class Retention {
      * After a publish: a warning (rate-limited) if the hard cap removed what a group had not acked;
      * then a soft pass, if one is set and none ran for a second; a failure is logged.
      */
-    void afterPublish(RedisStreamTopic<?> topic, StreamScripts.Publish.Published p) {
+    void afterPublish(StreamScripts.Publish.Published p) {
         if (p.missed() > 0 && missed.tryAcquire() >= 0) {
             LOG.warn(
                     "queuekit {}: the hard max length ({}) removed {} entries before a group had acked them; groups()"
                             + " counts them per group as missed: a group is far behind",
-                    topic.name(),
+                    name,
                     hardMaxLength,
                     p.missed());
         }
@@ -61,16 +73,16 @@ final class Retention {
             return;
         }
         try {
-            topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT);
-            failures.recovered("queuekit {}: trimming works again", topic.name());
+            trim.run(maxLength, maxAgeMillis, PASS_LIMIT);
+            failures.recovered("queuekit {}: trimming works again", name);
         } catch (RuntimeException e) {
             // the messages stay: retention is late, nothing is lost
-            failures.failed("queuekit " + topic.name() + ": a retention pass failed; the next publish tries again", e);
+            failures.failed("queuekit " + name + ": a retention pass failed; the next publish tries again", e);
         }
     }
 
     /** One soft pass now; how many entries it removed. */
-    long trim(RedisStreamTopic<?> topic) {
-        return soft() ? topic.trimmer().run(maxLength, maxAgeMillis, PASS_LIMIT) : 0;
+    long trim() {
+        return soft() ? trim.run(maxLength, maxAgeMillis, PASS_LIMIT) : 0;
     }
 }
