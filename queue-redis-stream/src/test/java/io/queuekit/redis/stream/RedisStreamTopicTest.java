@@ -94,13 +94,9 @@ class RedisStreamTopicTest {
     }
 
     @Test
-    void builder_refusesSharding_replicas_andRetentionThatCannotHold() {
-        assertThatThrownBy(() -> builder().shards(2))
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("not sharded");
-        assertThatThrownBy(() -> builder().shardBy(String::length))
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("not sharded");
+    void builder_refusesReplicas_badShards_andRetentionThatCannotHold() {
+        assertThatThrownBy(() -> builder().shards(0)).hasMessageContaining("shards must be 1 to 256");
+        assertThatThrownBy(() -> builder().shardBy(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> builder().replicas(1, Duration.ofSeconds(1)))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("replicas");
