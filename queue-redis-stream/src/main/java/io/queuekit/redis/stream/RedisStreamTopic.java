@@ -55,7 +55,9 @@ import redis.clients.jedis.UnifiedJedis;
  * naming the missing group. A group's {@link GroupInfo#lag()} (and the ready count of its
  * {@code stats()}) is the server's on Redis 7; on Redis 6.2, whose {@code XINFO GROUPS} has no lag,
  * it comes from counters the topic keeps, and is {@code -1} for a group created or replayed at a
- * time or after an id. The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
+ * time or after an id. Built with {@code shards(n)}, the topic keeps one stream per shard under
+ * the shard's tag, each message in one of them, and its groups receive from all (order per key
+ * with {@code shardBy}, none without; {@code docs/streams.md}, "Sharding"). The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
  * and {@code docs/redis-scripts.md} (the keys).
  *
  * @param <T> the payload type
