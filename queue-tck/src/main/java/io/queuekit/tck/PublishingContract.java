@@ -92,7 +92,10 @@ interface PublishingContract extends BroadcasterContract {
 
         b.publish("after");
 
-        assertThat(takeAndAck(group, 2)).containsExactly("while no one listens", "after");
+        List<String> got = takeAndAck(group, 2);
+        assertThat(got).containsExactlyInAnyOrder("while no one listens", "after");
+        assumeTrue(Tck.ordersAll(b), "no order promised: " + b.semantics());
+        assertThat(got).containsExactly("while no one listens", "after");
     }
 
     @Test
@@ -116,7 +119,9 @@ interface PublishingContract extends BroadcasterContract {
 
         b.publish("two");
 
-        await().untilAsserted(() -> assertThat(lateConsumer.received).containsExactly("one", "two"));
+        await().untilAsserted(() -> assertThat(lateConsumer.received).containsExactlyInAnyOrder("one", "two"));
+        assumeTrue(Tck.ordersAll(b), "no order promised: " + b.semantics());
+        assertThat(lateConsumer.received).containsExactly("one", "two");
     }
 
     /**
