@@ -21,21 +21,24 @@ final class ShardedGroupStore<T> extends ShardedStore<T, GroupStore<T>> {
         super(group, shards, sharding);
     }
 
+    /** One claim on the shard, which says when its next retry or lease falls due. */
     @Override
     protected Taken<T> take(int index, int max) {
-        try {
-            return new Taken<>(shard(index).receive(max, 0), -1);
-        } catch (InterruptedException e) {
-            throw new AssertionError("a receive that does not wait checks no interrupt", e);
-        }
+        return shard(index).take(max);
     }
 
     /**
-     * The shard's own receive: a claim, then a wait on the shard's stream after what it saw, then
-     * a claim again when a message came or a retry fell due.
+     * A wait on the shard's stream after what this thread's take there just saw (rule 12), then a
+     * claim when a message came or the shard's next retry or lease fell due.
      */
     @Override
     protected List<Delivery<T>> await(int index, int max, long timeoutNanos) throws InterruptedException {
+        return shard(index).await(max, timeoutNanos);
+    }
+
+    /** The shard's own receive: a claim, then waits as {@link #await} does. */
+    @Override
+    protected List<Delivery<T>> takeThenAwait(int index, int max, long timeoutNanos) throws InterruptedException {
         return shard(index).receive(max, timeoutNanos);
     }
 

@@ -19,6 +19,7 @@ import io.queuekit.redis.internal.Sharding;
 import io.queuekit.testing.RedisClients;
 import io.queuekit.testing.RedisCluster;
 import io.queuekit.testing.RedisServerTest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -187,6 +188,33 @@ class RedisStreamTopicShardsTest {
         }
         for (int s = 0; s < 3; s++) {
             assertThat(client.xlen(stream(name, s, 3))).as("shard %s", s).isPositive();
+        }
+    }
+
+    @Test
+    void aRetry_isClaimedWhenItFallsDue_notABlockTimeoutLater_whicheverShardHoldsIt() throws Exception {
+        String name = unique("retry");
+        RedisStreamTopic<String> t = track(RedisStreamTopic.builder(client, name, Codec.utf8())
+                .shards(3)
+                .shardBy(Function.identity())
+                .blockTimeout(Duration.ofSeconds(2))
+                .build());
+        ConsumerGroup<String> g = track(t.group("g"));
+
+        for (int s = 0; s < 3; s++) {
+            t.publish(keyOfShard(s, 3));
+            Delivery<String> d = g.poll(5, SECONDS);
+            assertThat(d.retry(Duration.ofMillis(100))).isTrue();
+            long began = System.nanoTime();
+
+            Delivery<String> again = g.poll(10, SECONDS);
+
+            long tookMillis = (System.nanoTime() - began) / 1_000_000;
+            assertThat(again).isNotNull();
+            assertThat(again.attempt()).isEqualTo(2);
+            assertThat(again.ack()).isTrue();
+            // the receive waits on the shard whose retry its claims said falls due first
+            assertThat(tookMillis).as("shard %s: ms until the retry came", s).isLessThan(1_500);
         }
     }
 
