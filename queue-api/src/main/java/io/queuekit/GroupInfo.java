@@ -10,7 +10,8 @@ import java.util.Objects;
  *     transport cannot count them (Redis, for a group started or replayed at a time or after an id)
  * @param pending handed out and not yet acked, retries waiting for their delay included
  * @param dead the group's dead letters
- * @param missed messages a hard retention cap removed before this group had acked them
+ * @param missed messages a hard retention cap removed before this group had acked them, and, for a
+ *     subscription's group, those soft retention removed before it read them
  * @param subscription whether the group is a {@link Topic#subscribe} subscription's, deleted when
  *     it closes
  */

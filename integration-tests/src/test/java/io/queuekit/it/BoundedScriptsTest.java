@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queuekit.Codec;
 import io.queuekit.ConsumerGroup;
 import io.queuekit.Delivery;
+import io.queuekit.GroupInfo;
 import io.queuekit.MessageId;
 import io.queuekit.MessageQueue;
 import io.queuekit.Position;
@@ -29,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.function.IntToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.AbstractPipeline;
@@ -105,7 +108,7 @@ class BoundedScriptsTest {
                 watch.during("claim.lua: pollBatch(100)", () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
                 settle(watch, q, got);
                 watch.during("claim_at_most_once.lua: poll() at most once", atMostOnce::poll);
-                moveDeadLetters(watch, q);
+                moveDeadLetters(watch, q, 15);
             }
         }
     }
@@ -153,7 +156,7 @@ class BoundedScriptsTest {
                         "claim.lua: pollBatch(100), returning and burying expired leases",
                         () -> got.addAll(q.pollBatch(100, 1, SECONDS)));
                 settle(watch, q, got);
-                moveDeadLetters(watch, q);
+                moveDeadLetters(watch, q, 15);
             }
         }
     }
@@ -173,15 +176,18 @@ class BoundedScriptsTest {
                     }
                 }
             }
-            // group g read every entry: half under expired leases, half retries due; "behind" read none
-            client.xgroupCreate(stream, "g", new StreamEntryID(0, 0), false);
+            // group g read every entry: half under expired leases, half retries due; "behind" read none;
             client.xgroupCreate(stream, "behind", new StreamEntryID(0, 0), false);
-            for (int read = 0; read < ENTRIES; read += CHUNK) {
-                client.xreadGroup(
-                        "g",
-                        "filler",
-                        XReadGroupParams.xReadGroupParams().count(CHUNK),
-                        Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+            // doomed and baseline read every entry and acked none: 200k pending each, to delete
+            for (String group : List.of("g", "doomed", "baseline")) {
+                client.xgroupCreate(stream, group, new StreamEntryID(0, 0), false);
+                for (int read = 0; read < ENTRIES; read += CHUNK) {
+                    client.xreadGroup(
+                            group,
+                            "filler",
+                            XReadGroupParams.xReadGroupParams().count(CHUNK),
+                            Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+                }
             }
             zadd(client, key(name, "g:g:inflight"), i -> "1000-" + (2 * i), i -> now - 1_000);
             zadd(client, key(name, "g:g:delayed"), i -> "1000-" + (2 * i + 1), i -> now - 1_000);
@@ -221,7 +227,20 @@ class BoundedScriptsTest {
                         "replay.lua: replayFrom(beginning)",
                         () -> t.group("behind").replayFrom(Position.beginning()));
                 watch.during("delete.lua: deleteGroup", () -> t.deleteGroup("late"));
-                moveDeadLetters(watch, g);
+                watch.during(
+                        "XGROUP DESTROY of a group with 200k pending", () -> client.xgroupDestroy(stream, "baseline"));
+                long xacksBefore = xackCalls(client);
+                watch.during("delete.lua: deleteGroup of a group with 200k pending, 1,000 a step", () -> {
+                    assertThat(t.deleteGroup("doomed")).isTrue();
+                });
+                assertThat(t.groups()).extracting(GroupInfo::name).doesNotContain("doomed", "baseline");
+                // counted, not timed: freeing 200k pending entries in one step (XGROUP DESTROY, 11 ms
+                // alone on Redis 7.0) makes no XACK; steps of at most 1,000 make at least 199 (the
+                // last step destroys the group with its last 1,000)
+                assertThat(xackCalls(client) - xacksBefore)
+                        .as("XACK calls deleting a group with %d pending, 1,000 a step", ENTRIES)
+                        .isGreaterThanOrEqualTo(ENTRIES / 1_000 - 1);
+                moveDeadLetters(watch, g, 17);
             }
         }
     }
@@ -283,8 +302,19 @@ class BoundedScriptsTest {
         watch.during("bury.lua: deadLetter", () -> got.get(43).deadLetter("bounded"));
     }
 
+    /** How many XACK calls the server has run, scripts' included (INFO commandstats). */
+    private static long xackCalls(RedisClient client) {
+        for (String line : client.info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_xack:")) {
+                Matcher m = Pattern.compile("calls=(\\d+)").matcher(line);
+                return m.find() ? Long.parseLong(m.group(1)) : 0;
+            }
+        }
+        return 0;
+    }
+
     /** The last calls: then every wait is checked. */
-    private static void moveDeadLetters(PingWatch watch, MessageQueue<String> q) throws Exception {
+    private static void moveDeadLetters(PingWatch watch, MessageQueue<String> q, int calls) throws Exception {
         watch.during("dead_move.lua: requeue, purge one", () -> {
             q.deadLetters().requeue(MessageId.of("d" + (ENTRIES - 1)));
             q.deadLetters().purge(MessageId.of("d" + (ENTRIES - 2)));
@@ -292,7 +322,7 @@ class BoundedScriptsTest {
         watch.during("dead_move.lua: purge(), 500 a call", () -> q.deadLetters().purge());
 
         System.out.print(watch.report());
-        assertThat(watch.longestWaitsMillis()).as("a wait for each call above").hasSize(15);
+        assertThat(watch.longestWaitsMillis()).as("a wait for each call above").hasSize(calls);
         // a script whose work grows with a key runs 0.5 to 3 s on these keys; a bounded one takes a
         // few ms alone, up to about 75 ms with other modules' tests beside it (the build's -T 2)
         assertThat(watch.stallsOfAtLeast(STALL_MILLIS)).isEmpty();

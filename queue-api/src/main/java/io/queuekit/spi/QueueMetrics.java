@@ -22,7 +22,8 @@ public interface QueueMetrics {
      * @param name the queue or channel name
      * @param transport the transport name, as in {@link io.queuekit.Semantics#transport()}
      * @param namespace what else tells queues of that name apart: the key prefix on Redis, where
-     *     queues with the same prefix and name are one queue whichever process opens them;
+     *     queues with the same prefix and name are one queue whichever process opens them (for a
+     *     stream topic's consumer group, the base of the topic's keys, {@code <prefix>:{<topic>}});
      *     {@code jvm-<n>} in memory, a number per queue object
      * @param stats reads the queue's current counts, for gauges; null for broadcasters. It may make
      *     a round trip to Redis, so read it rarely, and not where a caller must not block.

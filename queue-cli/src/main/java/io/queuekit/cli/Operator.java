@@ -94,10 +94,6 @@ final class Operator {
          * with payloads as stored (the queue is opened with {@link Codec#bytes()}).
          */
         List<WaitingMessage<byte[]>> peek(int limit) {
-            if (type == QueueType.STREAM) {
-                throw new Main.Usage("peek reads list and delay queues; a stream group's backlog is its lag: see"
-                        + " queuekit groups --queue " + keys.name());
-            }
             if (queue instanceof RedisListQueue<byte[]> list) {
                 return list.peek(limit);
             }
@@ -368,7 +364,10 @@ final class Operator {
         }
     }
 
-    @Command(name = "peek", description = "The next messages a queue will deliver, without taking them.")
+    @Command(
+            name = "peek",
+            description = "The next messages a queue will deliver, without taking them; with --group, a stream"
+                    + " group's pending messages, then those it has not read.")
     static final class Peek implements Callable<Integer> {
         private final Main.Context ctx;
 
@@ -396,6 +395,9 @@ final class Operator {
         public Integer call() {
             checkRange("--limit", limit, 1, 1000);
             return withQueue(ctx, options, t -> {
+                if (t.queue() instanceof ConsumerGroup<byte[]> g) {
+                    return StreamCommands.peek(ctx, t, StreamPeek.read(t.jedis(), t.keys(), g.name(), limit), output);
+                }
                 List<WaitingMessage<byte[]>> next = t.peek(limit);
                 // the list queue's attempt is shown, as it always was; the delay queue's due time
                 boolean attempts = t.type() == QueueType.LIST;

@@ -20,7 +20,7 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Operator commands on a stream topic: its groups with their counts, and one group as a queue for
- * {@code stats} and {@code dead} (with {@code --group}). A group is opened only if it exists: an
+ * {@code stats}, {@code peek} and {@code dead} (with {@code --group}). A group is opened only if it exists: an
  * operator's typo must not create a group that then holds back the topic's retention.
  */
 final class StreamCommands {
@@ -70,6 +70,50 @@ final class StreamCommands {
         return RedisStreamTopic.builder(jedis, keys.name(), Codec.bytes())
                 .keyPrefix(keys.prefix())
                 .build();
+    }
+
+    /** Prints what {@link StreamPeek} read of a group, as {@code peek} prints a queue's messages. */
+    static int peek(Main.Context ctx, Operator.Target t, List<StreamPeek.Row> rows, Operator.JsonOption output) {
+        if (output.json) {
+            ObjectNode doc = t.json();
+            ArrayNode messages = doc.putArray("messages");
+            for (StreamPeek.Row r : rows) {
+                ObjectNode row = messages.addObject()
+                        .put("state", r.state().word)
+                        .put("streamId", r.streamId())
+                        .put("attempt", r.attempt());
+                if (r.id() == null) {
+                    row.put("removed", true); // by a hard cap: it will not be handed out again
+                    continue;
+                }
+                row.put("id", r.id());
+                if (r.at() != null) {
+                    row.put(r.state() == StreamPeek.State.IN_FLIGHT ? "leaseUntil" : "dueAt", r.at().toString());
+                }
+                row.put("sentAt", r.sentAt().toString());
+                Operator.payload(Operator.headers(row, r.headers()), r.payload());
+            }
+            Operator.print(ctx, doc);
+            return 0;
+        }
+        if (rows.isEmpty()) {
+            ctx.out().println("(nothing pending or unread)");
+        }
+        for (StreamPeek.Row r : rows) {
+            String when = r.at() == null
+                    ? ""
+                    : (r.state() == StreamPeek.State.IN_FLIGHT ? "  lease until " : "  due ") + r.at();
+            String head = r.state().word + "  attempt " + r.attempt() + when;
+            if (r.id() == null) {
+                ctx.out().println("(removed by the hard cap)  " + r.streamId() + "  " + head);
+                continue;
+            }
+            ctx.out()
+                    .println(Text.escape(r.id()) + "  " + head + "  sent " + r.sentAt()
+                            + (r.headers().isEmpty() ? "" : "  " + Text.headers(r.headers()))
+                            + "  " + (r.payload() == null ? "(unreadable)" : Text.payload(r.payload())));
+        }
+        return 0;
     }
 
     @Command(

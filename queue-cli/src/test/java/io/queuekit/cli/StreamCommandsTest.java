@@ -8,9 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queuekit.Codec;
 import io.queuekit.ConsumerGroup;
+import io.queuekit.Delivery;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.stream.RedisStreamTopic;
 import io.queuekit.testing.RedisServerTest;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,9 +93,12 @@ class StreamCommandsTest {
                     client, RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).base());
 
             Cli.Result r = cli().run("stats", "--redis", redisUri(), "--queue", name, "--group", "billling");
+            Cli.Result peek = cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billling");
 
             assertThat(r.exit()).isEqualTo(1);
             assertThat(r.err()).contains("no group 'billling'").contains("billing, shipping");
+            assertThat(peek.exit()).isEqualTo(1);
+            assertThat(peek.err()).contains("no group 'billling'");
             assertThat(snapshot(
                             client, RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).base()))
                     .isEqualTo(before);
@@ -128,7 +133,8 @@ class StreamCommandsTest {
         for (Cli.Result r : new Cli.Result[] {
             cli().run("groups", "--redis", redisUri(), "--queue", name),
             cli().run("stats", "--redis", redisUri(), "--queue", name, "--group", "billing"),
-            cli().run("dead", "list", "--redis", redisUri(), "--queue", name, "--group", "billing")
+            cli().run("dead", "list", "--redis", redisUri(), "--queue", name, "--group", "billing"),
+            cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billing")
         }) {
             assertThat(r.exit()).as(r.err()).isEqualTo(1);
             assertThat(r.err())
@@ -150,13 +156,64 @@ class StreamCommandsTest {
     }
 
     @Test
-    void streamType_withoutAGroup_andPeekOfAGroup_areUsageErrors() throws Exception {
+    void peek_ofAGroup_showsWhatIsPending_thenWhatItHasNotRead_andChangesNothing() throws Exception {
+        String name = unique();
+        try (RedisStreamTopic<String> t =
+                        RedisStreamTopic.builder(client, name, Codec.utf8()).build();
+                ConsumerGroup<String> billing = t.group("billing")) {
+            t.publishAll(java.util.List.of("a", "b", "c", "d"));
+            assertThat(billing.poll(5, TimeUnit.SECONDS).retry(Duration.ofMinutes(5)))
+                    .isTrue();
+            Delivery<String> held = billing.poll(5, TimeUnit.SECONDS); // b, in flight
+            Map<String, String> before = snapshot(
+                    client, RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).base());
+
+            Cli.Result json = cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billing", "--json");
+            Cli.Result text = cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billing");
+            Cli.Result two =
+                    cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billing", "--limit", "2");
+
+            assertThat(json.exit()).as(json.err()).isZero();
+            assertThat(json.out())
+                    .contains("\"group\":\"billing\"")
+                    .containsSubsequence(
+                            "{\"state\":\"in-flight\"",
+                            "\"attempt\":1,\"id\":\"" + held.id().value() + "\",\"leaseUntil\":",
+                            "\"payload\":\"b\"",
+                            "{\"state\":\"waiting\"",
+                            "\"attempt\":2,",
+                            "\"dueAt\":",
+                            "\"payload\":\"a\"",
+                            "{\"state\":\"unread\"",
+                            "\"attempt\":1,",
+                            "\"payload\":\"c\"",
+                            "{\"state\":\"unread\"",
+                            "\"payload\":\"d\"");
+            assertThat(text.exit()).as(text.err()).isZero();
+            assertThat(text.out().lines().toList())
+                    .hasSize(4)
+                    .satisfies(l -> assertThat(l.get(0))
+                            .contains("in-flight  attempt 1  lease until")
+                            .endsWith("\"b\""))
+                    .satisfies(l -> assertThat(l.get(1))
+                            .contains("waiting  attempt 2  due")
+                            .endsWith("\"a\""))
+                    .satisfies(l ->
+                            assertThat(l.get(3)).contains("unread  attempt 1").endsWith("\"d\""));
+            assertThat(two.out().lines()).hasSize(2);
+            assertThat(snapshot(
+                            client, RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).base()))
+                    .as("peek writes nothing")
+                    .isEqualTo(before);
+            assertThat(held.ack()).as("its lease untouched").isTrue();
+        }
+    }
+
+    @Test
+    void streamType_withoutAGroup_isAUsageError() throws Exception {
         String name = unique();
         try (RedisStreamTopic<String> t = topic(name)) {
             assertThat(cli().run("stats", "--redis", redisUri(), "--queue", name, "--type", "stream")
-                            .exit())
-                    .isEqualTo(2);
-            assertThat(cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billing")
                             .exit())
                     .isEqualTo(2);
             assertThat(cli().run(

@@ -30,8 +30,9 @@ import java.util.function.ToLongFunction;
  * Records queuekit metrics in a Micrometer {@link MeterRegistry}. Pass it to a transport's builder
  * ({@code .metrics(MicrometerQueueMetrics.of(registry))}); every meter is named {@code queuekit.*}
  * and tagged {@code queue} (the queue or channel name), {@code transport} and {@code namespace} (the
- * key prefix on Redis, {@code jvm-<n>} in memory), so two queues of one name under different
- * prefixes are counted apart. The meters are listed in {@code docs/metrics-and-logging.md}.
+ * key prefix on Redis, for a stream's consumer group the topic's key base {@code <prefix>:{<topic>}},
+ * {@code jvm-<n>} in memory), so two queues of one name under different prefixes, or same-named
+ * groups of two topics, are counted apart. The meters are listed in {@code docs/metrics-and-logging.md}.
  *
  * <p>Easy to get wrong: a queue's meters are shared by every queue object of the JVM with its tags
  * (on Redis they are one queue) and removed when the last of them closes; a queue built again later

@@ -79,7 +79,7 @@ public final class RedisContext<T> {
                 label,
                 settings.keys().name(),
                 transport,
-                settings.keys().prefix(),
+                settings.keys().metricsNamespace(),
                 settings.metrics(),
                 settings.observations(),
                 settings.maxAttempts(),

@@ -135,6 +135,15 @@ public final class RedisKeys {
         return tag;
     }
 
+    /**
+     * What tells apart, in metrics, queues of this name: the key prefix; for a member of a queue or
+     * channel ({@link #within} with an infix: a consumer group) the base of its owner's keys,
+     * {@code <prefix>:{<tag>}}, so that same-named groups of two topics are counted apart.
+     */
+    public String metricsNamespace() {
+        return infix.isEmpty() ? prefix : base();
+    }
+
     /** {@code <prefix>:{<tag>}}: the base of every key, and the channel name for pub/sub. */
     public String base() {
         return prefix + ":{" + tag + "}";

@@ -282,7 +282,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /**
-     * {@inheritDoc} One script: {@code XGROUP DESTROY} and the group's keys. This object's objects
+     * {@inheritDoc} A script per 1,000 pending entries ({@code delete.lua}). This object's objects
      * of the group are closed; another process's fail their next call.
      */
     @Override
@@ -310,7 +310,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         return existed;
     }
 
-    private Admin admin(String group) {
+    Admin admin(String group) {
         if (admins.size() > 1000) {
             admins.clear(); // a cache: subscriptions come and go
         }
@@ -327,7 +327,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /** The scripts this object runs on a group it only inspects or deletes, one per shard. */
-    private static final class Admin {
+    static final class Admin {
         final List<StreamScripts.Info> info = new ArrayList<>();
         final List<StreamScripts.Delete> delete = new ArrayList<>();
 

@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
  * A topic object's retention on one stream (of a sharded topic, one shard's): the hard cap its
  * publish script applies, and the soft pass ({@code trim.lua}) it runs after a publish at most
  * about once a second, removing at most {@link #PASS_LIMIT} entries that every durable group has
- * acked. A sharded topic's limits by length are the whole topic's: each of its {@code n} shards
- * keeps a share of them ({@link #share}).
+ * acked. Subscriptions hold nothing back: what either removes before one read it is counted as its
+ * {@code missed} and logged at WARN. A sharded topic's limits by length are the whole topic's:
+ * each of its {@code n} shards keeps a share of them ({@link #share}).
  */
 final class Retention {
     static final int PASS_LIMIT = 1000;
@@ -27,6 +28,7 @@ final class Retention {
     private final AtomicLong lastPass = new AtomicLong(System.nanoTime() - PERIOD_NANOS);
     private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private final RateLimitedLog missed = new RateLimitedLog(LOG, Duration.ofSeconds(10));
+    private final RateLimitedLog overtaken = new RateLimitedLog(LOG, Duration.ofSeconds(10));
 
     /** @param name the topic's, for logs */
     Retention(String name, StreamScripts.Trim trim, long maxLength, Duration maxAge, long hardMaxLength) {
@@ -73,7 +75,7 @@ final class Retention {
             return;
         }
         try {
-            trim.run(maxLength, maxAgeMillis, PASS_LIMIT);
+            warnIfMissed(trim.run(maxLength, maxAgeMillis, PASS_LIMIT));
             failures.recovered("queuekit {}: trimming works again", name);
         } catch (RuntimeException e) {
             // the messages stay: retention is late, nothing is lost
@@ -83,6 +85,24 @@ final class Retention {
 
     /** One soft pass now; how many entries it removed. */
     long trim() {
-        return soft() ? trim.run(maxLength, maxAgeMillis, PASS_LIMIT) : 0;
+        if (!soft()) {
+            return 0;
+        }
+        StreamScripts.Trim.Trimmed t = trim.run(maxLength, maxAgeMillis, PASS_LIMIT);
+        warnIfMissed(t);
+        return t.removed();
+    }
+
+    private void warnIfMissed(StreamScripts.Trim.Trimmed t) {
+        if (t.missed() > 0 && overtaken.tryAcquire() >= 0) {
+            LOG.warn(
+                    "queuekit {}: soft retention (max length {}, max age {} ms) removed {} entries before a"
+                            + " subscription read them; groups() counts them per subscription as missed: a subscriber"
+                            + " is far behind, or its process died and left its group",
+                    name,
+                    maxLength,
+                    maxAgeMillis,
+                    t.missed());
+        }
     }
 }

@@ -104,8 +104,11 @@ final class StreamScripts {
         }
     }
 
-    /** {@code delete.lua}: deletes a group and its keys. */
+    /** {@code delete.lua}: deletes a group and its keys, in bounded steps. */
     static final class Delete {
+        /** Most pending entries one step acks. */
+        static final int STEP = 1000;
+
         private final QueueScript script;
 
         Delete(RedisContext<?> group) {
@@ -127,9 +130,24 @@ final class StreamScripts {
                     .replicated();
         }
 
-        /** True if the group existed. */
+        /** True if the group existed. Runs steps until the group is gone. */
         boolean run(String group) {
-            return integer(script.run(text(group))) == 1;
+            boolean existed = false;
+            Step s;
+            do {
+                s = step(group, STEP);
+                existed |= s.existed();
+            } while (!s.done());
+            return existed;
+        }
+
+        /** What one step found and did: whether the group existed, and whether it is gone now. */
+        record Step(boolean existed, boolean done) {}
+
+        /** One step, acking at most {@code limit} of the group's pending entries. */
+        Step step(String group, int limit) {
+            List<?> r = array(script.run(text(group), num(limit)));
+            return new Step(integer(r.get(0)) == 1, integer(r.get(1)) == 1);
         }
     }
 
@@ -370,12 +388,18 @@ final class StreamScripts {
         private final QueueScript script;
 
         Trim(RedisContext<?> topic) {
-            script = script(topic, "trim", "trim.lua", "layout", "ready", "delayed");
+            script = script(topic, "trim", "trim.lua", "layout", "ready", "delayed", "counts", "missed");
         }
 
-        /** How many entries it removed. */
-        long run(long maxLength, long maxAgeMillis, int limit) {
-            return integer(script.run(num(maxLength), num(maxAgeMillis), num(limit)));
+        /**
+         * What one pass did: how many entries it removed, and how many of them subscriptions had
+         * not had yet (once per such subscription, each counted in its {@code missed}).
+         */
+        record Trimmed(long removed, long missed) {}
+
+        Trimmed run(long maxLength, long maxAgeMillis, int limit) {
+            List<?> r = array(script.run(num(maxLength), num(maxAgeMillis), num(limit)));
+            return new Trimmed(integer(r.get(0)), integer(r.get(1)));
         }
     }
 

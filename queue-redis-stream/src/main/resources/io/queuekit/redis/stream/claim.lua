@@ -37,6 +37,10 @@ local info = group_info(group)
 if not info then
   return error('queuekit: ' .. K_READY .. ' has no consumer group ' .. group .. ': it was deleted')
 end
+if redis.call('HEXISTS', K_COUNTS, 'd:' .. group) == 1 then
+  return error('queuekit: consumer group ' .. group .. ' of ' .. K_READY
+    .. ' is being deleted (a deletion stopped midway): delete it again to finish')
+end
 local taken, reaped, buried = 0, 0, 0
 
 -- 1. leases that expired

@@ -12,16 +12,19 @@ import io.queuekit.testing.LogCapture;
 import io.queuekit.testing.RedisServerTest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.params.XReadGroupParams;
 
 /**
  * A group far behind a hard-capped stream: the cap removes far more than the group ever read, and
- * the group is told, never skipped silently. Runs alone: its {@link LogCapture} replaces
+ * the group is told, never skipped silently; so is a subscription that soft retention overtakes. Runs alone: its {@link LogCapture} replaces
  * {@code System.err} for the whole JVM.
  */
 @Isolated
@@ -82,6 +85,41 @@ class RedisStreamFarBehindGroupTest {
             // rate-limited to a line per 10 s: not one per publish (95 of them removed entries)
             assertThat(warned).hasSizeBetween(1, 6);
             assertThat(warned.get(0).line()).contains("a group is far behind");
+        }
+    }
+
+    @Test
+    void softRetentionPastASubscription_countsWhatItHadNotRead_asMissed_andIsLoggedAtWarn() throws Exception {
+        String name = "past-subscription-" + UUID.randomUUID();
+        try (LogCapture log = new LogCapture();
+                RedisStreamTopic<String> t = RedisStreamTopic.builder(client, name, Codec.utf8())
+                        .maxLength(2)
+                        .build();
+                ConsumerGroup<String> g = t.group("g")) {
+            // a subscription's group whose process stopped reading (or died): it read m0 and m1 only
+            String stream = "queuekit:{" + name + "}:stream";
+            t.publishAll(payloads(0, 2));
+            client.xgroupCreate(stream, "~stalled", new StreamEntryID(0, 0), false);
+            client.xreadGroup(
+                    "~stalled",
+                    "c",
+                    XReadGroupParams.xReadGroupParams().count(2),
+                    Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+            t.publishAll(payloads(2, 10));
+            assertThat(takeAndAck(g, 10)).containsExactlyElementsOf(payloads(0, 10));
+
+            assertThat(t.trimNow()).as("down to the max length: g acked all").isEqualTo(8);
+
+            assertThat(t.groups())
+                    .extracting(GroupInfo::name, GroupInfo::missed)
+                    .containsExactly(tuple("g", 0L), tuple("~stalled", 6L)); // m2 to m7, never read
+            assertThat(t.trimNow()).isZero();
+            assertThat(t.groups()).extracting(GroupInfo::missed).containsExactly(0L, 6L);
+            List<LogCapture.Record> warned = log.records("queuekit " + name + ": soft retention").stream()
+                    .filter(r -> r.line().contains(" WARN "))
+                    .toList();
+            assertThat(warned).hasSize(1);
+            assertThat(warned.get(0).line()).contains("removed 6 entries before a subscription read them");
         }
     }
 

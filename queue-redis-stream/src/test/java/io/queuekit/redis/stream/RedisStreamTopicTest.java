@@ -15,6 +15,7 @@ import io.queuekit.QueueClosedException;
 import io.queuekit.QueueException;
 import io.queuekit.Semantics;
 import io.queuekit.TransportException;
+import io.queuekit.spi.QueueMetrics;
 import io.queuekit.testing.RedisServer;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
@@ -163,6 +164,33 @@ class RedisStreamTopicTest {
         assertThat(g.deadLetters().size()).isZero();
         assertThat(fresh.deadLetter("fresh")).isTrue();
         assertThat(g.deadLetters().size()).isEqualTo(1);
+    }
+
+    @Test
+    void metrics_ofSameNamedGroupsOfTwoTopics_areToldApartByTheTopic_andTheTopicsByThePrefix() {
+        List<String> observed = new CopyOnWriteArrayList<>();
+        QueueMetrics metrics = (name, transport, namespace, stats) -> {
+            observed.add(name + " " + namespace);
+            return QueueMetrics.Observer.NONE;
+        };
+        String a = "stream-test-" + UUID.randomUUID();
+        String b = "stream-test-" + UUID.randomUUID();
+        RedisStreamTopic<String> ta = track(RedisStreamTopic.builder(client, a, Codec.utf8())
+                .metrics(metrics)
+                .build());
+        RedisStreamTopic<String> tb = track(RedisStreamTopic.builder(client, b, Codec.utf8())
+                .metrics(metrics)
+                .build());
+
+        track(ta.group("billing"));
+        track(tb.group("billing"));
+
+        assertThat(observed)
+                .containsExactlyInAnyOrder(
+                        a + " queuekit",
+                        b + " queuekit",
+                        "billing queuekit:{" + a + "}",
+                        "billing queuekit:{" + b + "}");
     }
 
     // ---- retention
@@ -384,6 +412,45 @@ class RedisStreamTopicTest {
         assertThatThrownBy(() -> theirs.replayFrom(io.queuekit.Position.beginning()))
                 .isInstanceOf(QueueException.class)
                 .hasMessageContaining("deleted");
+    }
+
+    @Test
+    void deleteGroup_ofManyPending_thatStopsMidway_leavesAGroupThatRefusesClaims_andASecondDeleteFinishesIt()
+            throws Exception {
+        RedisStreamTopic<String> t = track(builder().build());
+        ConsumerGroup<String> doomed = track(t.group("doomed"));
+        ConsumerGroup<String> kept = track(t.group("kept"));
+        t.publishAll(messages(2_500));
+        int held = 0;
+        while (held < 2_500) {
+            held += doomed.pollBatch(1000, 5, SECONDS).size();
+        }
+
+        // one step, as a deletion that died after it leaves the group
+        assertThat(t.admin("doomed").delete.get(0).step("doomed", 1000))
+                .isEqualTo(new StreamScripts.Delete.Step(true, false));
+
+        assertThat(t.groups()).extracting(GroupInfo::name).containsExactly("doomed", "kept");
+        assertThat(client.xpending("queuekit:{" + t.name() + "}:stream", "doomed")
+                        .getTotal())
+                .as("1,000 of its pending entries went in the step")
+                .isEqualTo(1_500);
+        t.publish("after");
+        assertThatThrownBy(() -> doomed.poll(1, SECONDS))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("is being deleted")
+                .hasMessageContaining("delete it again to finish");
+        assertThat(t.group("doomed").info().pending())
+                .as("claims refused: nothing handed out")
+                .isEqualTo(1_500);
+        assertThat(takeAndAck(kept, 2_501)).hasSize(2_501);
+
+        assertThat(t.deleteGroup("doomed")).isTrue();
+
+        assertThat(t.groups()).extracting(GroupInfo::name).containsExactly("kept");
+        assertThat(client.keys("queuekit:{" + t.name() + "}:g:doomed:*")).isEmpty();
+        assertThat(client.hkeys("queuekit:{" + t.name() + "}:counts")).noneMatch(f -> f.endsWith(":doomed"));
+        assertThat(t.deleteGroup("doomed")).isFalse();
     }
 
     @Test

@@ -7,6 +7,8 @@
 -- group), the dead letters as every Redis queue keeps them ('dead', 'reason', 'att', 'body' by
 -- message id), and 'paused'. A hand-out is fenced by its consumer name and the entry's delivery
 -- count in the group's PEL, and its lease (owns.lua). 'counts' (per topic: 'added', and
--- 'r:<group>' entries each group read) gives the lag where the server does not; 'missed' (per
--- topic, by group) counts what a hard cap removed before a group had acked it.
+-- 'r:<group>' entries each group read) gives the lag where the server does not, and marks with
+-- 'd:<group>' a group being deleted (delete.lua), which claims refuse; 'missed' (per topic, by
+-- group) counts what a hard cap removed before a group had acked it, and what soft retention
+-- removed before a subscription read it.
 local LAYOUT = 'stream'
