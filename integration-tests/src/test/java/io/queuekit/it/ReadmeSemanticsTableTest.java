@@ -70,6 +70,17 @@ class ReadmeSemanticsTableTest {
             rows.add(t.group("readme").semantics());
             t.deleteGroup("readme");
         }
+        for (RedisStreamTopic.Builder<String> sharded : List.of(
+                RedisStreamTopic.builder(client, "readme-sharded", Codec.utf8())
+                        .shards(3)
+                        .shardBy(p -> p),
+                RedisStreamTopic.builder(client, "readme-sharded", Codec.utf8()).shards(3))) {
+            try (Topic<String> t = sharded.build()) {
+                rows.add(t.semantics());
+                rows.add(t.group("readme").semantics());
+                t.deleteGroup("readme");
+            }
+        }
         try (MessageQueue<String> q = InMemoryMessageQueue.create("readme");
                 MessageQueue<String> amo = InMemoryMessageQueue.<String>builder("readme")
                         .guarantee(Semantics.Guarantee.AT_MOST_ONCE)

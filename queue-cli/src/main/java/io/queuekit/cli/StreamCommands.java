@@ -48,9 +48,16 @@ final class StreamCommands {
 
     /**
      * Refuses a name with no stream under it before the topic is opened: opening one records its
-     * layout, and an operator's typo must neither write a key nor be answered as an empty topic.
+     * layout, and an operator's typo must neither write a key nor be answered as an empty topic. A
+     * topic stored in shards keeps its streams under other keys: it is refused, saying so.
      */
     private static void requireTopic(UnifiedJedis jedis, RedisKeys keys) {
+        String shards = jedis.get(keys.key("shards"));
+        if (shards != null && !shards.equals("1")) {
+            throw new Main.Failure("stream topic '" + keys.name() + "' is stored in " + Text.escape(shards)
+                    + " shards, as " + keys.key("shards") + " records; the operator commands read unsharded topics"
+                    + " only, nothing was changed");
+        }
         String type = jedis.type(keys.key("stream"));
         if (!type.equals("stream")) {
             throw new Main.Failure("no stream topic named '" + keys.name() + "' under prefix '" + keys.prefix() + "' ("

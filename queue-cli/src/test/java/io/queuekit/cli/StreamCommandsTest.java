@@ -121,6 +121,41 @@ class StreamCommandsTest {
     }
 
     @Test
+    void aShardedTopic_isRefused_sayingTheCommandsReadUnshardedTopicsOnly_andNoKeyIsWritten() throws Exception {
+        String name = unique();
+        try (RedisStreamTopic<String> t =
+                RedisStreamTopic.builder(client, name, Codec.utf8()).shards(3).build()) {
+            t.group("billing");
+            t.publish("one");
+        }
+        Map<String, String> before = shardedSnapshot(name);
+
+        for (Cli.Result r : new Cli.Result[] {
+            cli().run("groups", "--redis", redisUri(), "--queue", name),
+            cli().run("stats", "--redis", redisUri(), "--queue", name, "--group", "billing"),
+            cli().run("dead", "list", "--redis", redisUri(), "--queue", name, "--group", "billing"),
+            cli().run("peek", "--redis", redisUri(), "--queue", name, "--group", "billing")
+        }) {
+            assertThat(r.exit()).as(r.err()).isEqualTo(1);
+            assertThat(r.err())
+                    .contains("stream topic '" + name + "' is stored in 3 shards")
+                    .contains("the operator commands read unsharded topics only");
+        }
+        assertThat(shardedSnapshot(name)).isEqualTo(before);
+    }
+
+    /** Every key of a topic of three shards: its record of the number, and each shard's. */
+    private static Map<String, String> shardedSnapshot(String name) {
+        RedisKeys keys = RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name);
+        Map<String, String> all = new java.util.TreeMap<>(snapshot(client, keys.base()));
+        for (int i = 0; i < 3; i++) {
+            all.putAll(snapshot(client, keys.shard(i, 3).base()));
+        }
+        assertThat(all).containsKey(keys.key("shards")).hasSizeGreaterThan(3);
+        return all;
+    }
+
+    @Test
     void peek_ofAGroup_showsWhatIsPending_thenWhatItHasNotRead_andChangesNothing() throws Exception {
         String name = unique();
         try (RedisStreamTopic<String> t =

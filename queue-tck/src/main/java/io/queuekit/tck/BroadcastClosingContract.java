@@ -7,6 +7,7 @@ import static io.queuekit.tck.Tck.record;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.QueueClosedException;
@@ -40,9 +41,9 @@ interface BroadcastClosingContract extends BroadcasterContract {
         List<String> sent = messages(3);
         sent.forEach(b::publish);
         // the other subscription received all three, so they reached the busy one too (or are on their way)
-        await().untilAsserted(() -> assertThat(r2.received).containsExactlyElementsOf(sent));
+        await().untilAsserted(() -> assertThat(r2.received).containsExactlyInAnyOrderElementsOf(sent));
         assertThat(holding.await(GENEROUS_MS, MILLISECONDS))
-                .as("the busy listener holds m0")
+                .as("the busy listener holds its first message")
                 .isTrue();
 
         Tck.Calls calls = new Tck.Calls();
@@ -64,9 +65,13 @@ interface BroadcastClosingContract extends BroadcasterContract {
         await().until(() -> !Tck.threadAlive(busyThread.get(0)));
         assertThat(busy)
                 .as("what the busy subscription's listener was handed: nothing after close")
-                .containsExactly("m0");
+                .hasSize(1)
+                .isSubsetOf(sent);
         assertThatThrownBy(() -> b.publish("x")).isInstanceOf(QueueClosedException.class);
         assertThatThrownBy(() -> b.subscribe(m -> {})).isInstanceOf(QueueClosedException.class);
+        assertThat(r2.received).containsExactlyInAnyOrderElementsOf(sent);
+        assumeTrue(Tck.ordersAll(b), "no order promised: " + b.semantics());
+        assertThat(busy).containsExactly("m0");
         assertThat(r2.received).containsExactlyElementsOf(sent);
     }
 

@@ -4,6 +4,7 @@ import static io.queuekit.tck.Tck.GENEROUS;
 import static io.queuekit.tck.Tck.await;
 import static io.queuekit.tck.Tck.record;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.queuekit.Broadcaster;
 import io.queuekit.Subscription;
@@ -34,7 +35,9 @@ interface SubscriptionResilienceContract extends BroadcasterContract {
 
         publishBadAndGood(b);
 
-        await().untilAsserted(() -> assertThat(received).contains("good-2"));
+        await().untilAsserted(
+                        () -> assertThat(received).containsExactlyInAnyOrder("bad-1", "good-1", "bad-2", "good-2"));
+        assumeTrue(Tck.ordersAll(b), "no order promised: " + b.semantics());
         assertThat(received).containsExactly("bad-1", "good-1", "bad-2", "good-2");
     }
 
@@ -109,10 +112,12 @@ interface SubscriptionResilienceContract extends BroadcasterContract {
 
         sent.forEach(b::publish);
 
-        await().untilAsserted(() -> assertThat(received).containsExactlyElementsOf(sent));
+        await().untilAsserted(() -> assertThat(received).containsExactlyInAnyOrderElementsOf(sent));
         assertThat(interruptedOnEntry)
                 .as("listener calls that began with the thread interrupted")
                 .isEmpty();
+        assumeTrue(Tck.ordersAll(b), "no order promised: " + b.semantics());
+        assertThat(received).containsExactlyElementsOf(sent);
     }
 
     @Test

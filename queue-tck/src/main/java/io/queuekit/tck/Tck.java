@@ -310,6 +310,12 @@ final class Tck {
         }
     }
 
+    /** Whether the broadcaster promises every subscriber all its messages in one order (publish order). */
+    static boolean ordersAll(Broadcaster<?> b) {
+        Semantics.Ordering ordering = b.semantics().ordering();
+        return ordering == Semantics.Ordering.PUBLISH_ORDER || ordering == Semantics.Ordering.FIFO;
+    }
+
     static final class Recorder {
         final List<String> received = new CopyOnWriteArrayList<>();
         Subscription subscription;

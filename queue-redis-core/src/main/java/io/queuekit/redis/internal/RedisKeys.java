@@ -63,10 +63,19 @@ public final class RedisKeys {
 
     /**
      * The keys of shard {@code index} of a queue of {@code count} shards: these keys themselves for
-     * a single shard, else those under the tag {@link #shardTag}.
+     * a single shard, else those under the tag {@link #shardTag} of this one's tag; a member's keys
+     * ({@link #within}) stay the member's, in the shard's tag.
+     *
+     * @throws IllegalStateException if these are a shard's keys already
      */
     public RedisKeys shard(int index, int count) {
-        return count == 1 ? this : new RedisKeys(prefix, name, shardTag(name, index, count));
+        if (count == 1) {
+            return this;
+        }
+        if (tag.indexOf('~') >= 0) {
+            throw new IllegalStateException("the keys of shard " + tag + " cannot be sharded again");
+        }
+        return new RedisKeys(prefix, name, shardTag(tag, index, count), infix, shared);
     }
 
     /**

@@ -14,6 +14,7 @@ import io.queuekit.redis.internal.PendingAck;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
+import io.queuekit.redis.internal.ShardedStore;
 import io.queuekit.spi.QueueMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,13 +51,18 @@ final class GroupStore<T> implements QueueStore<T> {
     private final StreamScripts.Info info;
     private final StreamScripts.Leave leave;
     private final DeadLetterStore<T> dead;
+    private final ShardIds ids;
     private final PauseKey pauseKey;
     private final Receiver<T, PendingAck> receiver;
     private final UnifiedJedis jedis;
     private final String streamKey;
     private final String waitLabel;
-    /** The stream's last entry as this thread's last claim saw it: where its wait reads after. */
-    private final ThreadLocal<String> lastSeen = new ThreadLocal<>();
+    /** What this thread's last claim saw. */
+    private final ThreadLocal<Seen> seen = ThreadLocal.withInitial(Seen::new);
+    /** A sharded group's waits on this shard, right after a take here: a wait first. */
+    private final Receiver<T, PendingAck> awaiting;
+    /** Whether this is one shard of a sharded group, whose claims leave a seed for {@link #await}. */
+    private final boolean shard;
 
     GroupStore(RedisContext<T> group, String groupName, String consumer) {
         this.group = group;
@@ -75,7 +81,9 @@ final class GroupStore<T> implements QueueStore<T> {
         this.bury = new StreamScripts.Bury(group);
         this.info = new StreamScripts.Info(group);
         this.leave = new StreamScripts.Leave(group);
-        this.dead = group.deadLetterStore();
+        this.ids = new ShardIds(group.idSuffix());
+        this.dead = ids.deadLetters(group.deadLetterStore());
+        this.shard = !group.idSuffix().isEmpty();
         this.pauseKey = new PauseKey(group);
         this.jedis = group.client();
         this.streamKey = group.settings().keys().key("ready");
@@ -85,10 +93,34 @@ final class GroupStore<T> implements QueueStore<T> {
                 new Waits(),
                 new StreamWaits(
                         System::nanoTime, group.settings().blockTimeout().toMillis()));
+        this.awaiting = new Receiver<>(
+                group.runtime(),
+                new Waits(),
+                new StreamWaits(
+                        System::nanoTime, group.settings().blockTimeout().toMillis(), () -> {
+                            Seen me = seen.get();
+                            StreamWaits.Seed s = me.taken;
+                            me.taken = null;
+                            return s;
+                        }));
+    }
+
+    /** What one thread's last claim saw. */
+    private static final class Seen {
+        /** The stream's last entry: where the thread's wait reads after; null before any claim. */
+        String lastId;
+
+        /** Of a shard: the claim, for an {@link #await} right after a {@link #take}; used once. */
+        StreamWaits.Seed taken;
     }
 
     String label() {
         return label;
+    }
+
+    /** How this store's ids are handed out: with its shard's suffix on a sharded topic. */
+    ShardIds ids() {
+        return ids;
     }
 
     // ---- receiving
@@ -112,8 +144,40 @@ final class GroupStore<T> implements QueueStore<T> {
         for (long i = 0; i < r.buried(); i++) {
             observer.deadLettered();
         }
-        lastSeen.set(r.lastStreamId());
+        Seen me = seen.get();
+        me.lastId = r.lastStreamId();
+        if (shard) {
+            me.taken = StreamWaits.Seed.of(System.nanoTime(), r.nowMillis(), r.nextEventMillis());
+        }
         return r;
+    }
+
+    /**
+     * Of one shard of a sharded group: one claim without waiting (none while the object knows it is
+     * paused), and in how many milliseconds this shard's next retry or lease falls due as the claim
+     * saw it (-1 if none or no claim ran). An {@link #await} on this thread right after it begins
+     * with the wait.
+     */
+    ShardedStore.Taken<T> take(int max) {
+        Seen me = seen.get();
+        me.taken = null;
+        List<Delivery<T>> got;
+        try {
+            got = receiver.receive(batch(max), 0, PendingAck.none());
+        } catch (InterruptedException e) {
+            throw new AssertionError("a receive that does not wait checks no interrupt", e);
+        }
+        StreamWaits.Seed s = me.taken;
+        return new ShardedStore.Taken<>(got, s == null ? -1 : s.untilEventMillis());
+    }
+
+    /**
+     * Of one shard of a sharded group, right after a {@link #take} here on this thread: waits up to
+     * {@code timeoutNanos} on the stream after what that take's claim saw (rule 12), then claims;
+     * without such a take, claims first as {@link #receive} does.
+     */
+    List<Delivery<T>> await(int max, long timeoutNanos) throws InterruptedException {
+        return awaiting.receive(batch(max), timeoutNanos, PendingAck.none());
     }
 
     @Override
@@ -168,7 +232,7 @@ final class GroupStore<T> implements QueueStore<T> {
         @Override
         public Receiver.Woken<T> block(int max, long millis, PendingAck ack) {
             ack.ackAlone(); // the blocking call cannot carry it
-            String after = lastSeen.get();
+            String after = seen.get().lastId;
             StreamEntryID from = after == null ? StreamEntryID.XREAD_NEW_ENTRY : new StreamEntryID(after);
             RedisCalls.call(
                     waitLabel,
@@ -248,7 +312,7 @@ final class GroupStore<T> implements QueueStore<T> {
 
     boolean deadLetter(StreamDelivery<T> d, String reason) {
         boolean done = bury.run(
-                groupName, consumer, d.lease(), d.id(), reason == null ? "" : reason, retention, d.storedBody());
+                groupName, consumer, d.lease(), d.storedId(), reason == null ? "" : reason, retention, d.storedBody());
         if (done) {
             observer.deadLettered();
         }

@@ -32,7 +32,9 @@ final class Heartbeats {
     private static final Logger LOG = LoggerFactory.getLogger(Heartbeats.class);
 
     private final RedisStreamTopic<?> topic;
-    private final StreamScripts.Beat beat;
+    /** One per shard, in shard order. */
+    private final List<StreamScripts.Beat> beats;
+
     private final Set<String> live = ConcurrentHashMap.newKeySet();
     private final AtomicLong lastReclaim = new AtomicLong(System.nanoTime());
     private final RateLimitedLog failures = new RateLimitedLog(LOG, Duration.ofSeconds(10));
@@ -41,9 +43,9 @@ final class Heartbeats {
     private ScheduledExecutorService timer; // guarded by this
     private boolean closed; // guarded by this
 
-    Heartbeats(RedisStreamTopic<?> topic, StreamScripts.Beat beat) {
+    Heartbeats(RedisStreamTopic<?> topic, List<StreamScripts.Beat> beats) {
         this.topic = topic;
-        this.beat = beat;
+        this.beats = List.copyOf(beats);
     }
 
     /** Shorter times, for tests; before the first subscription. */
@@ -90,21 +92,28 @@ final class Heartbeats {
     /** Renews {@code renew}'s beats and reclaims what expired; a failure is logged, the next pass tries again. */
     private void beatAndReclaim(Collection<String> renew) {
         try {
-            StreamScripts.Beat.Expired e = beat.run(expiryMillis, RECLAIM_LIMIT, renew);
-            for (String group : e.groups()) {
-                if (topic.admin(group).delete.runIfBeatBefore(group, e.cutoffMillis())) {
-                    LOG.info(
-                            "queuekit {}: deleted the subscription group {}, whose heartbeat stopped over {} ms ago"
-                                    + " (its process ended without closing it)",
-                            topic.name(),
-                            group,
-                            expiryMillis);
-                }
+            for (int shard = 0; shard < beats.size(); shard++) {
+                reclaim(shard, beats.get(shard).run(expiryMillis, RECLAIM_LIMIT, renew));
             }
             failures.recovered("queuekit {}: subscription heartbeats work again", topic.name());
         } catch (RuntimeException ex) {
             failures.failed(
                     "queuekit " + topic.name() + ": subscription heartbeats failed; the next pass tries again", ex);
+        }
+    }
+
+    /** Deletes, on one shard, the groups whose beat it found expired, unless renewed since. */
+    private void reclaim(int shard, StreamScripts.Beat.Expired e) {
+        for (String group : e.groups()) {
+            if (topic.admin(group).delete.get(shard).runIfBeatBefore(group, e.cutoffMillis())) {
+                LOG.info(
+                        "queuekit {}: deleted the subscription group {} (shard {}), whose heartbeat stopped over {} ms"
+                                + " ago (its process ended without closing it)",
+                        topic.name(),
+                        group,
+                        shard,
+                        expiryMillis);
+            }
         }
     }
 

@@ -14,7 +14,6 @@ import io.queuekit.internal.BroadcastRuntime;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.RedisQueueBuilder;
 import io.queuekit.redis.internal.QueueSetup;
-import io.queuekit.redis.internal.RedisCalls;
 import io.queuekit.redis.internal.RedisContext;
 import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.redis.internal.RedisQueueSettings;
@@ -29,7 +28,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -57,7 +55,9 @@ import redis.clients.jedis.UnifiedJedis;
  * naming the missing group. A group's {@link GroupInfo#lag()} (and the ready count of its
  * {@code stats()}) is the server's on Redis 7; on Redis 6.2, whose {@code XINFO GROUPS} has no lag,
  * it comes from counters the topic keeps; for a group created or replayed at a time or after an
- * id it is counted while at most 10,000 entries follow, else {@code -1}. The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
+ * id it is counted while at most 10,000 entries follow, else {@code -1}. Built with {@code shards(n)}, the topic keeps one stream per shard under
+ * the shard's tag, each message in one of them, and its groups receive from all (order per key
+ * with {@code shardBy}, none without; {@code docs/streams.md}, "Sharding"). The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
  * and {@code docs/redis-scripts.md} (the keys).
  *
  * @param <T> the payload type
@@ -81,17 +81,16 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     /** The topic's scripts; its runtime only runs them (the broadcast runtime says whether this is open). */
     private final RedisContext<T> topic;
 
-    private final StreamScripts.Publish publish;
-    private final StreamScripts.Groups groupNames;
-    private final StreamScripts.Trim trim;
+    private final TopicShards<T> streams;
+    private final Semantics semantics;
+    private final Semantics groupSemantics;
     private final BroadcastRuntime<StreamSubscription<T>> broadcast;
-    private final Retention retention;
     private final String consumer;
     private final Set<StreamGroup<T>> open = ConcurrentHashMap.newKeySet();
     /** Scripts on groups this object only inspects or deletes, by group name; never closed. */
     private final Map<String, Admin> admins = new ConcurrentHashMap<>();
-
-    private final Heartbeats heartbeats;
+    /** Its subscriptions' heartbeats; package-private for tests' shorter times. */
+    final Heartbeats heartbeats;
 
     private RedisStreamTopic(Builder<T> b) {
         this.setup = QueueSetup.of(b);
@@ -105,10 +104,14 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 TRANSPORT,
                 RedisStreamTopic.class,
                 StreamScripts.INCLUDES,
-                1);
-        this.publish = new StreamScripts.Publish(topic);
-        this.groupNames = new StreamScripts.Groups(topic);
-        this.trim = new StreamScripts.Trim(topic);
+                setup.shards());
+        this.streams = new TopicShards<>(
+                topic, setup.sharded() ? setup.sharding() : null, b.maxLength, b.maxAge, b.hardMaxLength);
+        Semantics.Ordering ordering = !setup.sharded()
+                ? null
+                : setup.shardBy() != null ? Semantics.Ordering.PER_KEY : Semantics.Ordering.NONE;
+        this.semantics = ordering == null ? TOPIC_SEMANTICS : ordered(TOPIC_SEMANTICS, ordering);
+        this.groupSemantics = ordering == null ? GROUP_SEMANTICS : ordered(GROUP_SEMANTICS, ordering);
         this.broadcast = new BroadcastRuntime<>(
                 keys.name(),
                 "topic " + keys.name(),
@@ -117,9 +120,9 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 TRANSPORT,
                 CLOSE_TIMEOUT,
                 LOG);
-        this.retention = new Retention(b.maxLength, b.maxAge, b.hardMaxLength);
         this.consumer = "c-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-        this.heartbeats = new Heartbeats(this, new StreamScripts.Beat(topic));
+        this.heartbeats = new Heartbeats(
+                this, topic.shards().stream().map(StreamScripts.Beat::new).toList());
     }
 
     /**
@@ -128,6 +131,10 @@ public final class RedisStreamTopic<T> implements Topic<T> {
      */
     public static <T> Builder<T> builder(UnifiedJedis client, String name, Codec<T> codec) {
         return new Builder<>(client, name, codec);
+    }
+
+    private static Semantics ordered(Semantics s, Semantics.Ordering ordering) {
+        return new Semantics(TRANSPORT, s.guarantee(), ordering, s.retainedWithoutConsumers(), s.fanOut(), s.delays());
     }
 
     /** These settings without metrics or observations: for contexts that only run scripts. */
@@ -160,7 +167,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         broadcast.checkOpen();
         List<T> one = List.of(message);
         return broadcast.sending(1, added -> {
-            StreamScripts.Publish.Published p = store(one, headers.withAll(added));
+            TopicShards.Sent p = store(one, headers.withAll(added));
             broadcast.observer().sent(1);
             return p.groups();
         });
@@ -168,7 +175,9 @@ public final class RedisStreamTopic<T> implements Topic<T> {
 
     /**
      * {@inheritDoc} One script stores the whole batch, so it is stored entirely or not at all, and
-     * no other publisher's message comes between its messages.
+     * no other publisher's message comes between its messages; on a sharded topic without
+     * {@code shardBy} as well, on one shard. With {@code shardBy}, each shard's part is a script of
+     * its own, in shard order: a failure midway can leave the parts of the shards before it stored.
      */
     @Override
     public long[] publishAll(Collection<? extends T> messages) {
@@ -178,7 +187,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
             return new long[0];
         }
         return broadcast.sending(copy.size(), added -> {
-            StreamScripts.Publish.Published p = store(copy, added);
+            TopicShards.Sent p = store(copy, added);
             broadcast.observer().sent(copy.size());
             long[] out = new long[copy.size()];
             java.util.Arrays.fill(out, p.groups());
@@ -187,18 +196,18 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /** Encodes (checking every payload first) and appends to the stream; then trims if it is time. */
-    StreamScripts.Publish.Published store(List<? extends T> payloads, Headers headers) {
-        List<byte[]> sections = topic.encodeAll(payloads, headers);
-        StreamScripts.Publish.Published p = publish.run(retention.hardCap(), sections);
-        retention.afterPublish(this, p);
-        return p;
+    TopicShards.Sent store(List<? extends T> payloads, Headers headers) {
+        TopicShards.Sent sent = streams.publish(payloads, headers);
+        heartbeats.afterPublish();
+        return sent;
     }
 
     // ---- groups
 
     /**
      * {@inheritDoc} {@code XGROUP CREATE} at the position ({@code $} for the end), unless the group
-     * exists. The object is closed with this topic.
+     * exists; on a sharded topic on every shard, each unless it exists there (so a group a crash
+     * left on some shards only is completed). The object is closed with this topic.
      */
     @Override
     public ConsumerGroup<T> group(String name, Position start) {
@@ -221,9 +230,16 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 TRANSPORT,
                 RedisStreamTopic.class,
                 StreamScripts.INCLUDES,
-                1);
-        new StreamScripts.Create(context).run(name, GroupTerms.start(start));
-        StreamGroup<T> g = new StreamGroup<>(this, name, context, consumer);
+                streams.count());
+        List<RedisContext<T>> shards = context.shards();
+        List<StreamScripts.Start> starts = new ArrayList<>(shards.size());
+        for (int i = 0; i < shards.size(); i++) {
+            starts.add(GroupTerms.start(start, i, shards.size())); // every position checked first
+        }
+        for (int i = 0; i < shards.size(); i++) {
+            new StreamScripts.Create(shards.get(i)).run(name, starts.get(i));
+        }
+        StreamGroup<T> g = new StreamGroup<>(this, name, context, consumer, streams.sharding());
         open.add(g);
         try {
             broadcast.checkOpen(); // a close that ran meanwhile missed it
@@ -251,17 +267,22 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         open.remove(g);
     }
 
-    /** {@inheritDoc} One script for the names, then one per group for its counts. */
+    /**
+     * {@inheritDoc} One script for the names, then one per group for its counts; on a sharded
+     * topic, as many per shard, the counts summed (a group on some shards only counted there).
+     */
     @Override
     public List<GroupInfo> groups() {
         broadcast.checkOpen();
-        List<String> names = new ArrayList<>(groupNames.run());
-        names.sort(null);
+        List<String> names = streams.groupNames();
         List<GroupInfo> out = new ArrayList<>(names.size());
         for (String n : names) {
-            StreamScripts.Info.Counts c = admin(n).info.run(io.queuekit.redis.internal.QueueScript.text(n));
-            if (c.exists()) {
-                out.add(GroupTerms.info(n, c));
+            List<StreamScripts.Info.Counts> each = new ArrayList<>();
+            for (StreamScripts.Info info : admin(n).info) {
+                each.add(info.run(io.queuekit.redis.internal.QueueScript.text(n)));
+            }
+            if (each.stream().anyMatch(StreamScripts.Info.Counts::exists)) {
+                out.add(GroupTerms.info(n, GroupTerms.sum(each)));
             }
         }
         return out;
@@ -288,7 +309,10 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 g.close();
             }
         }
-        boolean existed = admin(name).delete.run(name);
+        boolean existed = false;
+        for (StreamScripts.Delete delete : admin(name).delete) {
+            existed |= delete.run(name);
+        }
         admins.remove(name);
         return existed;
     }
@@ -306,26 +330,27 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                         TRANSPORT,
                         RedisStreamTopic.class,
                         StreamScripts.INCLUDES,
-                        1)));
+                        streams.count())));
     }
 
-    /** The scripts this object runs on a group it only inspects or deletes. */
+    /** The scripts this object runs on a group it only inspects or deletes, one per shard. */
     static final class Admin {
-        final StreamScripts.Info info;
-        final StreamScripts.Delete delete;
+        final List<StreamScripts.Info> info = new ArrayList<>();
+        final List<StreamScripts.Delete> delete = new ArrayList<>();
 
         Admin(RedisContext<?> group) {
-            this.info = new StreamScripts.Info(group);
-            this.delete = new StreamScripts.Delete(group);
+            for (RedisContext<?> shard : group.shards()) {
+                info.add(new StreamScripts.Info(shard));
+                delete.add(new StreamScripts.Delete(shard));
+            }
         }
     }
 
-    /** {@inheritDoc} {@code XLEN}. */
+    /** {@inheritDoc} {@code XLEN}; on a sharded topic, of every shard's stream, summed. */
     @Override
     public long size() {
         broadcast.checkOpen();
-        String key = topic.settings().keys().key("ready");
-        return RedisCalls.call(topic.label() + ": size", () -> jedis.xlen(key));
+        return streams.size();
     }
 
     // ---- subscriptions
@@ -355,10 +380,6 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         return s;
     }
 
-    Heartbeats heartbeats() {
-        return heartbeats;
-    }
-
     BroadcastRuntime<StreamSubscription<T>> broadcast() {
         return broadcast;
     }
@@ -371,20 +392,22 @@ public final class RedisStreamTopic<T> implements Topic<T> {
         return setup.settings().blockTimeout();
     }
 
-    // ---- retention
-
-    StreamScripts.Trim trimmer() {
-        return trim;
-    }
-
-    /** Runs one soft trim pass now, whenever the last one ran; for tests. */
+    /** Runs one soft trim pass on every shard now, whenever the last one ran; for tests. */
     long trimNow() {
-        return retention.trim(this);
+        return streams.trimNow();
     }
 
+    /**
+     * {@inheritDoc} On a sharded topic ordered per key with {@code shardBy}, not at all without:
+     * each shard hands its messages out in publish order, but the shards are read in turn.
+     */
     @Override
     public Semantics semantics() {
-        return TOPIC_SEMANTICS;
+        return semantics;
+    }
+
+    Semantics groupSemantics() {
+        return groupSemantics;
     }
 
     /** {@inheritDoc} Ends every subscription (deleting its group) and closes this object's groups. */
@@ -451,26 +474,6 @@ public final class RedisStreamTopic<T> implements Topic<T> {
             }
             this.hardMaxLength = hardMaxLength;
             return this;
-        }
-
-        /**
-         * Not supported: a topic is stored in one stream, under one hash tag.
-         *
-         * @throws UnsupportedOperationException always
-         */
-        @Override
-        public Builder<T> shards(int shards) {
-            throw new UnsupportedOperationException("a stream topic is not sharded: shards(" + shards + ")");
-        }
-
-        /**
-         * Not supported, as {@link #shards}.
-         *
-         * @throws UnsupportedOperationException always
-         */
-        @Override
-        public Builder<T> shardBy(Function<? super T, ?> key) {
-            throw new UnsupportedOperationException("a stream topic is not sharded: shardBy");
         }
 
         /**

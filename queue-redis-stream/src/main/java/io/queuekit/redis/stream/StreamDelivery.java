@@ -20,6 +20,9 @@ import java.time.Instant;
 final class StreamDelivery<T> implements Delivery<T> {
     private final GroupStore<T> store;
     private final MessageId id;
+    /** The id as Redis keeps it: {@link #id} without a shard's suffix. */
+    private final MessageId storedId;
+
     private final int attempt;
     private final StreamScripts.Lease lease;
     private final byte[] section;
@@ -30,7 +33,8 @@ final class StreamDelivery<T> implements Delivery<T> {
 
     StreamDelivery(GroupStore<T> store, StreamScripts.Claim.Claimed c) {
         this.store = store;
-        this.id = c.id();
+        this.id = store.ids().out(c.id());
+        this.storedId = c.id();
         this.attempt = c.attempt();
         this.lease = new StreamScripts.Lease(c.streamId(), c.attempt());
         this.section = c.section();
@@ -39,6 +43,10 @@ final class StreamDelivery<T> implements Delivery<T> {
 
     GroupStore<T> store() {
         return store;
+    }
+
+    MessageId storedId() {
+        return storedId;
     }
 
     StreamScripts.Lease lease() {

@@ -15,6 +15,8 @@ import io.queuekit.Semantics;
 import io.queuekit.Subscription;
 import io.queuekit.internal.Checks;
 import io.queuekit.redis.internal.RedisContext;
+import io.queuekit.redis.internal.Sharding;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -22,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One group of a {@link RedisStreamTopic} as a message queue: receiving, settling and counting run
- * on the group's keys ({@link GroupStore}); sending publishes to the topic, for every group.
+ * on the group's keys ({@link GroupStore}; on a sharded topic one per shard, received from in turn
+ * by a {@link ShardedGroupStore}); sending publishes to the topic, for every group.
  *
  * @param <T> the payload type
  */
@@ -30,16 +33,28 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
     private final RedisStreamTopic<T> topic;
     private final String name;
     private final RedisContext<T> context;
-    private final GroupStore<T> store;
-    private final StreamScripts.Replay replay;
+    /** The group on each shard's stream, in shard order: one on an unsharded topic. */
+    private final List<GroupStore<T>> parts;
 
-    StreamGroup(RedisStreamTopic<T> topic, String name, RedisContext<T> context, String consumer) {
+    private final ShardedGroupStore<T> sharded;
+    private final List<StreamScripts.Replay> replay;
+
+    /** @param sharding how the topic's messages go to shards; null for an unsharded topic */
+    StreamGroup(
+            RedisStreamTopic<T> topic, String name, RedisContext<T> context, String consumer, Sharding<T> sharding) {
         this.topic = topic;
         this.name = name;
         this.context = context;
-        this.store = new GroupStore<>(context, name, consumer);
-        this.replay = new StreamScripts.Replay(context);
-        context.runtime().attach(store);
+        List<GroupStore<T>> stores = new ArrayList<>();
+        List<StreamScripts.Replay> replays = new ArrayList<>();
+        for (RedisContext<T> shard : context.shards()) {
+            stores.add(new GroupStore<>(shard, name, consumer));
+            replays.add(new StreamScripts.Replay(shard));
+        }
+        this.parts = List.copyOf(stores);
+        this.replay = List.copyOf(replays);
+        this.sharded = sharding == null ? null : new ShardedGroupStore<>(context, parts, sharding);
+        context.runtime().attach(sharded == null ? parts.get(0) : sharded);
     }
 
     @Override
@@ -77,9 +92,9 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
         return context.runtime().sending(copy.size(), added -> published(topic.store(copy, added)));
     }
 
-    private List<MessageId> published(StreamScripts.Publish.Published p) {
-        context.runtime().observer().sent(p.streamIds().size());
-        return p.messageIds();
+    private List<MessageId> published(TopicShards.Sent p) {
+        context.runtime().observer().sent(p.ids().size());
+        return p.ids();
     }
 
     // ---- receiving
@@ -104,11 +119,11 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
         return context.runtime().pollBatch(maxMessages, timeout, unit);
     }
 
-    /** {@inheritDoc} One script for all of this group object's deliveries. */
+    /** {@inheritDoc} One script for all of this group object's deliveries (one per shard on a sharded topic). */
     @Override
     public int ackAll(Collection<? extends Delivery<T>> deliveries) {
         Objects.requireNonNull(deliveries, "deliveries");
-        return store.ackAll(deliveries);
+        return sharded == null ? parts.get(0).ackAll(deliveries) : sharded.ackAll(deliveries);
     }
 
     @Override
@@ -120,31 +135,49 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
 
     /**
      * {@inheritDoc} {@code XGROUP SETID}: the group reads next after the position; entries it
-     * acked are handed out again as new (attempt 1), deliveries in flight stay in flight.
+     * acked are handed out again as new (attempt 1), deliveries in flight stay in flight. On a
+     * sharded topic, on each shard in turn ({@link GroupTerms#start(Position, int, int)}).
      */
     @Override
     public void replayFrom(Position position) {
         Objects.requireNonNull(position, "position");
         context.runtime().checkOpen();
-        StreamScripts.Start start = GroupTerms.start(position);
-        if (!replay.run(name, start)) {
-            throw gone();
+        List<StreamScripts.Start> starts = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            starts.add(GroupTerms.start(position, i, parts.size()));
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            if (!replay.get(i).run(name, starts.get(i))) {
+                throw gone();
+            }
         }
     }
 
     @Override
     public GroupInfo info() {
         context.runtime().checkOpen();
-        StreamScripts.Info.Counts c = store.counts();
+        StreamScripts.Info.Counts c = counts();
         if (!c.exists()) {
             throw gone();
         }
         return GroupTerms.info(name, c);
     }
 
-    /** Whether the group is stored (one script); false once it was deleted, by any process. */
+    /** The group's counts, summed over the shards: one script per shard. */
+    private StreamScripts.Info.Counts counts() {
+        if (parts.size() == 1) {
+            return parts.get(0).counts();
+        }
+        List<StreamScripts.Info.Counts> each = new ArrayList<>(parts.size());
+        for (GroupStore<T> p : parts) {
+            each.add(p.counts());
+        }
+        return GroupTerms.sum(each);
+    }
+
+    /** Whether the group is stored on every shard; false once it was deleted, by any process. */
     boolean exists() {
-        return store.counts().exists();
+        return counts().exists();
     }
 
     private QueueException gone() {
@@ -176,7 +209,7 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
 
     @Override
     public Semantics semantics() {
-        return RedisStreamTopic.GROUP_SEMANTICS;
+        return topic.groupSemantics();
     }
 
     @Override

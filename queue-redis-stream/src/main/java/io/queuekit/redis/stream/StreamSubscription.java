@@ -71,7 +71,7 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
     }
 
     void start() {
-        topic.heartbeats().add(group.name());
+        topic.heartbeats.add(group.name());
         dispatch.start();
         reader.start();
     }
@@ -193,7 +193,7 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
         BroadcastRuntime.awaitEnd(reader, deadlineNanos);
         dispatch.awaitTermination(deadlineNanos);
         if (deleted.compareAndSet(false, true)) {
-            topic.heartbeats().remove(group.name());
+            topic.heartbeats.remove(group.name());
             try {
                 topic.deleteStored(group.name());
             } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import io.queuekit.internal.Receiver;
 import io.queuekit.internal.WakeUps;
 import io.queuekit.redis.internal.RedisCalls;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * How a group's receiver waits between claims (docs/wake-up-protocol.md, "Stream topics"): claim;
@@ -17,17 +18,47 @@ import java.util.function.LongSupplier;
 final class StreamWaits implements Receiver.Plans {
     static final long NONE = WakeUps.NONE;
 
+    /**
+     * What a claim this thread made just before the receive said: when it ran ({@code nanoTime})
+     * and the milliseconds from then until the group's next event (-1 if none), rounded up.
+     */
+    record Seed(long claimedNanos, long untilEventMillis) {
+        /** The seed of a claim that ran now and replied {@code nextEventMillis} at {@code serverMillis}. */
+        static Seed of(long nanos, long serverMillis, long nextEventMillis) {
+            // a millisecond late rather than early: the server's clock is truncated to the ms
+            return new Seed(nanos, nextEventMillis < 0 ? -1 : Math.max(0, nextEventMillis - serverMillis) + 1);
+        }
+    }
+
     private final LongSupplier nanoTime;
     private final long blockMillis;
+    private final Supplier<Seed> seed;
 
     StreamWaits(LongSupplier nanoTime, long blockMillis) {
+        this(nanoTime, blockMillis, () -> null);
+    }
+
+    /**
+     * Plans that begin with a wait, not a claim, where {@code seed} gives the claim this thread
+     * has just made (its wait then reads after what that claim saw); with a claim where it gives
+     * null.
+     */
+    StreamWaits(LongSupplier nanoTime, long blockMillis, Supplier<Seed> seed) {
         this.nanoTime = nanoTime;
         this.blockMillis = blockMillis;
+        this.seed = seed;
     }
 
     @Override
     public Receiver.Plan begin(int max, long timeoutNanos) {
-        return new Plan(nanoTime.getAsLong() + timeoutNanos);
+        Plan p = new Plan(nanoTime.getAsLong() + timeoutNanos);
+        Seed s = seed.get();
+        if (s != null) {
+            p.claim = false;
+            p.claimedNanos = s.claimedNanos();
+            p.untilEventMillis = s.untilEventMillis();
+        }
+        return p;
     }
 
     private final class Plan implements Receiver.Plan {
@@ -70,9 +101,9 @@ final class StreamWaits implements Receiver.Plans {
 
         @Override
         public void claimed(long serverMillis, long nextEventMillis, boolean took) {
-            claimedNanos = nanoTime.getAsLong();
-            // a millisecond late rather than early: the server's clock is truncated to the ms
-            untilEventMillis = nextEventMillis < 0 ? -1 : Math.max(0, nextEventMillis - serverMillis) + 1;
+            Seed s = Seed.of(nanoTime.getAsLong(), serverMillis, nextEventMillis);
+            claimedNanos = s.claimedNanos();
+            untilEventMillis = s.untilEventMillis();
         }
 
         @Override

@@ -54,7 +54,7 @@ class RedisStreamGroupCostTest {
         RedisStreamTopic<String> t = RedisStreamTopic.builder(client, name, Codec.utf8())
                 .blockTimeout(Duration.ofMillis(500))
                 .build();
-        t.heartbeats().every(Duration.ofHours(1), Duration.ofHours(2)); // no reclaim pass among the counts
+        t.heartbeats.every(Duration.ofHours(1), Duration.ofHours(2)); // no reclaim pass among the counts
         closeAfter.add(t);
         return t;
     }

@@ -72,7 +72,7 @@ class StreamSubscriptionTest {
 
     private RedisStreamTopic<String> quickBeats(String name) {
         RedisStreamTopic<String> t = topic(name);
-        t.heartbeats().every(Duration.ofMillis(100), Duration.ofSeconds(1));
+        t.heartbeats.every(Duration.ofMillis(100), Duration.ofSeconds(1));
         return t;
     }
 
@@ -84,7 +84,7 @@ class StreamSubscriptionTest {
             Subscription abandoned = dying.subscribe(m -> {});
             String group = subscriptionGroup(other);
             other.group("durable").close();
-            dying.heartbeats().close(); // its beats stop, as when its process dies: the object is never closed
+            dying.heartbeats.close(); // its beats stop, as when its process dies: the object is never closed
 
             await().atMost(Duration.ofSeconds(15))
                     .pollInterval(Duration.ofMillis(100))

@@ -195,6 +195,7 @@ final class QueueFactory {
             set(queue, "dead-letter-retention", s.getDeadLetterRetention(), b::deadLetterRetention);
             set(queue, "max-payload-bytes", s.getMaxPayloadBytes(), b::maxPayloadBytes);
             set(queue, "block-timeout", s.getBlockTimeout(), b::blockTimeout);
+            set(queue, "shards", s.getShards(), b::shards);
             StreamProperties stream = s.getStream();
             set(queue, "stream.max-length", stream.getMaxLength(), b::maxLength);
             set(queue, "stream.max-age", stream.getMaxAge(), b::maxAge);
@@ -274,7 +275,7 @@ final class QueueFactory {
                 refuse(queue, "max-attempts", s.getMaxAttempts(), queues);
                 refuse(queue, "dead-letter-retention", s.getDeadLetterRetention(), queues);
                 refuse(queue, "block-timeout", s.getBlockTimeout(), queues);
-                refuse(queue, "shards", s.getShards(), "list and delay queues");
+                refuse(queue, "shards", s.getShards(), "list and delay queues and streams");
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues");
                 refuse(queue, "retry.*", s.getRetry().isSet() ? s.getRetry() : null, queues);
                 refuse(queue, "consumer.*", s.getConsumer().isSet() ? s.getConsumer() : null, queues);
@@ -282,7 +283,6 @@ final class QueueFactory {
             }
             case STREAM -> {
                 checkStreamLengths(queue);
-                refuse(queue, "shards", s.getShards(), "list and delay queues (a stream lives on one Redis node)");
                 refuse(queue, "guarantee", s.getGuarantee(), "list queues (a stream's groups are at-least-once)");
                 refuse(queue, "sharded", s.getSharded(), "broadcasts");
                 refuse(queue, "broadcast.*", s.getBroadcast().isSet() ? s.getBroadcast() : null, "broadcasts");

@@ -242,7 +242,7 @@ public class QueuekitProperties {
         /** At-least-once (the default) or at-most-once (list only). */
         private Semantics.Guarantee guarantee;
 
-        /** Hash tags the queue is spread over, for Redis Cluster (list, delay); 1 by default. */
+        /** Hash tags the queue is spread over, for Redis Cluster (list, delay, stream); 1 by default. */
         private Integer shards;
 
         /**

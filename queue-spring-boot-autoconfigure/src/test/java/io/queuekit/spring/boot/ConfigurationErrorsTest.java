@@ -247,12 +247,24 @@ class ConfigurationErrorsTest {
     }
 
     @Test
+    void shards_onAStream_buildAShardedTopic() {
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.events.type=stream", "queuekit.queues.events.shards=3")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean("events", io.queuekit.Topic.class)
+                                    .semantics()
+                                    .ordering())
+                            .isEqualTo(io.queuekit.Semantics.Ordering.NONE);
+                });
+        Contexts.on(server)
+                .withPropertyValues("queuekit.queues.prices.type=broadcast", "queuekit.queues.prices.shards=3")
+                .run(failsWith("queuekit.queues.prices.shards", "list and delay queues and streams"));
+    }
+
+    @Test
     void aSettingThatDoesNotApplyToAStream_failsNamingIt() {
         String[] stream = {"queuekit.queues.events.type=stream"};
-        Contexts.on(server)
-                .withPropertyValues(stream)
-                .withPropertyValues("queuekit.queues.events.shards=4")
-                .run(failsWith("queuekit.queues.events.shards", "list and delay queues", "is stream"));
         Contexts.on(server)
                 .withPropertyValues(stream)
                 .withPropertyValues("queuekit.queues.events.block-timeout=20s")
