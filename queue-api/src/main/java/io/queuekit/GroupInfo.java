@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * @param name the group's name
  * @param lag messages published that the group has not been handed yet; {@code -1} where the
- *     transport cannot count them (Redis, for a group started or replayed at a time or after an id)
+ *     transport cannot count them (Redis, for a group started or replayed at a time or after an id
+ *     that over 10,000 entries follow)
  * @param pending handed out and not yet acked, retries waiting for their delay included
  * @param dead the group's dead letters
  * @param missed messages a hard retention cap removed before this group had acked them, and, for a

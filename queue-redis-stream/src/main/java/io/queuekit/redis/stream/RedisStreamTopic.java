@@ -54,8 +54,8 @@ import redis.clients.jedis.UnifiedJedis;
  * next call with a {@link io.queuekit.QueueException} or {@link io.queuekit.TransportException}
  * naming the missing group. A group's {@link GroupInfo#lag()} (and the ready count of its
  * {@code stats()}) is the server's on Redis 7; on Redis 6.2, whose {@code XINFO GROUPS} has no lag,
- * it comes from counters the topic keeps, and is {@code -1} for a group created or replayed at a
- * time or after an id. Built with {@code shards(n)}, the topic keeps one stream per shard under
+ * it comes from counters the topic keeps; for a group created or replayed at a time or after an
+ * id it is counted while at most 10,000 entries follow, else {@code -1}. Built with {@code shards(n)}, the topic keeps one stream per shard under
  * the shard's tag, each message in one of them, and its groups receive from all (order per key
  * with {@code shardBy}, none without; {@code docs/streams.md}, "Sharding"). The design: {@code docs/wake-up-protocol.md} (how a group's consumers wait)
  * and {@code docs/redis-scripts.md} (the keys).
@@ -71,8 +71,9 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisStreamTopic.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     /** The keys every group of a topic shares, as the parts of the topic's keys they are. */
-    private static final Map<String, String> SHARED =
-            Map.of("layout", "layout", "ready", "stream", "counts", "counts", "missed", "missed", "shards", "shards");
+    private static final Map<String, String> SHARED = Map.of(
+            "layout", "layout", "ready", "stream", "counts", "counts", "missed", "missed", "shards", "shards", "subs",
+            "subs");
 
     private final UnifiedJedis jedis;
     private final QueueSetup<T> setup;
@@ -88,6 +89,8 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     private final Set<StreamGroup<T>> open = ConcurrentHashMap.newKeySet();
     /** Scripts on groups this object only inspects or deletes, by group name; never closed. */
     private final Map<String, Admin> admins = new ConcurrentHashMap<>();
+    /** Its subscriptions' heartbeats; package-private for tests' shorter times. */
+    final Heartbeats heartbeats;
 
     private RedisStreamTopic(Builder<T> b) {
         this.setup = QueueSetup.of(b);
@@ -118,6 +121,8 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 CLOSE_TIMEOUT,
                 LOG);
         this.consumer = "c-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        this.heartbeats = new Heartbeats(
+                this, topic.shards().stream().map(StreamScripts.Beat::new).toList());
     }
 
     /**
@@ -192,7 +197,9 @@ public final class RedisStreamTopic<T> implements Topic<T> {
 
     /** Encodes (checking every payload first) and appends to the stream; then trims if it is time. */
     TopicShards.Sent store(List<? extends T> payloads, Headers headers) {
-        return streams.publish(payloads, headers);
+        TopicShards.Sent sent = streams.publish(payloads, headers);
+        heartbeats.afterPublish();
+        return sent;
     }
 
     // ---- groups
@@ -410,6 +417,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
             for (StreamGroup<T> g : List.copyOf(open)) {
                 g.close();
             }
+            heartbeats.close();
         });
     }
 

@@ -54,7 +54,7 @@ final class Retention {
     }
 
     /**
-     * After a publish: a warning (rate-limited) if the hard cap removed what a group had not acked;
+     * After a publish: the subscriptions' reclaim pass if it is time ({@link Heartbeats}); a warning (rate-limited) if the hard cap removed what a group had not acked;
      * then a soft pass, if one is set and none ran for a second; a failure is logged.
      */
     void afterPublish(StreamScripts.Publish.Published p) {

@@ -10,6 +10,7 @@ import io.queuekit.MessageId;
 import io.queuekit.redis.internal.QueueScript;
 import io.queuekit.redis.internal.RedisContext;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -40,7 +41,16 @@ final class StreamScripts {
          * What one publish stored: how many groups the topic has, each entry's stream id, and how
          * many entries the hard cap removed before a group had acked them (once per such group).
          */
-        record Published(long groups, long missed, List<String> streamIds) {}
+        record Published(long groups, long missed, List<String> streamIds) {
+            /** The message ids of the entries, as a stream topic generates them. */
+            List<MessageId> messageIds() {
+                List<MessageId> out = new ArrayList<>(streamIds.size());
+                for (String sid : streamIds) {
+                    out.add(MessageId.of(MessageId.GENERATED_MARK + sid));
+                }
+                return out;
+            }
+        }
 
         Published run(long hardCap, List<byte[]> sections) {
             List<byte[]> args = new ArrayList<>(sections.size() + 1);
@@ -79,7 +89,7 @@ final class StreamScripts {
         private final QueueScript script;
 
         Create(RedisContext<?> group) {
-            script = script(group, "create the group", "create.lua", "layout", "ready", "delayed", "counts")
+            script = script(group, "create the group", "create.lua", "layout", "ready", "delayed", "counts", "subs")
                     .replicated();
         }
 
@@ -126,7 +136,8 @@ final class StreamScripts {
                             "body",
                             "paused",
                             "counts",
-                            "missed")
+                            "missed",
+                            "subs")
                     .replicated();
         }
 
@@ -148,6 +159,53 @@ final class StreamScripts {
         Step step(String group, int limit) {
             List<?> r = array(script.run(text(group), num(limit)));
             return new Step(integer(r.get(0)) == 1, integer(r.get(1)) == 1);
+        }
+
+        /**
+         * Deletes a subscription's group only if its heartbeat is older than {@code cutoffMillis}
+         * (server ms): a reclaim. True if the group existed and was deleted.
+         */
+        boolean runIfBeatBefore(String group, long cutoffMillis) {
+            boolean existed = false;
+            List<?> r;
+            do {
+                r = array(script.run(text(group), num(STEP), num(cutoffMillis)));
+                existed |= integer(r.get(0)) == 1;
+            } while (integer(r.get(1)) == 0);
+            return existed;
+        }
+    }
+
+    /** {@code beat.lua}: renews subscriptions' heartbeats and finds the groups whose beat stopped. */
+    static final class Beat {
+        private final QueueScript script;
+
+        Beat(RedisContext<?> topic) {
+            script = script(
+                            topic,
+                            "renew the subscriptions' heartbeats",
+                            "beat.lua",
+                            "layout",
+                            "ready",
+                            "delayed",
+                            "subs")
+                    .replicated();
+        }
+
+        /** The cutoff it used (server ms), and at most {@code limit} groups whose beat is older. */
+        record Expired(long cutoffMillis, List<String> groups) {}
+
+        Expired run(long expiryMillis, int limit, Collection<String> renew) {
+            List<byte[]> args = new ArrayList<>(2 + renew.size());
+            args.add(num(expiryMillis));
+            args.add(num(limit));
+            renew.forEach(g -> args.add(text(g)));
+            List<?> r = array(script.run(args));
+            List<String> groups = new ArrayList<>(r.size() - 1);
+            for (int i = 1; i < r.size(); i++) {
+                groups.add(str(r.get(i)));
+            }
+            return new Expired(integer(r.get(0)), groups);
         }
     }
 

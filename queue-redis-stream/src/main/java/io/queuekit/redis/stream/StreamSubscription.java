@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * reads the next batch once the listener is through with this one. Each message is acked after the
  * listener returned or threw (a throw is logged and counted, and the subscription carries on with
  * the next message, as every broadcaster's does); what is not acked when the process dies stays
- * with the group, which the process no longer reads. Closing deletes the group with what it holds.
+ * with the group, which the process no longer reads, until another topic object reclaims the group
+ * once its heartbeat stopped ({@link Heartbeats}). Closing deletes the group with what it holds.
  *
  * @param <T> the payload type
  */
@@ -70,6 +71,7 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
     }
 
     void start() {
+        topic.heartbeats.add(group.name());
         dispatch.start();
         reader.start();
     }
@@ -191,6 +193,7 @@ final class StreamSubscription<T> implements Subscription, BroadcastRuntime.Memb
         BroadcastRuntime.awaitEnd(reader, deadlineNanos);
         dispatch.awaitTermination(deadlineNanos);
         if (deleted.compareAndSet(false, true)) {
+            topic.heartbeats.remove(group.name());
             try {
                 topic.deleteStored(group.name());
             } catch (RuntimeException e) {

@@ -12,7 +12,8 @@
 -- then per delivery: message id, attempt, stream id, payload section, enqueue ms}.
 -- Work: bounded by ARGV[3] (and the acks): at most ARGV[3] expired leases and due retries, and
 -- at most 10 reads of ARGV[3] new entries (after a replay, with their PEL entries read before and
--- put back after); XINFO GROUPS of the topic's groups.
+-- put back after); the group's last-delivered id as group_last keeps it (one HGET; XINFO GROUPS
+-- only where it is not recorded), and one HSET of it after a read.
 --- @include "check_layout"
 --- @include "now_ms"
 --- @include "ack_pairs"
@@ -20,7 +21,7 @@
 --- @include "deliver"
 --- @include "next_event"
 --- @include "bury"
---- @include "group_info"
+--- @include "group_last"
 local K_LAYOUT, K_READY, K_DELAYED, K_INFLIGHT, K_DEAD = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local K_REASON, K_ATT, K_BODY, K_PAUSED, K_COUNTS = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 check_layout()
@@ -33,13 +34,16 @@ if redis.call('EXISTS', K_PAUSED) == 1 then
   out[6] = 1
   return out
 end
-local info = group_info(group)
-if not info then
+local function deleted()
   return error('queuekit: ' .. K_READY .. ' has no consumer group ' .. group .. ': it was deleted')
 end
 if redis.call('HEXISTS', K_COUNTS, 'd:' .. group) == 1 then
   return error('queuekit: consumer group ' .. group .. ' of ' .. K_READY
     .. ' is being deleted (a deletion stopped midway): delete it again to finish')
+end
+local last = group_last(group)
+if not last then
+  return deleted()
 end
 local taken, reaped, buried = 0, 0, 0
 
@@ -74,7 +78,14 @@ end
 -- Work: one XPENDING of one entry; after a replay, XRANGE of count entries and one XPENDING each.
 local function held_ahead(from, count)
   local held = {}
-  if redis.call('XPENDING', K_READY, group, '(' .. from, '+', 1)[1] == nil then
+  local ahead = redis.pcall('XPENDING', K_READY, group, '(' .. from, '+', 1)
+  if ahead.err then
+    if string.find(ahead.err, 'NOGROUP', 1, true) then
+      return deleted() -- destroyed by hand, its recorded id left behind
+    end
+    return error(ahead.err)
+  end
+  if ahead[1] == nil then
     return held
   end
   for _, e in ipairs(redis.call('XRANGE', K_READY, '(' .. from, '+', 'COUNT', count)) do
@@ -92,7 +103,7 @@ end
 -- 2. hand out, new entries and waiting ones in the order they became ready
 local waiting = redis.call('ZRANGEBYSCORE', K_DELAYED, '-inf', now, 'WITHSCORES', 'LIMIT', 0, max)
 local w = 1
-local last = info['last-delivered-id']
+local read_last = last
 local reads, more = 0, false
 while taken < max do
   local due = waiting[w + 1]
@@ -158,6 +169,9 @@ while taken < max do
   end
 end
 
+if last ~= read_last then
+  redis.call('HSET', K_COUNTS, 'l:' .. group, last) -- where the XREADGROUPs left the group's id
+end
 out[2] = more and now or next_event(now)
 out[3], out[4] = reaped, buried
 local tail = redis.call('XREVRANGE', K_READY, '+', '-', 'COUNT', 1)[1]

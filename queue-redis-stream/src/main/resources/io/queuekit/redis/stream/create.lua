@@ -1,12 +1,16 @@
 -- Create consumer group ARGV[1] reading after stream id ARGV[2] ('$': the end); ARGV[3] 'end',
--- 'beginning' or 'id', for the lag's counter (read_from). An existing group is left as it stands.
--- Returns 1 if it created the group, 0 if it existed. Work: a few commands.
+-- 'beginning' or 'id', for its lag and last-delivered id (read_from). An existing group is left
+-- as it stands. The topic's group count ('groups' in counts, where present) counts it; a
+-- subscription's group ('~...') gets its heartbeat in 'subs' (server ms). Returns 1 if it created
+-- the group, 0 if it existed. Work: a few commands, and read_from's.
 --- @include "check_layout"
 --- @include "mark_layout"
+--- @include "now_ms"
 --- @include "read_from"
-local K_LAYOUT, K_READY, K_DELAYED, K_COUNTS = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local K_LAYOUT, K_READY, K_DELAYED, K_COUNTS, K_SUBS = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 check_layout()
 mark_layout()
+local fresh = redis.call('EXISTS', K_READY) == 0
 local created = redis.pcall('XGROUP', 'CREATE', K_READY, ARGV[1], ARGV[2], 'MKSTREAM')
 if type(created) == 'table' and created.err then
   if string.find(created.err, 'BUSYGROUP', 1, true) then
@@ -14,5 +18,13 @@ if type(created) == 'table' and created.err then
   end
   return error(created.err)
 end
-read_from(ARGV[1], ARGV[3])
+if fresh then
+  redis.call('HSET', K_COUNTS, 'groups', 1) -- a new stream: this is its only group
+elseif redis.call('HEXISTS', K_COUNTS, 'groups') == 1 then
+  redis.call('HINCRBY', K_COUNTS, 'groups', 1)
+end
+read_from(ARGV[1], ARGV[2], ARGV[3])
+if string.sub(ARGV[1], 1, 1) == '~' then
+  redis.call('ZADD', K_SUBS, now_ms(), ARGV[1])
+end
 return 1

@@ -2,10 +2,13 @@
 -- ARGV[1] the hard cap on the stream's length (0: none), then the payload sections, in order.
 -- Returns {groups, missed, id, id, ...}: how many groups the topic has, how many entries the cap
 -- removed before a group had acked them (counted once per such group), and each entry's stream id.
--- Work: one XADD per message; under a hard cap, per message at most CAP_STEP removals, each with
--- one XPENDING per group (the entry is counted missed for each group that had not acked it), so a
--- cap lowered far below the stream's length is reached over later publishes; then two commands
--- per group that had not read a removed entry, so that its lag counts only what is left.
+-- The group count is the counts field 'groups', which create.lua and delete.lua keep; where it is
+-- absent (a topic of another version) XINFO GROUPS counts the groups once and records it.
+-- Work: one XADD per message and one HGET; under a hard cap (a rare path), XINFO GROUPS of the
+-- topic's groups once, and per message at most CAP_STEP removals, each with one XPENDING per group
+-- (the entry is counted missed for each group that had not acked it), so a cap lowered far below
+-- the stream's length is reached over later publishes; then two commands per group that had not
+-- read a removed entry, so that its lag counts only what is left.
 --- @include "check_layout"
 --- @include "mark_layout"
 --- @include "sid_less"
@@ -79,9 +82,16 @@ end
 redis.call('HINCRBY', K_COUNTS, 'added', #ARGV - 1)
 count_skipped_read()
 out[2] = missed
+local stored = redis.call('HGET', K_COUNTS, 'groups')
+local count = stored and tonumber(stored)
+local was = count
 if groups ~= nil then
-  out[1] = #groups
-else
-  out[1] = #redis.call('XINFO', 'GROUPS', K_READY) -- XINFO STREAM would copy two entries
+  count = #groups -- read anyway: the count is corrected if anything went round the scripts
+elseif not count then
+  count = #redis.call('XINFO', 'GROUPS', K_READY)
 end
+if count ~= was then
+  redis.call('HSET', K_COUNTS, 'groups', count)
+end
+out[1] = count
 return out

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.RedisClient;
@@ -66,6 +67,75 @@ class StreamSubscriptionTest {
 
             await().atMost(Duration.ofSeconds(10)).until(() -> !s.isActive());
             assertThat(t.groups()).as("not recreated").isEmpty();
+        }
+    }
+
+    private RedisStreamTopic<String> quickBeats(String name) {
+        RedisStreamTopic<String> t = topic(name);
+        t.heartbeats.every(Duration.ofMillis(100), Duration.ofSeconds(1));
+        return t;
+    }
+
+    @Test
+    void aSubscriptionWhoseProcessStoppedRenewing_hasItsGroupReclaimedByAPublishOfAnotherObject() {
+        String name = "sub-test-" + UUID.randomUUID();
+        try (RedisStreamTopic<String> dying = quickBeats(name);
+                RedisStreamTopic<String> other = quickBeats(name)) {
+            Subscription abandoned = dying.subscribe(m -> {});
+            String group = subscriptionGroup(other);
+            other.group("durable").close();
+            dying.heartbeats.close(); // its beats stop, as when its process dies: the object is never closed
+
+            await().atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        other.publish("tick");
+                        return other.groups().stream().noneMatch(GroupInfo::subscription);
+                    });
+
+            assertThat(other.groups()).extracting(GroupInfo::name).containsExactly("durable");
+            assertThat(client.zcard("queuekit:{" + name + "}:subs"))
+                    .as("its heartbeat went with it")
+                    .isZero();
+            assertThat(client.exists("queuekit:{" + name + "}:g:" + group + ":inflight"))
+                    .isFalse();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !abandoned.isActive());
+        }
+    }
+
+    @Test
+    void aLiveSubscriptionWithAListenerSlowerThanTheExpiry_keepsItsGroup() throws Exception {
+        String name = "sub-test-" + UUID.randomUUID();
+        try (RedisStreamTopic<String> t = quickBeats(name);
+                RedisStreamTopic<String> other = quickBeats(name)) {
+            CountDownLatch inListener = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> got = new CopyOnWriteArrayList<>();
+            Subscription s = t.subscribe(m -> {
+                got.add(m);
+                if (m.equals("slow")) {
+                    inListener.countDown();
+                    release.await();
+                }
+            });
+            t.publish("slow");
+            assertThat(inListener.await(10, SECONDS)).isTrue();
+
+            long until = System.nanoTime() + Duration.ofSeconds(3).toNanos(); // three expiries, reclaim passes running
+            await().atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        other.publish("tick");
+                        return System.nanoTime() > until;
+                    });
+
+            assertThat(other.groups()).anyMatch(GroupInfo::subscription);
+            release.countDown();
+            t.publish("after");
+            await().atMost(Duration.ofSeconds(10)).until(() -> got.contains("after"));
+            assertThat(s.isActive()).isTrue();
+            s.close();
+            assertThat(other.groups()).noneMatch(GroupInfo::subscription);
         }
     }
 }
