@@ -188,7 +188,8 @@ final class StreamScripts {
                             "layout",
                             "ready",
                             "delayed",
-                            "subs")
+                            "subs",
+                            "counts")
                     .replicated();
         }
 

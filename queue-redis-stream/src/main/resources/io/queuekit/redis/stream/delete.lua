@@ -5,8 +5,8 @@
 -- left destroys the group and unlinks its keys. The caller repeats steps until one says it is
 -- done; a deletion that stopped midway leaves the group marked, holding fewer pending entries, and
 -- the next deletion finishes it. With ARGV[3] (server ms), a step does nothing unless the group is
--- a subscription's whose heartbeat in 'subs' is older than that: a reclaim of a group its process
--- left behind (a renewed beat stops it, as done).
+-- a subscription's whose heartbeat in 'subs' is older than that, and 'resumed' in 'counts' (beat.lua)
+-- too: a reclaim of a group its process left behind (a renewed beat stops it, as done).
 -- Returns {existed 0/1, done 0/1}: whether the group existed, and whether it is gone now (or the
 -- reclaim stopped).
 -- Work: XPENDING, XACK and ZREM of at most ARGV[2] entries, or XGROUP DESTROY of a group holding
@@ -21,6 +21,9 @@ if ARGV[3] then
   local beat = redis.call('ZSCORE', K_SUBS, group)
   if not beat or tonumber(beat) >= tonumber(ARGV[3]) then
     return {0, 1} -- renewed since: a live subscription's
+  end
+  if tonumber(redis.call('HGET', K_COUNTS, 'resumed') or 0) >= tonumber(ARGV[3]) then
+    return {0, 1} -- beats resumed after an outage since (beat.lua): its process gets a full expiry
   end
 end
 local summary = nil
