@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.queuekit.Codec;
 import io.queuekit.GroupInfo;
 import io.queuekit.Subscription;
+import io.queuekit.redis.internal.RedisKeys;
 import io.queuekit.testing.RedisServerTest;
 import java.time.Duration;
 import java.util.List;
@@ -124,6 +125,34 @@ class HeartbeatOutageTest {
                         return other.groups().stream().noneMatch(GroupInfo::subscription);
                     });
             assertThat(Duration.ofNanos(System.nanoTime() - resumed)).isGreaterThanOrEqualTo(EXPIRY);
+        }
+    }
+
+    @Test
+    void aShardThatFails_doesNotStopTheBeatsOnTheOthers() {
+        String name = "outage-shards-" + UUID.randomUUID();
+        RedisKeys shard0 = RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(0, 2);
+        RedisKeys shard1 = RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(1, 2);
+        try (RedisStreamTopic<String> t = RedisStreamTopic.builder(client, name, Codec.utf8())
+                .shards(2)
+                .blockTimeout(Duration.ofMillis(500))
+                .build()) {
+            t.heartbeats.every(Duration.ofMillis(100), EXPIRY);
+            Subscription s = t.subscribe(m -> {});
+            String group = subscriptionGroup(t);
+            String layout = client.get(shard0.key("layout"));
+            try {
+                // shard 0 fails every script from now on, as if its master could not be reached
+                client.set(shard0.key("layout"), "list");
+                double before = client.zscore(shard1.key("subs"), group);
+
+                await().atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> client.zscore(shard1.key("subs"), group) > before + 200);
+            } finally {
+                client.set(shard0.key("layout"), layout);
+            }
+            s.close();
         }
     }
 }
