@@ -1,6 +1,7 @@
 package io.queuekit.redis.stream;
 
 import io.queuekit.internal.RateLimitedLog;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -62,15 +63,42 @@ final class Heartbeats {
     synchronized void add(String group) {
         live.add(group);
         if (timer == null && !closed) {
+            String threadName = "queuekit-" + topic.name() + "-heartbeat";
             ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread thread = new Thread(r, "queuekit-" + topic.name() + "-heartbeat");
+                Thread thread = new Thread(r, threadName);
                 thread.setDaemon(true);
                 return thread;
             });
             t.setRemoveOnCancelPolicy(true);
-            // tick catches what it throws, so the task never ends on its own
-            var unused = t.scheduleWithFixedDelay(this::tick, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+            // tick catches what it throws, so the task never ends on its own while the object lives
+            var unused = t.scheduleWithFixedDelay(
+                    new Tick(new WeakReference<>(this), t), intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
             timer = t;
+        }
+    }
+
+    /**
+     * The timer's task. It holds its heartbeats (and so the topic object) weakly, and neither does
+     * the thread: a topic object dropped without {@code close()} once its subscriptions closed is
+     * collected, and its thread then stops.
+     */
+    private static final class Tick implements Runnable {
+        private final WeakReference<Heartbeats> heartbeats;
+        private final ScheduledExecutorService timer;
+
+        Tick(WeakReference<Heartbeats> heartbeats, ScheduledExecutorService timer) {
+            this.heartbeats = heartbeats;
+            this.timer = timer;
+        }
+
+        @Override
+        public void run() {
+            Heartbeats h = heartbeats.get();
+            if (h == null) {
+                timer.shutdown();
+            } else {
+                h.tick();
+            }
         }
     }
 
