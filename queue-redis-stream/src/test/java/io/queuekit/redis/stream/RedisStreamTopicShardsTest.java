@@ -34,6 +34,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -368,6 +370,53 @@ class RedisStreamTopicShardsTest {
         assertThat(deletions[0]).as("shard 1 visited in two rounds").isEqualTo(2);
         ConsumerGroup<String> g = track(c.group("g"));
         assertThat(takeAndAck(g, 3)).containsExactlyInAnyOrder(keyOfShard(0, 3), keyOfShard(1, 3), keyOfShard(2, 3));
+    }
+
+    /**
+     * deleteGroup's three phases as the server ran them (its slow log, logging every command):
+     * every shard marked in shard order before any shard's group goes, the marks removed in
+     * reverse order.
+     */
+    @Test
+    void deleteGroup_marksEveryShardFirst_andUnmarksInReverseOrder() {
+        String name = unique("delete-phases");
+        RedisStreamTopic<String> t = track(sharded(name, 3).build());
+        track(t.group("g"));
+        track(t.group("warm"));
+        t.deleteGroup("warm"); // the server knows the script from then on: one command a step
+        List<String> streams = List.of(stream(name, 0, 3), stream(name, 1, 3), stream(name, 2, 3));
+        client.configSet("slowlog-log-slower-than", "0");
+        List<String> ran = new ArrayList<>();
+        try {
+            client.slowlogReset();
+            assertThat(t.deleteGroup("g")).isTrue();
+            List<Object> log = new ArrayList<>((List<?>)
+                    client.executeCommand(new CommandArguments(Protocol.Command.SLOWLOG).addObjects("GET", "1000")));
+            java.util.Collections.reverse(log); // oldest first
+            for (Object entry : log) {
+                List<String> args = ((List<?>) ((List<?>) entry).get(3))
+                        .stream()
+                                .map(a -> new String((byte[]) a, java.nio.charset.StandardCharsets.UTF_8))
+                                .toList();
+                int shard = -1;
+                for (int i = 0; i < 3; i++) {
+                    if (args.contains(streams.get(i))) {
+                        shard = i;
+                    }
+                }
+                for (String mode : List.of("mark", "keep", "unmark")) {
+                    if (shard >= 0 && args.contains(mode)) {
+                        ran.add(mode + " " + shard);
+                    }
+                }
+            }
+        } finally {
+            client.configSet("slowlog-log-slower-than", "10000");
+        }
+
+        assertThat(ran)
+                .containsExactly(
+                        "mark 0", "mark 1", "mark 2", "keep 0", "keep 1", "keep 2", "unmark 2", "unmark 1", "unmark 0");
     }
 
     /** A deletion that stopped after marking every shard: group(name) refuses until a deleteGroup finishes it. */
