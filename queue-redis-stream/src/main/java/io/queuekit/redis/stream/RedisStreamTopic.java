@@ -88,7 +88,7 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     private final String consumer;
     private final Set<StreamGroup<T>> open = ConcurrentHashMap.newKeySet();
     /** Scripts on groups this object only inspects or deletes, by group name; never closed. */
-    private final Map<String, Admin> admins = new ConcurrentHashMap<>();
+    private final Map<String, GroupAdmin> admins = new ConcurrentHashMap<>();
     /** Its subscriptions' heartbeats; package-private for tests' shorter times. */
     final Heartbeats heartbeats;
 
@@ -207,7 +207,9 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     /**
      * {@inheritDoc} {@code XGROUP CREATE} at the position ({@code $} for the end), unless the group
      * exists; on a sharded topic on every shard, each unless it exists there (so a group a crash
-     * left on some shards only is completed). The object is closed with this topic.
+     * left on some shards only is completed), in shard order, then shard 0 again. A group being
+     * deleted (a {@link #deleteGroup} running, or stopped midway) is refused with a
+     * {@link io.queuekit.QueueException}. The object is closed with this topic.
      */
     @Override
     public ConsumerGroup<T> group(String name, Position start) {
@@ -233,12 +235,12 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 streams.count());
         List<RedisContext<T>> shards = context.shards();
         List<StreamScripts.Start> starts = new ArrayList<>(shards.size());
+        List<GroupAdmin.Creation> creates = new ArrayList<>(shards.size());
         for (int i = 0; i < shards.size(); i++) {
             starts.add(GroupTerms.start(start, i, shards.size())); // every position checked first
+            creates.add(new StreamScripts.Create(shards.get(i))::run);
         }
-        for (int i = 0; i < shards.size(); i++) {
-            new StreamScripts.Create(shards.get(i)).run(name, starts.get(i));
-        }
+        GroupAdmin.create(creates, name, starts);
         StreamGroup<T> g = new StreamGroup<>(this, name, context, consumer, streams.sharding());
         open.add(g);
         try {
@@ -289,8 +291,10 @@ public final class RedisStreamTopic<T> implements Topic<T> {
     }
 
     /**
-     * {@inheritDoc} A script per 1,000 pending entries ({@code delete.lua}). This object's objects
-     * of the group are closed; another process's fail their next call.
+     * {@inheritDoc} A script per 1,000 pending entries ({@code delete.lua}); on a sharded topic
+     * the group is first marked as being deleted on every shard and unmarked at the end, so a
+     * {@link #group} meanwhile is refused. This object's objects of the group are closed; another
+     * process's fail their next call.
      */
     @Override
     public boolean deleteGroup(String name) {
@@ -309,21 +313,18 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                 g.close();
             }
         }
-        boolean existed = false;
-        for (StreamScripts.Delete delete : admin(name).delete) {
-            existed |= delete.run(name);
-        }
+        boolean existed = admin(name).delete(name);
         admins.remove(name);
         return existed;
     }
 
-    Admin admin(String group) {
+    GroupAdmin admin(String group) {
         if (admins.size() > 1000) {
             admins.clear(); // a cache: subscriptions come and go
         }
         return admins.computeIfAbsent(
                 group,
-                g -> new Admin(new RedisContext<>(
+                g -> new GroupAdmin(new RedisContext<>(
                         jedis,
                         quiet(setup.settings()).withKeys(groupKeys(g)),
                         setup.codec(),
@@ -331,19 +332,6 @@ public final class RedisStreamTopic<T> implements Topic<T> {
                         RedisStreamTopic.class,
                         StreamScripts.INCLUDES,
                         streams.count())));
-    }
-
-    /** The scripts this object runs on a group it only inspects or deletes, one per shard. */
-    static final class Admin {
-        final List<StreamScripts.Info> info = new ArrayList<>();
-        final List<StreamScripts.Delete> delete = new ArrayList<>();
-
-        Admin(RedisContext<?> group) {
-            for (RedisContext<?> shard : group.shards()) {
-                info.add(new StreamScripts.Info(shard));
-                delete.add(new StreamScripts.Delete(shard));
-            }
-        }
     }
 
     /** {@inheritDoc} {@code XLEN}; on a sharded topic, of every shard's stream, summed. */

@@ -136,7 +136,9 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
     /**
      * {@inheritDoc} {@code XGROUP SETID}: the group reads next after the position; entries it
      * acked are handed out again as new (attempt 1), deliveries in flight stay in flight. On a
-     * sharded topic, on each shard in turn ({@link GroupTerms#start(Position, int, int)}).
+     * sharded topic, on each shard in turn ({@link GroupTerms#start(Position, int, int)}), once
+     * the group was found on every shard (one script per shard): a group missing on one is
+     * replayed on none.
      */
     @Override
     public void replayFrom(Position position) {
@@ -145,6 +147,9 @@ final class StreamGroup<T> implements ConsumerGroup<T> {
         List<StreamScripts.Start> starts = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
             starts.add(GroupTerms.start(position, i, parts.size()));
+        }
+        if (parts.size() > 1 && !parts.stream().allMatch(p -> p.counts().exists())) {
+            throw gone(); // before any shard moves: all or none
         }
         for (int i = 0; i < parts.size(); i++) {
             if (!replay.get(i).run(name, starts.get(i))) {

@@ -24,7 +24,7 @@ final class StreamScripts {
 
     private StreamScripts() {}
 
-    private static QueueScript script(RedisContext<?> context, String what, String file, String... parts) {
+    static QueueScript script(RedisContext<?> context, String what, String file, String... parts) {
         return context.script(what, LUA + file, parts);
     }
 
@@ -89,7 +89,16 @@ final class StreamScripts {
         private final QueueScript script;
 
         Create(RedisContext<?> group) {
-            script = script(group, "create the group", "create.lua", "layout", "ready", "delayed", "counts", "subs")
+            script = script(
+                            group,
+                            "create the group",
+                            "create.lua",
+                            "layout",
+                            "ready",
+                            "delayed",
+                            "counts",
+                            "subs",
+                            "missed")
                     .replicated();
         }
 
@@ -111,68 +120,6 @@ final class StreamScripts {
         /** False if the group does not exist. */
         boolean run(String group, Start start) {
             return integer(script.run(text(group), text(start.streamId()), text(start.kind()))) == 1;
-        }
-    }
-
-    /** {@code delete.lua}: deletes a group and its keys, in bounded steps. */
-    static final class Delete {
-        /** Most pending entries one step acks. */
-        static final int STEP = 1000;
-
-        private final QueueScript script;
-
-        Delete(RedisContext<?> group) {
-            script = script(
-                            group,
-                            "delete the group",
-                            "delete.lua",
-                            "layout",
-                            "ready",
-                            "delayed",
-                            "inflight",
-                            "dead",
-                            "reason",
-                            "att",
-                            "body",
-                            "paused",
-                            "counts",
-                            "missed",
-                            "subs")
-                    .replicated();
-        }
-
-        /** True if the group existed. Runs steps until the group is gone. */
-        boolean run(String group) {
-            boolean existed = false;
-            Step s;
-            do {
-                s = step(group, STEP);
-                existed |= s.existed();
-            } while (!s.done());
-            return existed;
-        }
-
-        /** What one step found and did: whether the group existed, and whether it is gone now. */
-        record Step(boolean existed, boolean done) {}
-
-        /** One step, acking at most {@code limit} of the group's pending entries. */
-        Step step(String group, int limit) {
-            List<?> r = array(script.run(text(group), num(limit)));
-            return new Step(integer(r.get(0)) == 1, integer(r.get(1)) == 1);
-        }
-
-        /**
-         * Deletes a subscription's group only if its heartbeat is older than {@code cutoffMillis}
-         * (server ms): a reclaim. True if the group existed and was deleted.
-         */
-        boolean runIfBeatBefore(String group, long cutoffMillis) {
-            boolean existed = false;
-            List<?> r;
-            do {
-                r = array(script.run(text(group), num(STEP), num(cutoffMillis)));
-                existed |= integer(r.get(0)) == 1;
-            } while (integer(r.get(1)) == 0);
-            return existed;
         }
     }
 

@@ -12,8 +12,9 @@
 -- then per delivery: message id, attempt, stream id, payload section, enqueue ms}.
 -- Work: bounded by ARGV[3] (and the acks): at most ARGV[3] expired leases and due retries, and
 -- at most 10 reads of ARGV[3] new entries (after a replay, with their PEL entries read before and
--- put back after); the group's last-delivered id as group_last keeps it (one HGET; XINFO GROUPS
--- only where it is not recorded), and one HSET of it after a read.
+-- put back after); the group's last-delivered id as group_last keeps it, read with the deletion
+-- mark 'd:<group>' that refuses the claim (one HMGET; XINFO GROUPS only where the id is not
+-- recorded), and one HSET of it after a read.
 --- @include "check_layout"
 --- @include "now_ms"
 --- @include "ack_pairs"
@@ -37,11 +38,12 @@ end
 local function deleted()
   return error('queuekit: ' .. K_READY .. ' has no consumer group ' .. group .. ': it was deleted')
 end
-if redis.call('HEXISTS', K_COUNTS, 'd:' .. group) == 1 then
+local marks = redis.call('HMGET', K_COUNTS, 'd:' .. group, 'l:' .. group)
+if marks[1] then
   return error('queuekit: consumer group ' .. group .. ' of ' .. K_READY
-    .. ' is being deleted (a deletion stopped midway): delete it again to finish')
+    .. ' is being deleted: a deleteGroup is running, or stopped midway (delete it again to finish)')
 end
-local last = group_last(group)
+local last = marks[2] or group_last(group)
 if not last then
   return deleted()
 end
@@ -160,7 +162,11 @@ while taken < max do
         deliver(out, sid, fields(c[1][2]), p[4] + 1, now, lease)
         taken = taken + 1
       else
-        redis.call('XACK', K_READY, group, sid) -- a hard cap removed it, and counted it missed
+        -- gone from the stream though pending: a hard cap removed it (publish.lua counted it
+        -- missed, as every entry it removes that the group had not acked) or, for a subscription,
+        -- soft retention did (trim.lua, which counts only what the subscription had not read: not
+        -- this, read once and in its process's hands). Not counted here: the cap counted it.
+        redis.call('XACK', K_READY, group, sid)
       end
     end
   else

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 
@@ -294,6 +296,178 @@ class RedisStreamTopicShardsTest {
 
         assertThat(takeAndAck(g, 3)).containsExactlyInAnyOrder("m0", "m1", "m2");
         assertThat(g.info().lag()).isZero();
+    }
+
+    /**
+     * A deleteGroup of another process marks the group on every shard before it destroys any; a
+     * group(name) while it runs is refused, so the group is never left on some shards only, and
+     * once the deletion ended, group(name) creates it on every shard.
+     */
+    @Test
+    void aGroupOpenedWhileAnotherProcessDeletesIt_isRefused_andAfterwardsKeptOnEveryShard() throws Exception {
+        String name = unique("delete-race");
+        RedisStreamTopic<String> a =
+                track(sharded(name, 3).shardBy(Function.identity()).build());
+        RedisStreamTopic<String> c =
+                track(sharded(name, 3).shardBy(Function.identity()).build());
+        track(a.group("g"));
+        // a.deleteGroup("g") as it runs: marks on every shard, then shard 0, shard 1, ...
+        List<GroupAdmin.Delete> deletion = a.admin("g").delete;
+        deletion.forEach(d -> d.mark("g"));
+        assertThat(deletion.get(0).keepingMark("g")).isTrue();
+        assertThat(deletion.get(1).keepingMark("g")).isTrue();
+        // ... and c.group("g") before shard 2
+        assertThatThrownBy(() -> c.group("g"))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("consumer group g of")
+                .hasMessageContaining("is being deleted");
+        assertThat(deletion.get(2).keepingMark("g")).isTrue();
+        for (int i = 2; i >= 0; i--) {
+            deletion.get(i).unmark("g");
+        }
+        assertThat(c.groups()).as("the refused group() left nothing").isEmpty();
+
+        ConsumerGroup<String> g = track(c.group("g"));
+        assertThat(c.publish(keyOfShard(0, 3))).isEqualTo(1);
+        assertThat(c.publish(keyOfShard(2, 3)))
+                .as("shard 2 keeps it for the group")
+                .isEqualTo(1);
+        assertThat(takeAndAck(g, 2)).containsExactlyInAnyOrder(keyOfShard(0, 3), keyOfShard(2, 3));
+    }
+
+    /**
+     * A group(name) whose first shard came before another process's whole deletion and whose later
+     * shards came after it finds, back on shard 0, that the group went there; it goes round again,
+     * so the group ends on every shard.
+     */
+    @Test
+    void aGroupOpenedAcrossAWholeDeletion_goesRoundAgain_andEndsOnEveryShard() throws Exception {
+        String name = unique("delete-across");
+        RedisStreamTopic<String> a =
+                track(sharded(name, 3).shardBy(Function.identity()).build());
+        RedisStreamTopic<String> c =
+                track(sharded(name, 3).shardBy(Function.identity()).build());
+        track(a.group("g"));
+        List<GroupAdmin.Creation> creation = new ArrayList<>(c.admin("g").create);
+        GroupAdmin.Creation shard1 = creation.get(1);
+        int[] deletions = {0};
+        creation.set(1, (group, start) -> {
+            if (deletions[0]++ == 0) {
+                assertThat(a.deleteGroup("g")).isTrue(); // after shard 0 found the group, before shard 1
+            }
+            return shard1.run(group, start);
+        });
+        List<StreamScripts.Start> starts = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            starts.add(GroupTerms.start(Position.end(), i, 3));
+        }
+
+        GroupAdmin.create(creation, "g", starts);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(c.publish(keyOfShard(i, 3))).as("groups on shard %d", i).isEqualTo(1);
+        }
+        assertThat(deletions[0]).as("shard 1 visited in two rounds").isEqualTo(2);
+        ConsumerGroup<String> g = track(c.group("g"));
+        assertThat(takeAndAck(g, 3)).containsExactlyInAnyOrder(keyOfShard(0, 3), keyOfShard(1, 3), keyOfShard(2, 3));
+    }
+
+    /**
+     * deleteGroup's three phases as the server ran them (its slow log, logging every command):
+     * every shard marked in shard order before any shard's group goes, the marks removed in
+     * reverse order.
+     */
+    @Test
+    void deleteGroup_marksEveryShardFirst_andUnmarksInReverseOrder() {
+        String name = unique("delete-phases");
+        RedisStreamTopic<String> t = track(sharded(name, 3).build());
+        track(t.group("g"));
+        track(t.group("warm"));
+        t.deleteGroup("warm"); // the server knows the script from then on: one command a step
+        List<String> streams = List.of(stream(name, 0, 3), stream(name, 1, 3), stream(name, 2, 3));
+        client.configSet("slowlog-log-slower-than", "0");
+        List<String> ran = new ArrayList<>();
+        try {
+            client.slowlogReset();
+            assertThat(t.deleteGroup("g")).isTrue();
+            List<Object> log = new ArrayList<>((List<?>)
+                    client.executeCommand(new CommandArguments(Protocol.Command.SLOWLOG).addObjects("GET", "1000")));
+            java.util.Collections.reverse(log); // oldest first
+            for (Object entry : log) {
+                List<String> args = ((List<?>) ((List<?>) entry).get(3))
+                        .stream()
+                                .map(a -> new String((byte[]) a, java.nio.charset.StandardCharsets.UTF_8))
+                                .toList();
+                int shard = -1;
+                for (int i = 0; i < 3; i++) {
+                    if (args.contains(streams.get(i))) {
+                        shard = i;
+                    }
+                }
+                for (String mode : List.of("mark", "keep", "unmark")) {
+                    if (shard >= 0 && args.contains(mode)) {
+                        ran.add(mode + " " + shard);
+                    }
+                }
+            }
+        } finally {
+            client.configSet("slowlog-log-slower-than", "10000");
+        }
+
+        assertThat(ran)
+                .containsExactly(
+                        "mark 0", "mark 1", "mark 2", "keep 0", "keep 1", "keep 2", "unmark 2", "unmark 1", "unmark 0");
+    }
+
+    /** A deletion that stopped after marking every shard: group(name) refuses until a deleteGroup finishes it. */
+    @Test
+    void aDeletionStoppedAfterMarking_refusesTheGroup_untilDeleteGroupFinishesIt() throws Exception {
+        String name = unique("delete-stopped");
+        RedisStreamTopic<String> t =
+                track(sharded(name, 3).shardBy(Function.identity()).build());
+        ConsumerGroup<String> old = track(t.group("g"));
+        t.publish(keyOfShard(1, 3));
+        t.admin("g").delete.forEach(d -> d.mark("g"));
+
+        assertThatThrownBy(() -> t.group("g"))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("is being deleted")
+                .hasMessageContaining("call deleteGroup again if one stopped midway");
+        assertThatThrownBy(() -> old.poll(1, SECONDS))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("is being deleted");
+
+        assertThat(t.deleteGroup("g")).isTrue();
+        assertThat(client.hkeys(
+                        RedisKeys.of(RedisKeys.DEFAULT_PREFIX, name).shard(0, 3).key("counts")))
+                .noneMatch(f -> f.endsWith(":g"));
+        ConsumerGroup<String> g = track(t.group("g"));
+        for (int i = 0; i < 3; i++) {
+            t.publish(keyOfShard(i, 3));
+        }
+        assertThat(takeAndAck(g, 3)).containsExactlyInAnyOrder(keyOfShard(0, 3), keyOfShard(1, 3), keyOfShard(2, 3));
+    }
+
+    /** replayFrom on a group missing on one shard moves no shard. */
+    @Test
+    void replayFrom_ofAGroupMissingOnAShard_replaysNone() throws Exception {
+        String name = unique("replay-half");
+        RedisStreamTopic<String> t =
+                track(sharded(name, 3).shardBy(Function.identity()).build());
+        ConsumerGroup<String> g = track(t.group("g"));
+        t.publish(keyOfShard(0, 3));
+        assertThat(takeAndAck(g, 1)).containsExactly(keyOfShard(0, 3));
+        client.xgroupDestroy(stream(name, 2, 3), "g");
+
+        assertThatThrownBy(() -> g.replayFrom(Position.beginning()))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("deleted");
+        assertThat(client.xinfoGroups(stream(name, 0, 3))
+                        .get(0)
+                        .getLastDeliveredId()
+                        .toString())
+                .as("shard 0 was not replayed")
+                .isNotEqualTo("0-0");
     }
 
     @Test

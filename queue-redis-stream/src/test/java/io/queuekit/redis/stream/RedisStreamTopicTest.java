@@ -362,6 +362,25 @@ class RedisStreamTopicTest {
     }
 
     @Test
+    void aGroupDestroyedByHand_andCreatedAgain_inheritsNeitherItsMissedCountNorItsLag() throws Exception {
+        RedisStreamTopic<String> t = track(builder().hardMaxLength(2).build());
+        track(t.group("g"));
+        t.publishAll(messages(5)); // the cap removes m0 to m2, unread
+        assertThat(t.groups())
+                .singleElement()
+                .satisfies(i -> assertThat(i.missed()).isEqualTo(3));
+        client.xgroupDestroy("queuekit:{" + t.name() + "}:stream", "g"); // an operator, by hand
+
+        ConsumerGroup<String> again = track(t.group("g"));
+
+        GroupInfo info = again.info();
+        assertThat(info.missed()).as("the destroyed group's count").isZero();
+        assertThat(info.lag()).as("created at the end").isZero();
+        t.publish("m5");
+        assertThat(takeAndAck(again, 1)).containsExactly("m5");
+    }
+
+    @Test
     void afterTheHardCapRemovedWhatAGroupHadNotRead_itsLagCountsWhatIsLeft() throws Exception {
         RedisStreamTopic<String> t = track(builder().hardMaxLength(4).build());
         ConsumerGroup<String> g = track(t.group("g"));
@@ -428,7 +447,7 @@ class RedisStreamTopicTest {
 
         // one step, as a deletion that died after it leaves the group
         assertThat(t.admin("doomed").delete.get(0).step("doomed", 1000))
-                .isEqualTo(new StreamScripts.Delete.Step(true, false));
+                .isEqualTo(new GroupAdmin.Delete.Step(true, false));
 
         assertThat(t.groups()).extracting(GroupInfo::name).containsExactly("doomed", "kept");
         assertThat(client.xpending("queuekit:{" + t.name() + "}:stream", "doomed")
@@ -440,9 +459,14 @@ class RedisStreamTopicTest {
                 .isInstanceOf(QueueException.class)
                 .hasMessageContaining("is being deleted")
                 .hasMessageContaining("delete it again to finish");
-        assertThat(t.group("doomed").info().pending())
+        assertThat(client.xpending("queuekit:{" + t.name() + "}:stream", "doomed")
+                        .getTotal())
                 .as("claims refused: nothing handed out")
                 .isEqualTo(1_500);
+        assertThatThrownBy(() -> t.group("doomed"))
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining("consumer group doomed of")
+                .hasMessageContaining("is being deleted: wait for that deleteGroup, or call deleteGroup again");
         assertThat(takeAndAck(kept, 2_501)).hasSize(2_501);
 
         assertThat(t.deleteGroup("doomed")).isTrue();
