@@ -1,7 +1,9 @@
 package io.queuekit.redis.stream;
 
 import io.queuekit.internal.RateLimitedLog;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -20,12 +22,15 @@ import org.slf4j.LoggerFactory;
  * listeners are doing, so a slow listener never loses its group. The same call, and a publish at
  * most once per {@link #INTERVAL}, deletes at most {@link #RECLAIM_LIMIT} subscription groups whose
  * beat is older than {@link #EXPIRY}: what a process that ended without closing left behind.
- * Easy to get wrong: a subscription whose beats could not be renewed for {@link #EXPIRY} (its
- * process cut off from Redis that long) may find its group reclaimed, and ends with a WARN.
+ * Beats are on the server's clock, which runs on through an outage: after a gap in the passes
+ * {@code beat.lua} gives every process a full {@link #EXPIRY} before reclaiming anything. Easy to
+ * get wrong: a subscription whose process alone could not renew for {@link #EXPIRY} while others'
+ * passes ran may find its group reclaimed, and ends with a WARN. Each shard is renewed, then
+ * reclaimed, on its own: one that fails stops neither on the others.
  */
 final class Heartbeats {
     static final Duration INTERVAL = Duration.ofSeconds(5);
-    /** Ten intervals, at least a minute. */
+    /** Twelve intervals: a gap in the passes of up to half of it keeps live beats under it. */
     static final Duration EXPIRY = Duration.ofMinutes(1);
 
     static final int RECLAIM_LIMIT = 3;
@@ -58,15 +63,42 @@ final class Heartbeats {
     synchronized void add(String group) {
         live.add(group);
         if (timer == null && !closed) {
+            String threadName = "queuekit-" + topic.name() + "-heartbeat";
             ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread thread = new Thread(r, "queuekit-" + topic.name() + "-heartbeat");
+                Thread thread = new Thread(r, threadName);
                 thread.setDaemon(true);
                 return thread;
             });
             t.setRemoveOnCancelPolicy(true);
-            // tick catches what it throws, so the task never ends on its own
-            var unused = t.scheduleWithFixedDelay(this::tick, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+            // tick catches what it throws, so the task never ends on its own while the object lives
+            var unused = t.scheduleWithFixedDelay(
+                    new Tick(new WeakReference<>(this), t), intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
             timer = t;
+        }
+    }
+
+    /**
+     * The timer's task. It holds its heartbeats (and so the topic object) weakly, and neither does
+     * the thread: a topic object dropped without {@code close()} once its subscriptions closed is
+     * collected, and its thread then stops.
+     */
+    private static final class Tick implements Runnable {
+        private final WeakReference<Heartbeats> heartbeats;
+        private final ScheduledExecutorService timer;
+
+        Tick(WeakReference<Heartbeats> heartbeats, ScheduledExecutorService timer) {
+            this.heartbeats = heartbeats;
+            this.timer = timer;
+        }
+
+        @Override
+        public void run() {
+            Heartbeats h = heartbeats.get();
+            if (h == null) {
+                timer.shutdown();
+            } else {
+                h.tick();
+            }
         }
     }
 
@@ -89,16 +121,37 @@ final class Heartbeats {
         beatAndReclaim(List.copyOf(live));
     }
 
-    /** Renews {@code renew}'s beats and reclaims what expired; a failure is logged, the next pass tries again. */
+    /**
+     * Renews {@code renew}'s beats on every shard, then reclaims what expired, shard by shard; a
+     * shard that fails (logged, the next pass tries again) stops neither the others' beats nor their
+     * reclaims.
+     */
     private void beatAndReclaim(Collection<String> renew) {
-        try {
-            for (int shard = 0; shard < beats.size(); shard++) {
-                reclaim(shard, beats.get(shard).run(expiryMillis, RECLAIM_LIMIT, renew));
+        RuntimeException failed = null;
+        List<StreamScripts.Beat.Expired> expired = new ArrayList<>(beats.size());
+        for (StreamScripts.Beat beat : beats) {
+            try {
+                expired.add(beat.run(expiryMillis, RECLAIM_LIMIT, renew));
+            } catch (RuntimeException ex) {
+                expired.add(null);
+                failed = ex;
             }
+        }
+        for (int shard = 0; shard < beats.size(); shard++) {
+            try {
+                StreamScripts.Beat.Expired e = expired.get(shard);
+                if (e != null) {
+                    reclaim(shard, e);
+                }
+            } catch (RuntimeException ex) {
+                failed = ex;
+            }
+        }
+        if (failed == null) {
             failures.recovered("queuekit {}: subscription heartbeats work again", topic.name());
-        } catch (RuntimeException ex) {
+        } else {
             failures.failed(
-                    "queuekit " + topic.name() + ": subscription heartbeats failed; the next pass tries again", ex);
+                    "queuekit " + topic.name() + ": subscription heartbeats failed; the next pass tries again", failed);
         }
     }
 

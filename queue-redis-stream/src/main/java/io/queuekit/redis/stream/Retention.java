@@ -54,8 +54,9 @@ final class Retention {
     }
 
     /**
-     * After a publish: the subscriptions' reclaim pass if it is time ({@link Heartbeats}); a warning (rate-limited) if the hard cap removed what a group had not acked;
-     * then a soft pass, if one is set and none ran for a second; a failure is logged.
+     * After a publish: a warning (rate-limited) if the hard cap removed what a group had not acked;
+     * then a soft pass, if one is set and none ran for a second; a failure is logged. (The
+     * subscriptions' reclaim pass after a publish is {@link Heartbeats#afterPublish}'s.)
      */
     void afterPublish(StreamScripts.Publish.Published p) {
         if (p.missed() > 0 && missed.tryAcquire() >= 0) {

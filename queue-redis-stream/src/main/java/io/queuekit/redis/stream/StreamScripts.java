@@ -135,7 +135,8 @@ final class StreamScripts {
                             "layout",
                             "ready",
                             "delayed",
-                            "subs")
+                            "subs",
+                            "counts")
                     .replicated();
         }
 

@@ -18,8 +18,9 @@
 -- it created it) and goes round again. So the group is left on every shard, or on none.
 -- A deletion that stopped midway leaves the group marked, holding fewer pending entries; the next
 -- deletion finishes it. With ARGV[4] (server ms), a 'whole' step does nothing unless the group is
--- a subscription's whose heartbeat in 'subs' is older than that: a reclaim of a group its process
--- left behind (a renewed beat stops it, as done); only the subscription itself creates its group.
+-- a subscription's whose heartbeat in 'subs' is older than that, and 'resumed' in 'counts'
+-- (beat.lua: when passes resumed after an outage) too: a reclaim of a group its process left
+-- behind (a renewed beat stops it, as done); only the subscription itself creates its group.
 -- Returns {existed 0/1, done 0/1}: whether the group existed, and whether it is gone now (or the
 -- reclaim stopped; 'mark' and 'unmark' are done at once).
 -- Work: XPENDING, XACK and ZREM of at most ARGV[2] entries, or XGROUP DESTROY of a group holding
@@ -44,6 +45,9 @@ if ARGV[4] then
   local beat = redis.call('ZSCORE', K_SUBS, group)
   if not beat or tonumber(beat) >= tonumber(ARGV[4]) then
     return {0, 1} -- renewed since: a live subscription's
+  end
+  if tonumber(redis.call('HGET', K_COUNTS, 'resumed') or 0) >= tonumber(ARGV[4]) then
+    return {0, 1} -- beats resumed after an outage since (beat.lua): its process gets a full expiry
   end
 end
 local summary = nil

@@ -257,13 +257,13 @@ class RedisStreamGroupCostTest {
         ConsumerGroup<String> first = t.group("first");
         first.send("m0");
         MessageId second = first.send("m1");
-        t.publishAll(IntStream.range(0, 10_000).mapToObj(i -> "n" + i).toList());
+        t.publishAll(IntStream.range(0, 100).mapToObj(i -> "n" + i).toList());
 
         ConsumerGroup<String> g = t.group("g", Position.after(second));
-        assertThat(g.info().lag()).as("10,000 entries after it: counted").isEqualTo(10_000);
+        assertThat(g.info().lag()).as("100 entries after it: counted").isEqualTo(100);
 
         t.publish("one more");
         ConsumerGroup<String> h = t.group("h", Position.after(second));
-        assertThat(h.info().lag()).as("10,001 entries after it: not counted").isEqualTo(-1);
+        assertThat(h.info().lag()).as("101 entries after it: not counted").isEqualTo(-1);
     }
 }

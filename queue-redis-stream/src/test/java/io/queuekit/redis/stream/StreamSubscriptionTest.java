@@ -8,6 +8,7 @@ import io.queuekit.Codec;
 import io.queuekit.GroupInfo;
 import io.queuekit.Subscription;
 import io.queuekit.testing.RedisServerTest;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -137,5 +138,32 @@ class StreamSubscriptionTest {
             s.close();
             assertThat(other.groups()).noneMatch(GroupInfo::subscription);
         }
+    }
+
+    /** A topic object whose subscription came and went, then dropped without close(). */
+    private WeakReference<RedisStreamTopic<String>> droppedAfterASubscription(String name) {
+        RedisStreamTopic<String> t = quickBeats(name);
+        t.subscribe(m -> {}).close();
+        return new WeakReference<>(t);
+    }
+
+    private static boolean heartbeatThreadRuns(String name) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(th -> th.getName().equals("queuekit-" + name + "-heartbeat") && th.isAlive());
+    }
+
+    @Test
+    void aTopicObjectDroppedWithoutClose_isCollected_andItsHeartbeatThreadStops() {
+        String name = "sub-test-" + UUID.randomUUID();
+        WeakReference<RedisStreamTopic<String>> dropped = droppedAfterASubscription(name);
+        assertThat(heartbeatThreadRuns(name)).as("started by the subscription").isTrue();
+
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    System.gc();
+                    return dropped.get() == null;
+                });
+        await().atMost(Duration.ofSeconds(10)).until(() -> !heartbeatThreadRuns(name));
     }
 }
