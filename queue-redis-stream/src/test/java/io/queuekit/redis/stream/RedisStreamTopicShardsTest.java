@@ -41,7 +41,7 @@ import redis.clients.jedis.RedisClusterClient;
 
 /** A stream topic built with {@code shards(n)}: what is specific to its shards, beyond the contract. */
 @Timeout(value = 60, unit = SECONDS)
-@RedisServerTest
+@RedisServerTest(server = RedisServerTest.Server.PER_CLASS) // reads the server's slow log
 class RedisStreamTopicShardsTest {
     private final RedisClient client;
     private final List<AutoCloseable> closeAfter = new ArrayList<>();
